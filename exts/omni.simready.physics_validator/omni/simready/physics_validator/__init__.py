@@ -1,0 +1,21 @@
+"""omni.simready.physics_validator: physics-conformance tests for simulation-ready USD assets.
+
+Importable without Kit: the headless core, engines and reports live here. The Kit extension class
+(`extension.PhysicsValidatorExtension`) is exported only when `omni.ext` is importable, so Kit's
+extension manager finds it while plain Python never touches omni.*.
+"""
+
+__version__ = "0.1.0"
+
+try:  # pragma: no cover - only true inside Kit
+    import omni.ext  # noqa: F401
+
+    _IN_KIT = True
+except ImportError:
+    _IN_KIT = False
+
+if _IN_KIT:  # pragma: no cover
+    try:
+        from .extension import *  # noqa: F401,F403
+    except ImportError:
+        pass

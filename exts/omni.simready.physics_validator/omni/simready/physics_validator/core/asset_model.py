@@ -1,0 +1,235 @@
+"""The asset model: everything the tests and engines need from a USD asset, in SI and Z-up.
+
+Built once by `usd_reader.read_asset` (one pxr pass, never writes the file). Units are converted
+here, once: positions in m, angles in rad, masses in kg, joint velocities in rad/s or m/s, angular
+drive gains per radian. The world frame is the stage's world rotated so +Z is up and scaled to metres.
+Quaternions are (w, x, y, z).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+IDENTITY_QUAT = (1.0, 0.0, 0.0, 0.0)
+
+
+@dataclass
+class Pose:
+    pos: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    quat: np.ndarray = field(default_factory=lambda: np.array(IDENTITY_QUAT))
+
+
+@dataclass
+class MaterialInfo:
+    path: str = ""
+    static_friction: float = 0.5
+    dynamic_friction: float = 0.5
+    restitution: float = 0.0
+    density: float | None = None  # kg/m^3, None when not authored
+    friction_combine: str | None = None  # PhysX combine modes: average, min, multiply, max
+    restitution_combine: str | None = None
+
+
+@dataclass
+class ColliderInfo:
+    path: str
+    shape: str  # box, sphere, capsule, cylinder, cone, mesh, plane
+    body: str | None  # owning rigid body path; None for a static collider
+    local_pose: Pose  # relative to the body frame (world frame for static colliders)
+    world_pose: Pose
+    half_extents: np.ndarray | None = None  # box, SI (scale applied)
+    radius: float | None = None  # sphere, capsule, cylinder, cone
+    half_height: float | None = None  # capsule (cylinder part), cylinder, cone
+    axis: str = "Z"  # capsule, cylinder, cone, plane normal
+    mesh_points: np.ndarray | None = None  # (N, 3) in the collider frame, SI, scale applied
+    mesh_face_vertex_counts: np.ndarray | None = None
+    mesh_face_vertex_indices: np.ndarray | None = None
+    approximation: str = "none"  # none, convexHull, convexDecomposition, boundingCube, boundingSphere, ...
+    material: MaterialInfo | None = None
+    collision_enabled: bool = True
+    mass: float | None = None  # MassAPI on the collider, kg
+    density: float | None = None  # MassAPI on the collider, kg/m^3
+    collision_groups: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BodyInfo:
+    path: str
+    world_pose: Pose
+    enabled: bool = True
+    kinematic: bool = False
+    linear_velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))  # m/s, world
+    angular_velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))  # rad/s, world
+    mass: float | None = None  # authored MassAPI mass (> 0), kg
+    density: float | None = None  # authored MassAPI density on the body, kg/m^3
+    center_of_mass: np.ndarray | None = None  # body frame, m
+    diagonal_inertia: np.ndarray | None = None  # kg m^2
+    principal_axes: np.ndarray | None = None  # quaternion wxyz
+    colliders: list[str] = field(default_factory=list)
+    articulation: str | None = None  # articulation root path when part of one
+    starts_asleep: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+
+@dataclass
+class DriveInfo:
+    axis: str  # angular / linear, or rotX..transZ on a D6 joint
+    type: str = "force"  # force or acceleration
+    stiffness: float = 0.0  # N m/rad or N/m
+    damping: float = 0.0  # N m s/rad or N s/m
+    max_force: float = math.inf  # N m or N
+    target_position: float = 0.0  # rad or m
+    target_velocity: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        """A drive that can move its joint: stiffness or damping > 0 (the passive-joint rule)."""
+        return self.stiffness > 0 or self.damping > 0
+
+
+@dataclass
+class LimitInfo:
+    lower: float
+    upper: float  # SI; lower > upper means the axis is locked (UsdPhysics D6 convention)
+
+
+@dataclass
+class JointInfo:
+    path: str
+    type: str  # revolute, prismatic, fixed, spherical, d6, distance
+    body0: str | None  # None = world
+    body1: str | None
+    local_pose0: Pose
+    local_pose1: Pose
+    axis: str = "X"  # revolute / prismatic axis in the joint frame
+    lower: float | None = None  # SI; None when unlimited
+    upper: float | None = None
+    drive: DriveInfo | None = None
+    d6_limits: dict[str, LimitInfo] = field(default_factory=dict)  # rotX..transZ, D6 / spherical
+    d6_drives: dict[str, DriveInfo] = field(default_factory=dict)
+    velocity_limit: float | None = None  # rad/s or m/s
+    velocity_limit_source: str | None = None  # the attribute it was read from
+    enabled: bool = True
+    exclude_from_articulation: bool = False
+    collision_enabled: bool = False  # collisions between body0 and body1
+    break_force: float = math.inf
+    break_torque: float = math.inf
+    articulation: str | None = None  # articulation root path when the joint belongs to one
+    actuated_by: list[str] = field(default_factory=list)  # NewtonActuator / MjcActuator prims targeting it
+    mimic_reference: str | None = None  # joint path this one follows (PhysxMimicJointAPI / NewtonMimicAPI)
+    mimic_schema: str | None = None
+    loop_closing: bool = False
+    joint_state_position: float | None = None  # PhysicsJointStateAPI position, SI
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def is_dof(self) -> bool:
+        return self.type in ("revolute", "prismatic")
+
+    @property
+    def is_angular(self) -> bool:
+        return self.type == "revolute"
+
+    @property
+    def has_limits(self) -> bool:
+        return (
+            self.lower is not None
+            and self.upper is not None
+            and math.isfinite(self.lower)
+            and math.isfinite(self.upper)
+            and self.upper > self.lower
+        )
+
+    @property
+    def is_passive(self) -> bool:
+        """No drive with stiffness or damping > 0 and no actuator prim targeting it."""
+        drives = [self.drive, *self.d6_drives.values()]
+        return not self.actuated_by and not any(d is not None and d.active for d in drives)
+
+    @property
+    def is_mimic_follower(self) -> bool:
+        return self.mimic_reference is not None
+
+    @property
+    def is_world_anchor(self) -> bool:
+        """A fixed joint with exactly one side on a rigid body (the other: world or a static frame)."""
+        return self.type == "fixed" and self.enabled and ((self.body0 is None) != (self.body1 is None))
+
+
+@dataclass
+class ArticulationInfo:
+    root: str  # prim with ArticulationRootAPI
+    bodies: list[str] = field(default_factory=list)
+    joints: list[str] = field(default_factory=list)
+    fixed_base: bool = False  # a joint ties the tree to the world
+    base_body: str | None = None
+
+
+@dataclass
+class AssetIssue:
+    """Something wrong found while reading (not a test verdict): shown in prechecks and reports."""
+
+    severity: str  # error, warning
+    code: str  # e.g. MASS_NAN, NO_COLLIDER, JOINT_TARGET_MISSING
+    path: str
+    message: str
+
+
+@dataclass
+class AssetModel:
+    path: str
+    default_prim: str | None
+    up_axis: str = "Z"
+    meters_per_unit: float = 1.0
+    kilograms_per_unit: float = 1.0
+    bodies: dict[str, BodyInfo] = field(default_factory=dict)
+    colliders: dict[str, ColliderInfo] = field(default_factory=dict)
+    joints: dict[str, JointInfo] = field(default_factory=dict)
+    articulations: list[ArticulationInfo] = field(default_factory=list)
+    filtered_pairs: list[tuple[str, str]] = field(default_factory=list)
+    collision_group_filters: list[tuple[str, str]] = field(default_factory=list)  # group pairs that do not collide
+    issues: list[AssetIssue] = field(default_factory=list)
+    robot_type: str | None = None  # isaac:robotType, normalised
+
+    # -- queries used by tests and engines --------------------------------------------------------
+    @property
+    def dynamic_bodies(self) -> list[BodyInfo]:
+        return [b for b in self.bodies.values() if b.enabled and not b.kinematic]
+
+    @property
+    def dof_joints(self) -> list[JointInfo]:
+        return [j for j in self.joints.values() if j.is_dof and j.enabled]
+
+    @property
+    def world_anchors(self) -> list[JointInfo]:
+        return [j for j in self.joints.values() if j.is_world_anchor]
+
+    def errors(self) -> list[AssetIssue]:
+        return [i for i in self.issues if i.severity == "error"]
+
+    def joint_by_name(self, name: str) -> JointInfo | None:
+        for joint in self.joints.values():
+            if joint.name == name:
+                return joint
+        return None
+
+    def static_bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """World AABB of all colliders as authored (before simulation)."""
+        from .geometry import collider_world_aabb
+
+        boxes = [collider_world_aabb(c) for c in self.colliders.values()]
+        boxes = [b for b in boxes if b is not None]
+        if not boxes:
+            return None
+        lo = np.min([b[0] for b in boxes], axis=0)
+        hi = np.max([b[1] for b in boxes], axis=0)
+        return lo, hi

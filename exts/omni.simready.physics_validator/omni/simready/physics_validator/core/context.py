@@ -1,0 +1,120 @@
+"""TestContext: the small facade a test sees while it runs.
+
+It hides the engine (time, bounds, joint state and targets, forces, reset) and collects the
+result (metrics, warnings, per-joint rows, fix hints, time series). Tests never import an engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Iterable
+
+import numpy as np
+
+from .results import ExcludedJoint, JointRow, TestResult
+from .status import Status
+
+if TYPE_CHECKING:
+    from ..engines.base import Engine
+    from .asset_model import AssetModel
+    from .config import TestConfig
+
+
+class TestContext:
+    __test__ = False
+
+    def __init__(self, engine: "Engine", asset: "AssetModel", config: "TestConfig", result: TestResult):
+        self.engine = engine
+        self.asset = asset
+        self.config = config
+        self.result = result
+        self.label = ""  # what is happening now (e.g. "joint elbow: to_max"), shown in video overlays
+        self.step_count = 0
+        self._observers: list[Callable[["TestContext"], None]] = []
+        self._finished = False
+
+    # -- simulation -------------------------------------------------------------------------------
+    @property
+    def time(self) -> float:
+        return self.engine.time
+
+    @property
+    def dt(self) -> float:
+        return self.engine.dt
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.engine.bounds()
+
+    @property
+    def dof_joints(self) -> list[str]:
+        return self.engine.dof_joints
+
+    def dof_index(self, joint_path: str) -> int:
+        return self.engine.dof_joints.index(joint_path)
+
+    def joint_positions(self) -> np.ndarray:
+        return self.engine.joint_positions()
+
+    def joint_velocities(self) -> np.ndarray:
+        return self.engine.joint_velocities()
+
+    def set_joint_targets(self, targets: np.ndarray) -> None:
+        self.engine.set_joint_position_targets(np.asarray(targets, dtype=float))
+
+    def set_joint_target(self, joint_path: str, value: float) -> None:
+        """Command one joint; the others keep their current targets."""
+        targets = np.full(len(self.engine.dof_joints), np.nan)
+        targets[self.dof_index(joint_path)] = value
+        self.engine.set_joint_position_targets(targets)
+
+    def apply_force(self, body_path: str, force, point=None) -> None:
+        self.engine.apply_force(body_path, np.asarray(force, dtype=float), None if point is None else np.asarray(point, float))
+
+    def body_poses(self):
+        return self.engine.body_poses()
+
+    def reset(self) -> None:
+        self.engine.reset()
+
+    def after_step(self) -> None:
+        """Called by the driver after every engine step."""
+        self.step_count += 1
+        for observer in self._observers:
+            observer(self)
+
+    def add_observer(self, observer: Callable[["TestContext"], None]) -> None:
+        self._observers.append(observer)
+
+    # -- reporting --------------------------------------------------------------------------------
+    def metric(self, name: str, value) -> None:
+        if isinstance(value, (np.floating, np.integer, np.bool_)):
+            value = value.item()
+        self.result.metrics[name] = value
+
+    def log(self, message: str) -> None:
+        self.result.log.append(message)
+
+    def warn(self, message: str) -> None:
+        self.result.warnings.append(message)
+
+    def record(self, name: str, value: float) -> None:
+        """Append one sample to a time series (for plots)."""
+        self.result.series.setdefault(name, []).append(float(value))
+
+    def joint_row(self, row: JointRow) -> None:
+        self.result.joints.append(row)
+
+    def exclude_joint(self, joint: str, why: str, path: str = "") -> None:
+        self.result.excluded_joints.append(ExcludedJoint(joint=joint, path=path, why=why))
+
+    def finish(self, status: Status, reason: str = "", fix_hints: Iterable[str] = ()) -> None:
+        """Set the verdict. A test that never calls finish() ends as PASS."""
+        self.result.status = status
+        self.result.reason = reason
+        for hint in fix_hints:
+            if hint not in self.result.fix_hints:
+                self.result.fix_hints.append(hint)
+        self._finished = True
+
+    @property
+    def finished(self) -> bool:
+        return self._finished

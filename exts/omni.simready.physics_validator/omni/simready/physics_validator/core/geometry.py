@@ -1,0 +1,107 @@
+"""Small rigid-transform helpers (quaternions are w, x, y, z) and collider bounds. Pure numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
+
+
+def quat_mul(a, b) -> np.ndarray:
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return np.array(
+        [
+            aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+        ]
+    )
+
+
+def quat_conj(q) -> np.ndarray:
+    return np.array([q[0], -q[1], -q[2], -q[3]])
+
+
+def quat_normalize(q) -> np.ndarray:
+    q = np.asarray(q, dtype=float)
+    n = np.linalg.norm(q)
+    return np.array([1.0, 0.0, 0.0, 0.0]) if not np.isfinite(n) or n < 1e-12 else q / n
+
+
+def quat_to_matrix(q) -> np.ndarray:
+    w, x, y, z = quat_normalize(q)
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+def quat_from_axis_angle(axis, angle: float) -> np.ndarray:
+    axis = np.asarray(axis, dtype=float)
+    axis = axis / np.linalg.norm(axis)
+    s = np.sin(angle / 2.0)
+    return np.array([np.cos(angle / 2.0), *(axis * s)])
+
+
+def rotate(q, v) -> np.ndarray:
+    return quat_to_matrix(q) @ np.asarray(v, dtype=float)
+
+
+def compose(pos_a, quat_a, pos_b, quat_b):
+    """Pose a * pose b (b expressed in a's frame)."""
+    return np.asarray(pos_a) + rotate(quat_a, pos_b), quat_mul(quat_a, quat_b)
+
+
+def inverse(pos, quat):
+    qi = quat_conj(quat)
+    return -rotate(qi, pos), qi
+
+
+def box_corners(lo, hi) -> np.ndarray:
+    lo, hi = np.asarray(lo, float), np.asarray(hi, float)
+    return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+
+
+def collider_local_extent(collider) -> tuple[np.ndarray, np.ndarray] | None:
+    """AABB of the collider in its own frame, or None for unbounded shapes (plane)."""
+    shape = collider.shape
+    if shape == "box" and collider.half_extents is not None:
+        he = np.asarray(collider.half_extents, float)
+        return -he, he
+    if shape == "sphere" and collider.radius is not None:
+        r = collider.radius
+        return np.full(3, -r), np.full(3, r)
+    if shape in ("capsule", "cylinder", "cone") and collider.radius is not None:
+        r, hh = collider.radius, collider.half_height or 0.0
+        along = hh + (r if shape == "capsule" else 0.0)
+        he = np.full(3, r)
+        he[AXIS_INDEX.get(collider.axis, 2)] = along
+        return -he, he
+    if shape == "mesh" and collider.mesh_points is not None and len(collider.mesh_points):
+        pts = np.asarray(collider.mesh_points, float)
+        return pts.min(axis=0), pts.max(axis=0)
+    return None
+
+
+def transform_aabb(lo, hi, pos, quat) -> tuple[np.ndarray, np.ndarray]:
+    corners = box_corners(lo, hi) @ quat_to_matrix(quat).T + np.asarray(pos, float)
+    return corners.min(axis=0), corners.max(axis=0)
+
+
+def collider_world_aabb(collider, pose=None):
+    """World AABB of a collider at its authored pose, or at `pose` (pos, quat) of its own frame."""
+    extent = collider_local_extent(collider)
+    if extent is None:
+        return None
+    pos, quat = pose if pose is not None else (collider.world_pose.pos, collider.world_pose.quat)
+    return transform_aabb(extent[0], extent[1], pos, quat)
+
+
+def aabb_volume(lo, hi) -> float:
+    d = np.maximum(np.asarray(hi) - np.asarray(lo), 0.0)
+    return float(d[0] * d[1] * d[2])

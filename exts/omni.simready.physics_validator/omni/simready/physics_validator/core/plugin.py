@@ -1,0 +1,160 @@
+"""Test plugins: a base class, a registry with a decorator, and entry-point discovery.
+
+A test is a class with a pydantic `Config`, a `precheck` on the asset model, a `scene` it needs,
+and `run(ctx)`: a generator that yields once per physics step. Straight-line multi-phase code that
+every engine can drive: headless engines call next() in a loop, the Kit engine resumes it from an
+omni.physx pre-step subscription.
+
+Third parties add tests through the entry-point group `omni.simready.physics_validator.tests`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterator
+
+from .config import TestConfig
+from .status import Status
+
+if TYPE_CHECKING:
+    from .asset_model import AssetModel
+    from .context import TestContext
+    from .scene import SceneSpec
+
+ENTRY_POINT_GROUP = "omni.simready.physics_validator.tests"
+
+
+@dataclass
+class Precheck:
+    """A decision taken before physics: the test does not run and reports this verdict."""
+
+    status: Status
+    reason: str
+    fix_hints: list[str] = field(default_factory=list)
+    metrics: dict = field(default_factory=dict)
+
+
+class PhysicsTest:
+    """Base class of the five tests (and of any third-party test)."""
+
+    __test__ = False  # not a pytest class
+
+    name: ClassVar[str] = ""
+    version: ClassVar[str] = "0.0.0"
+    features: ClassVar[tuple[str, ...]] = ()
+    summary: ClassVar[str] = ""
+    Config: ClassVar[type[TestConfig]] = TestConfig
+
+    def precheck(self, asset: "AssetModel", config: TestConfig) -> Precheck | None:
+        """Return a verdict that stops the test before physics, or None to run it."""
+        return None
+
+    def scene(self, asset: "AssetModel", config: TestConfig) -> "SceneSpec":
+        from .scene import SceneSpec
+
+        return SceneSpec(physics_fps=config.physics_fps)
+
+    def run(self, ctx: "TestContext") -> Iterator[None]:
+        """Drive the simulation: yield once per physics step; report through ctx."""
+        raise NotImplementedError
+        yield  # pragma: no cover
+
+
+class UnknownTestError(KeyError):
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class TestRegistry:
+    """Name -> test class. Built-ins register by decorator; others via entry points."""
+
+    __test__ = False
+
+    def __init__(self) -> None:
+        self._tests: dict[str, type[PhysicsTest]] = {}
+
+    def register(self, test_cls: type[PhysicsTest]) -> type[PhysicsTest]:
+        if not test_cls.name:
+            raise ValueError(f"{test_cls.__name__} has no name")
+        existing = self._tests.get(test_cls.name)
+        if existing is not None and existing is not test_cls and existing.__qualname__ != test_cls.__qualname__:
+            raise ValueError(f"test name '{test_cls.name}' already registered by {existing.__module__}")
+        self._tests[test_cls.name] = test_cls
+        return test_cls
+
+    def unregister(self, name: str) -> None:
+        self._tests.pop(name, None)
+
+    def get(self, name: str) -> type[PhysicsTest]:
+        try:
+            return self._tests[name]
+        except KeyError:
+            known = ", ".join(self.names())
+            raise UnknownTestError(f"unknown test '{name}' (known tests: {known})") from None
+
+    def select(self, names: list[str] | None) -> list[type[PhysicsTest]]:
+        """The tests to run, in registry order when `names` is None, else in the order given."""
+        if not names:
+            return list(self._tests.values())
+        return [self.get(n) for n in names]
+
+    def names(self) -> list[str]:
+        return list(self._tests)
+
+    def items(self):
+        return self._tests.items()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tests
+
+    def __len__(self) -> int:
+        return len(self._tests)
+
+
+_REGISTRY: TestRegistry | None = None
+_BUILTIN_MODULES = (
+    "ground_drop",
+    "velocity_limit",
+    "full_range_sweep",
+    "drive_gain_validation",
+    "effort_limit",
+)
+
+
+def register_test(test_cls: type[PhysicsTest]) -> type[PhysicsTest]:
+    """Class decorator: add a test to the default registry."""
+    return default_registry().register(test_cls)
+
+
+def default_registry() -> TestRegistry:
+    """The process-wide registry: built-in tests, then entry-point plugins."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = TestRegistry()
+        _load_builtins()
+        _load_entry_points(_REGISTRY)
+    return _REGISTRY
+
+
+def _load_builtins() -> None:
+    import importlib
+
+    for module in _BUILTIN_MODULES:
+        try:
+            importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.physics_tests.{module}")
+        except ModuleNotFoundError as exc:
+            # A built-in that is not written yet must not break the others.
+            if module not in str(exc):
+                raise
+
+
+def _load_entry_points(registry: TestRegistry, on_error: Callable[[str], None] | None = None) -> None:
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            test_cls = entry.load()
+            if test_cls.name not in registry:
+                registry.register(test_cls)
+        except Exception as exc:  # a broken third-party plugin must not break the run
+            if on_error:
+                on_error(f"plugin {entry.name}: {exc}")

@@ -1,0 +1,111 @@
+"""Result records: what every test produces and every report consumes.
+
+Pydantic models so the JSON report, the Kit panel's view-model and the worker-process pipe
+share one schema (docs/report-schema.md).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pydantic import BaseModel, Field, field_serializer
+
+from .status import Status, worst
+
+SCHEMA_VERSION = "1.0"
+
+Scalar = float | int | bool | str | None
+
+
+def _finite_or_none(value: Any) -> Any:
+    """JSON has no NaN/Inf: keep them readable as strings instead of emitting invalid JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+class JointRow(BaseModel):
+    """One joint's outcome inside a joint test: measured values next to their limits."""
+
+    joint: str  # joint prim name (DOF name)
+    path: str = ""
+    status: Status
+    reason: str = ""
+    measured: dict[str, Scalar] = Field(default_factory=dict)
+    limits: dict[str, Scalar] = Field(default_factory=dict)
+    fix_hints: list[str] = Field(default_factory=list)
+
+    @field_serializer("measured", "limits")
+    def _ser(self, values: dict[str, Scalar]):
+        return {k: _finite_or_none(v) for k, v in values.items()}
+
+
+class ExcludedJoint(BaseModel):
+    """A joint a test did not exercise, and why (passive, mimic follower, loop, no limits...)."""
+
+    joint: str
+    path: str = ""
+    why: str
+
+
+class TestResult(BaseModel):
+    """The verdict of one test on one asset."""
+
+    __test__ = False  # not a pytest class
+
+    name: str
+    version: str = ""
+    features: list[str] = Field(default_factory=list)
+    status: Status
+    reason: str = ""
+    config: dict[str, Any] = Field(default_factory=dict)
+    metrics: dict[str, Scalar] = Field(default_factory=dict)
+    joints: list[JointRow] = Field(default_factory=list)
+    excluded_joints: list[ExcludedJoint] = Field(default_factory=list)
+    fix_hints: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    log: list[str] = Field(default_factory=list)
+    artifacts: dict[str, str] = Field(default_factory=dict)
+    engine: str = ""
+    wall_seconds: float = 0.0
+    simulated_seconds: float = 0.0
+    # Time series for plots (name -> list of numbers). Kept out of the main JSON report; the HTML
+    # report and the panel read them from here or from the series artifact.
+    series: dict[str, list[float]] = Field(default_factory=dict, exclude=True)
+
+    @field_serializer("metrics")
+    def _ser_metrics(self, values: dict[str, Scalar]):
+        return {k: _finite_or_none(v) for k, v in values.items()}
+
+
+class AssetResult(BaseModel):
+    path: str
+    sha256: str = ""
+    error: str = ""  # asset-level problem (e.g. worker crash) shown next to the per-test verdicts
+    tests: list[TestResult] = Field(default_factory=list)
+
+    @property
+    def status(self) -> Status | None:
+        return worst(t.status for t in self.tests)
+
+
+class RunReport(BaseModel):
+    schema_version: str = SCHEMA_VERSION
+    tool_version: str = ""
+    engine: str = ""
+    started: str = ""
+    finished: str = ""
+    complete: bool = True  # False for an interrupted run: see `not_run`
+    not_run: list[str] = Field(default_factory=list)
+    assets: list[AssetResult] = Field(default_factory=list)
+
+    def all_results(self):
+        for asset in self.assets:
+            yield from asset.tests
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {s.value: 0 for s in Status}
+        for result in self.all_results():
+            out[result.status.value] += 1
+        return out

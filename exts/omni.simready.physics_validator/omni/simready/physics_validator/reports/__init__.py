@@ -1,0 +1,1 @@
+"""Report writers: JSON (machines), JUnit XML (CI), console summary (people at a terminal)."""
