@@ -1,0 +1,158 @@
+"""TestSession: one test on one asset, advanced one physics step at a time.
+
+The same object serves both ways of driving physics: headless engines call `run_to_end()`
+(advance, engine.step, repeat), the Kit engine calls `advance()` from an omni.physx pre-step
+subscription and lets the live timeline step PhysX. Either way the test's generator sees one
+yield per physics step, and every exception becomes an ERROR verdict instead of a lost report.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from typing import TYPE_CHECKING, Callable
+
+from .context import TestContext
+from .plugin import PhysicsTest, Precheck
+from .results import TestResult
+from .status import Status
+
+if TYPE_CHECKING:
+    from ..engines.base import Engine
+    from .asset_model import AssetModel
+    from .config import TestConfig
+
+
+class WatchdogTimeout(RuntimeError):
+    pass
+
+
+def new_result(test: PhysicsTest, config: "TestConfig") -> TestResult:
+    return TestResult(
+        name=test.name,
+        version=test.version,
+        features=list(test.features),
+        status=Status.PASS,
+        config=config.model_dump(),
+    )
+
+
+def precheck_result(test: PhysicsTest, config: "TestConfig", decision: Precheck) -> TestResult:
+    result = new_result(test, config)
+    result.status = decision.status
+    result.reason = decision.reason
+    result.fix_hints = list(decision.fix_hints)
+    result.metrics.update(decision.metrics)
+    return result
+
+
+def error_result(test_name: str, reason: str, config: dict | None = None, version: str = "", features=()) -> TestResult:
+    return TestResult(
+        name=test_name, version=version, features=list(features), status=Status.ERROR, reason=reason, config=config or {}
+    )
+
+
+class TestSession:
+    __test__ = False
+
+    def __init__(
+        self,
+        test: PhysicsTest,
+        asset: "AssetModel",
+        config: "TestConfig",
+        engine: "Engine",
+        watchdog_seconds: float | None = None,
+        debug: bool = False,
+    ):
+        self.test = test
+        self.asset = asset
+        self.config = config
+        self.engine = engine
+        self.watchdog_seconds = watchdog_seconds
+        self.debug = debug
+        self.result = new_result(test, config)
+        self.result.engine = getattr(engine, "name", "")
+        self.ctx = TestContext(engine, asset, config, self.result)
+        self._generator = None
+        self._started_at: float | None = None
+        self.done = False
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+    def start(self) -> bool:
+        """Precheck, build the scene, create the generator. False when the test is already decided."""
+        self._started_at = time.perf_counter()
+        decision = self._guard(lambda: self.test.precheck(self.asset, self.config))
+        if self.done:
+            return False
+        if decision is not None:
+            self.result = precheck_result(self.test, self.config, decision)
+            self.result.engine = getattr(self.engine, "name", "")
+            self.ctx.result = self.result
+            self._close()
+            return False
+        scene = self._guard(lambda: self.test.scene(self.asset, self.config))
+        if self.done:
+            return False
+        self._guard(lambda: self.engine.load(self.asset, scene))
+        if self.done:
+            return False
+        for warning in getattr(self.engine, "warnings", []) or []:
+            self.ctx.warn(f"engine: {warning}")
+        self._generator = self._guard(lambda: self.test.run(self.ctx))
+        return not self.done
+
+    def advance(self) -> bool:
+        """Resume the test up to its next yield. False once the test has finished."""
+        if self.done:
+            return False
+        try:
+            next(self._generator)
+        except StopIteration:
+            self._close()
+            return False
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a verdict
+            self._fail_with(exc)
+            return False
+        if self.watchdog_seconds and time.perf_counter() - self._started_at > self.watchdog_seconds:
+            self._fail_with(WatchdogTimeout(f"hang: test still running after {self.watchdog_seconds:g} s (watchdog)"))
+            return False
+        return True
+
+    def after_step(self) -> None:
+        self.ctx.after_step()
+
+    def run_to_end(self) -> TestResult:
+        """Headless driving: one engine step per yield until the test ends."""
+        if self.start():
+            while self.advance():
+                try:
+                    self.engine.step()
+                except Exception as exc:  # noqa: BLE001
+                    self._fail_with(exc)
+                    break
+                self.after_step()
+        return self.result
+
+    # -- internals ---------------------------------------------------------------------------------
+    def _guard(self, fn: Callable):
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001
+            self._fail_with(exc)
+            return None
+
+    def _fail_with(self, exc: BaseException) -> None:
+        self.result.status = Status.ERROR
+        detail = str(exc) or type(exc).__name__
+        self.result.reason = detail if isinstance(exc, (WatchdogTimeout,)) else f"{type(exc).__name__}: {detail}"
+        if self.debug:
+            self.result.log.append(traceback.format_exc())
+        self._close()
+
+    def _close(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.result.simulated_seconds = round(float(getattr(self.engine, "time", 0.0) or 0.0), 6)
+        if self._started_at is not None:
+            self.result.wall_seconds = round(time.perf_counter() - self._started_at, 4)
