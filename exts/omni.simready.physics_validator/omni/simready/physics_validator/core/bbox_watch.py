@@ -1,0 +1,30 @@
+"""Whole-asset bounding-box explode check shared by the joint tests (anchor `check_bbox_explode`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .geometry import aabb_volume
+
+
+class BoxWatch:
+    """Fails when the current AABB volume exceeds ratio x the baseline volume, or goes non-finite.
+
+    A baseline volume <= 1e-9 m^3 (flat or empty asset) disables the volume rule; NaN still trips it.
+    """
+
+    def __init__(self, baseline: tuple[np.ndarray, np.ndarray], ratio: float):
+        self.ratio = ratio
+        self.baseline_volume = aabb_volume(*baseline) if np.all(np.isfinite(baseline)) else float("nan")
+        self.worst_ratio = 1.0
+
+    def exploded(self, bounds: tuple[np.ndarray, np.ndarray]) -> bool:
+        lo, hi = bounds
+        if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+            self.worst_ratio = float("inf")
+            return True
+        if not np.isfinite(self.baseline_volume) or self.baseline_volume <= 1e-9:
+            return False
+        ratio = aabb_volume(lo, hi) / self.baseline_volume
+        self.worst_ratio = max(self.worst_ratio, ratio)
+        return ratio > self.ratio

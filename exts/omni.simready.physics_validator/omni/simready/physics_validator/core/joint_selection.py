@@ -1,0 +1,141 @@
+"""Which joints the driven-joint tests exercise, and why the others are left out.
+
+Shared by velocity_limit, full_range_sweep, drive_gain_validation and effort_limit so that all
+four exclude the same joints for the same reasons (anchor rule, notes §2.0 steps 18-20):
+mimic followers, loop-closing joints and passive joints (no drive with stiffness or damping > 0
+and no NewtonActuator / MjcActuator targeting it) are never exercised. Each test may add its
+own requirement (both limits, a velocity limit). The result is data: the tests turn it into
+`exclude_joint` rows and count metrics. Pure: reads the AssetModel only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from .asset_model import AssetModel, JointInfo
+
+# code -> short human reason, in the order the rules are applied (the first that matches wins).
+EXCLUSION_REASONS: dict[str, str] = {
+    "disabled": "joint is disabled (physics:jointEnabled = false)",
+    "unsupported_type": "multi-axis joint (D6/spherical): the single-DOF joint tests do not drive it",
+    "mimic_follower": "mimic follower: moves with its reference joint (covered by the mimic test)",
+    "loop_closing": "closes a kinematic loop (excludeFromArticulation): not an articulation DOF",
+    "passive": "passive: no drive with stiffness or damping > 0 and no actuator targets it",
+    "not_simulated": "the engine does not simulate this joint as a degree of freedom",
+    "no_limits": "no finite lower and upper limit authored",
+    "no_velocity_limit": "no velocity limit authored (physxJoint:maxJointVelocity / newton:velocityLimit)",
+}
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    joint: str
+    path: str
+    code: str
+    why: str
+
+
+@dataclass
+class JointSelection:
+    tested: list["JointInfo"] = field(default_factory=list)
+    excluded: list[Exclusion] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """Excluded joints per reason code (only codes that occur)."""
+        return dict(Counter(e.code for e in self.excluded))
+
+    def summary(self) -> str:
+        """One line for a SKIP reason: '2 passive (a, b); 1 mimic_follower (c)'."""
+        if not self.excluded:
+            return "no revolute or prismatic joints"
+        parts = []
+        for code, n in self.counts().items():
+            names = [e.joint for e in self.excluded if e.code == code]
+            shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+            parts.append(f"{n} {code.replace('_', ' ')} ({shown})")
+        return "; ".join(parts)
+
+
+def has_velocity_limit(joint: "JointInfo") -> bool:
+    v = joint.velocity_limit
+    return v is not None and math.isfinite(v) and v > 0
+
+
+def select_driven_joints(
+    asset: "AssetModel",
+    *,
+    require_limits: bool = False,
+    require_velocity_limit: bool = False,
+    simulated: Iterable[str] | None = None,
+) -> JointSelection:
+    """The joints a driven-joint test exercises, in asset order, and the rest with a reason.
+
+    `simulated`: joint paths the engine exposes as DOFs (None = trust the asset model).
+    Fixed joints are not DOFs and are neither tested nor listed.
+    """
+    simulated_set = None if simulated is None else set(simulated)
+    selection = JointSelection()
+    for joint in asset.joints.values():
+        code = _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set)
+        if code is None:
+            selection.tested.append(joint)
+        elif code != "not_a_dof":
+            selection.excluded.append(Exclusion(joint.name, joint.path, code, EXCLUSION_REASONS[code]))
+    return selection
+
+
+def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set) -> str | None:
+    if joint.type in ("fixed", "distance"):
+        return "not_a_dof"
+    if joint.type not in ("revolute", "prismatic"):
+        return "unsupported_type" if not joint.is_passive else "passive"
+    if not joint.enabled:
+        return "disabled"
+    if joint.is_mimic_follower:
+        return "mimic_follower"
+    if joint.loop_closing or joint.exclude_from_articulation:
+        return "loop_closing"
+    if joint.is_passive:
+        return "passive"
+    if simulated_set is not None and joint.path not in simulated_set:
+        return "not_simulated"
+    if require_limits and not joint.has_limits:
+        return "no_limits"
+    if require_velocity_limit and not has_velocity_limit(joint):
+        return "no_velocity_limit"
+    return None
+
+
+def report_selection(ctx, selection: JointSelection) -> None:
+    """Write the exclusions as per-joint rows and count metrics (`joints_excluded_<code>`)."""
+    for exclusion in selection.excluded:
+        ctx.exclude_joint(exclusion.joint, exclusion.why, exclusion.path)
+    for code, n in selection.counts().items():
+        ctx.metric(f"joints_excluded_{code}", n)
+    ctx.metric("joints_tested", len(selection.tested))
+
+
+def articulation_precheck(asset: "AssetModel"):
+    """PRECHECK_FAILURE when there is no articulation root or no revolute/prismatic joint (anchor §2.0)."""
+    from .plugin import Precheck
+    from .status import Status
+
+    if not asset.articulations:
+        return Precheck(
+            Status.PRECHECK_FAILURE,
+            "no articulation: no prim carries UsdPhysics.ArticulationRootAPI, so joint drives, limits and "
+            "velocity caps are not simulated as a robot",
+            ["Apply UsdPhysics.ArticulationRootAPI to the robot's root prim (or its base link) so its joints "
+             "form a PhysX articulation."],
+        )
+    if not any(j.is_dof and j.enabled for j in asset.joints.values()):
+        return Precheck(
+            Status.PRECHECK_FAILURE,
+            "zero DOF: the articulation has no enabled revolute or prismatic joint",
+            ["Author the robot's moving joints as UsdPhysics.RevoluteJoint / PrismaticJoint between its links."],
+        )
+    return None
