@@ -52,6 +52,37 @@ def error_result(test_name: str, reason: str, config: dict | None = None, versio
     )
 
 
+def asset_error_precheck(asset: "AssetModel") -> Precheck | None:
+    """Broken content (NaN mass, zero-volume collider, missing joint target...) stops every test before physics."""
+    errors = asset.errors()
+    if not errors:
+        return None
+    first = errors[0]
+    more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+    hints = sorted({ISSUE_HINTS.get(e.code.split("_")[0], "Fix the authored value named in the reason.") for e in errors})
+    return Precheck(
+        Status.PRECHECK_FAILURE,
+        f"{first.code} at {first.path}: {first.message}{more}",
+        hints,
+        metrics={"asset_errors": len(errors)},
+    )
+
+
+ISSUE_HINTS = {
+    "MASS": "Author a finite, positive physics:mass (kg) with UsdPhysics.MassAPI, or remove it to let density decide.",
+    "DENSITY": "Author a finite, positive physics:density (kg/m^3), or remove it.",
+    "INERTIA": "Author a finite, positive physics:diagonalInertia, or remove it to let PhysX compute it from the colliders.",
+    "COM": "Author a finite physics:centerOfMass inside the collision geometry, or remove it.",
+    "ZERO": "Give the collider a volume: fix the degenerate mesh or shape size, or remove CollisionAPI from it.",
+    "COLLIDER": "Fix the collider's size attributes (finite, positive).",
+    "MESH": "Fix the collision mesh: it needs finite points and faces, or use an analytic shape.",
+    "TRANSFORM": "Fix the xformOps: a transform contains NaN or Inf.",
+    "JOINT": "Point physics:body0/body1 at existing rigid-body prims (or leave one empty for the world).",
+    "UNRESOLVED": "Fix the asset path of the sublayer, reference or payload so it resolves next to the asset.",
+    "PHYSICS": "The stage's physics could not be parsed; open it in usdview to find the broken prim.",
+}
+
+
 class TestSession:
     __test__ = False
 
@@ -81,7 +112,7 @@ class TestSession:
     def start(self) -> bool:
         """Precheck, build the scene, create the generator. False when the test is already decided."""
         self._started_at = time.perf_counter()
-        decision = self._guard(lambda: self.test.precheck(self.asset, self.config))
+        decision = asset_error_precheck(self.asset) or self._guard(lambda: self.test.precheck(self.asset, self.config))
         if self.done:
             return False
         if decision is not None:
@@ -153,6 +184,9 @@ class TestSession:
         if self.done:
             return
         self.done = True
-        self.result.simulated_seconds = round(float(getattr(self.engine, "time", 0.0) or 0.0), 6)
+        try:
+            self.result.simulated_seconds = round(float(self.engine.time or 0.0), 6)
+        except Exception:  # noqa: BLE001 - an engine that failed to load has no clock
+            self.result.simulated_seconds = 0.0
         if self._started_at is not None:
             self.result.wall_seconds = round(time.perf_counter() - self._started_at, 4)

@@ -1,0 +1,239 @@
+"""`simready-physics`: the headless command line.
+
+    simready-physics validate PATH... [--tests a,b] [--engine physx] [--config F] [--set k=v]
+                                      [--out DIR] [--json F] [--junit F] [--no-video] [--debug]
+    simready-physics list-tests
+    simready-physics show-config [--config F] [--set k=v]
+
+Exit codes: 0 nothing failed, 1 any FAIL or PRECHECK_FAILURE, 2 usage error, 3 any ERROR.
+No Python traceback reaches the user unless --debug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from pathlib import Path
+
+from rich.console import Console
+
+from .core.status import ExitCode, exit_code_for
+
+DEFAULT_OUT = "simready-report"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="simready-physics",
+        description="Physics-conformance tests for simulation-ready USD assets.",
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command")
+
+    validate = sub.add_parser("validate", help="run the tests on USD files or folders")
+    validate.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
+    validate.add_argument("--tests", help="comma-separated test names (default: all); see list-tests")
+    validate.add_argument("--engine", default="physx", help="physics engine: physx (default) or newton")
+    validate.add_argument("--config", action="append", default=[], metavar="FILE", help="TOML config file (repeatable)")
+    validate.add_argument(
+        "--set", action="append", default=[], metavar="TEST.KEY=VALUE", help="override one setting, e.g. ground_drop.rest_tolerance=0.01"
+    )
+    validate.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"report folder (default: ./{DEFAULT_OUT})")
+    validate.add_argument("--json", metavar="FILE", help="JSON report path (default: OUT/report.json)")
+    validate.add_argument("--junit", metavar="FILE", help="JUnit XML path (default: OUT/junit.xml)")
+    validate.add_argument("--no-video", action="store_true", help="do not record videos")
+    validate.add_argument("--no-html", action="store_true", help="do not write the HTML report")
+    validate.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation; faster)")
+    validate.add_argument("--watchdog", type=float, metavar="SECONDS", help="wall-clock limit per test (default 120)")
+    validate.add_argument("--quiet", action="store_true", help="no progress and no summary table")
+    validate.add_argument("--debug", action="store_true", help="show Python tracebacks")
+
+    sub.add_parser("list-tests", help="list the registered tests with version, features and defaults")
+    show = sub.add_parser("show-config", help="print the effective configuration as TOML")
+    show.add_argument("--config", action="append", default=[], metavar="FILE")
+    show.add_argument("--set", action="append", default=[], metavar="TEST.KEY=VALUE")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    warnings.filterwarnings("ignore")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    console = Console(stderr=True)
+    if args.version:
+        from . import __version__
+
+        print(__version__)
+        return ExitCode.OK
+    if args.command is None:
+        parser.print_help()
+        return ExitCode.USAGE
+    try:
+        if args.command == "list-tests":
+            return _list_tests()
+        if args.command == "show-config":
+            return _show_config(args)
+        return _validate(args, console)
+    except KeyboardInterrupt:
+        console.print("[bold yellow]interrupted[/]")
+        return ExitCode.ERROR
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one clear line, no traceback
+        if getattr(args, "debug", False):
+            raise
+        console.print(f"[bold red]error:[/] {type(exc).__name__}: {exc} (run with --debug for the traceback)")
+        return ExitCode.ERROR
+
+
+def _load_config(args):
+    from .core.config import ValidationConfig
+
+    config = ValidationConfig.defaults()
+    for path in args.config:
+        config.apply_file(path)
+    config.apply_set(args.set)
+    return config
+
+
+def _usage_error(console: Console, message: str) -> int:
+    console.print(f"[bold red]error:[/] {message}")
+    return ExitCode.USAGE
+
+
+def _validate(args, console: Console) -> int:
+    from .core.config import ConfigError
+    from .core.plugin import UnknownTestError, default_registry
+    from .core.runner import InputError, validate
+    from .engines import EngineUnavailable, engine_class
+
+    try:
+        config = _load_config(args)
+        tests = [t.strip() for t in args.tests.split(",") if t.strip()] if args.tests else None
+        default_registry().select(tests)
+        engine_class(args.engine)
+    except (ConfigError, UnknownTestError, EngineUnavailable) as exc:
+        return _usage_error(console, str(exc))
+    if args.no_video:
+        config.run.video = False
+    if args.in_process:
+        config.run.isolate = False
+    if args.watchdog is not None:
+        if args.watchdog <= 0:
+            return _usage_error(console, "--watchdog must be > 0 seconds")
+        config.run.watchdog_seconds = args.watchdog
+
+    out_dir = Path(args.out)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        probe = out_dir / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        return _usage_error(console, f"cannot write the report folder {out_dir}: {exc.strerror or exc}")
+
+    progress = None if args.quiet else _progress(console)
+    try:
+        report = validate(args.paths, tests, config, args.engine, out_dir, progress=progress, debug=args.debug)
+    except InputError as exc:
+        return _usage_error(console, str(exc))
+    written = _write_reports(report, args, out_dir, console)
+    if not args.quiet:
+        from .reports.console import print_summary
+
+        print_summary(report, Console())
+        for label, path in written:
+            console.print(f"{label}: {path}")
+    code = exit_code_for(r.status for r in report.all_results())
+    if not report.complete and code == ExitCode.OK:
+        code = ExitCode.ERROR
+    return int(code)
+
+
+def _write_reports(report, args, out_dir: Path, console: Console):
+    from .reports.json_report import write_json_report
+    from .reports.junit import write_junit_report
+
+    written = []
+    json_path = Path(args.json) if args.json else out_dir / "report.json"
+    junit_path = Path(args.junit) if args.junit else out_dir / "junit.xml"
+    for label, writer, path in (("JSON", write_json_report, json_path), ("JUnit", write_junit_report, junit_path)):
+        try:
+            written.append((label, writer(report, path)))
+        except OSError as exc:
+            console.print(f"[bold red]error:[/] cannot write the {label} report {path}: {exc.strerror or exc}")
+    if not args.no_html:
+        try:
+            from .reports.html import write_html_report
+        except ImportError:
+            write_html_report = None
+        if write_html_report is not None:
+            try:
+                written.append(("HTML", write_html_report(report, out_dir)))
+            except Exception as exc:  # noqa: BLE001 - the JSON/JUnit reports are already safe on disk
+                console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
+    return written
+
+
+def _progress(console: Console):
+    try:
+        from .reports.progress import ConsoleProgress
+
+        return ConsoleProgress(console)
+    except ImportError:
+        return _PlainProgress(console)
+
+
+class _PlainProgress:
+    """One line per test on stderr (fallback when the rich progress display is not available)."""
+
+    def __init__(self, console: Console):
+        self.console = console
+        self.asset = ""
+
+    def asset_started(self, path: str, index: int, total: int) -> None:
+        self.asset = path
+        self.console.print(f"[{index}/{total}] {path}")
+
+    def test_finished(self, result) -> None:
+        self.console.print(f"    {result.name}: {result.status.value} {result.reason}")
+
+
+def _list_tests() -> int:
+    from rich.table import Table
+
+    from .core.plugin import default_registry
+
+    table = Table(title="registered tests")
+    for column in ("test", "version", "features", "summary", "defaults"):
+        table.add_column(column, overflow="fold")
+    for name, test_cls in default_registry().items():
+        defaults = ", ".join(f"{k}={v.default}" for k, v in test_cls.Config.model_fields.items())
+        table.add_row(name, test_cls.version, ", ".join(test_cls.features), test_cls.summary, defaults)
+    Console(width=200).print(table)
+    return ExitCode.OK
+
+
+def _show_config(args) -> int:
+    import tomli_w
+
+    from .core.config import ConfigError
+
+    console = Console(stderr=True)
+    try:
+        config = _load_config(args)
+    except ConfigError as exc:
+        return _usage_error(console, str(exc))
+    print(tomli_w.dumps(_toml_safe(config.to_dict())))
+    return ExitCode.OK
+
+
+def _toml_safe(value):
+    if isinstance(value, dict):
+        return {k: _toml_safe(v) for k, v in value.items() if v is not None}
+    if isinstance(value, float) and value != value:
+        return "nan"
+    return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,397 @@
+"""The runner: validate assets with the selected tests on one engine, and never lose a report.
+
+Each asset runs in a worker process by default. The parent watches it: a test that makes no
+progress within the watchdog (a native hang inside PhysX) gets the worker killed and an ERROR
+verdict, a worker that dies (a native crash) gives ERROR for the test it was running, and in both
+cases the remaining tests of that asset go on in a fresh worker. In-process mode (isolate=False)
+keeps the cooperative watchdog only; it is for the Python API, the Kit panel and fast unit tests.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .config import ValidationConfig
+from .plugin import PhysicsTest, default_registry
+from .results import AssetResult, RunReport, TestResult
+from .session import TestSession, error_result, new_result
+from .status import Status
+from .usd_reader import USD_EXTENSIONS, AssetLoadError, find_usd_files, read_asset
+
+WORKER_GRACE_SECONDS = 20.0  # load + video encode time on top of the per-test watchdog
+
+
+class InputError(ValueError):
+    """Bad command-line input (nothing to validate); exit code 2."""
+
+
+@dataclass
+class AssetJob:
+    path: str
+    tests: list[str]
+    config: dict[str, Any]
+    engine: str
+    out_dir: str | None
+    debug: bool = False
+
+
+# -- inputs ----------------------------------------------------------------------------------------
+def collect_assets(paths: Iterable[str | os.PathLike]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """Expand files and folders into asset files; returns (assets, problems) where a problem is (path, reason)."""
+    assets: list[Path] = []
+    problems: list[tuple[Path, str]] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = find_usd_files(path)
+            if not found:
+                problems.append((path, f"folder contains no USD files ({', '.join(USD_EXTENSIONS)}): {path}"))
+            assets.extend(found)
+        else:
+            assets.append(path)  # missing or unreadable files become PRECHECK_FAILURE verdicts with the reason
+    return assets, problems
+
+
+def file_sha256(path: Path) -> str:
+    try:
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    except OSError:
+        return ""
+
+
+def artifact_dir(out_dir: Path, asset_path: Path) -> Path:
+    """A folder per asset that stays unique when two assets share a file name."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", asset_path.stem) or "asset"
+    tag = hashlib.sha1(str(asset_path.resolve()).encode("utf-8")).hexdigest()[:8]
+    return out_dir / f"{stem}-{tag}"
+
+
+# -- one asset, in this process --------------------------------------------------------------------
+def run_asset(
+    job: AssetJob,
+    on_test_start: Callable[[str], None] | None = None,
+    on_test_end: Callable[[TestResult], None] | None = None,
+) -> AssetResult:
+    """Validate one asset with the given tests in this process."""
+    from ..engines import create_engine
+
+    registry = default_registry()
+    config = config_from_dict(job.config)
+    asset_path = Path(job.path)
+    asset_result = AssetResult(path=str(asset_path), sha256=file_sha256(asset_path))
+    try:
+        asset = read_asset(asset_path)
+        load_error = None
+    except AssetLoadError as exc:
+        asset, load_error = None, str(exc)
+    for name in job.tests:
+        test_cls = registry.get(name)
+        test = test_cls()
+        test_config = config.for_test(name)
+        if on_test_start:
+            on_test_start(name)
+        if asset is None:
+            result = new_result(test, test_config)
+            result.status = Status.PRECHECK_FAILURE
+            result.reason = f"unloadable asset: {load_error}"
+            result.fix_hints = ["Open the file in usdview to see the composition or syntax error, and fix or re-export it."]
+        else:
+            result = run_one_test(test, asset, test_config, job, config, create_engine)
+        asset_result.tests.append(result)
+        if on_test_end:
+            on_test_end(result)
+    return asset_result
+
+
+def run_one_test(test: PhysicsTest, asset, test_config, job: AssetJob, config: ValidationConfig, create_engine) -> TestResult:
+    try:
+        engine = create_engine(job.engine)
+    except Exception as exc:  # noqa: BLE001
+        return error_result(test.name, f"engine '{job.engine}' unavailable: {exc}", test_config.model_dump(), test.version, test.features)
+    session = TestSession(test, asset, test_config, engine, config.run.watchdog_seconds, debug=job.debug)
+    recording = None
+    test_dir = Path(job.out_dir) / test.name if job.out_dir else None
+    if test_dir is not None and config.run.video:
+        recording = _start_recording(session, job, test, test_dir, config)
+    result = session.run_to_end()
+    if recording is not None:
+        try:
+            result.artifacts.update(recording.close(result))
+        except Exception as exc:  # noqa: BLE001 - a video problem never costs the verdict
+            result.warnings.append(f"video not written: {exc}")
+    if test_dir is not None and result.series:
+        result.artifacts["series"] = str(_write_series(test_dir, result))
+    try:
+        engine.close()
+    except Exception:  # noqa: BLE001
+        pass
+    return result
+
+
+def _start_recording(session: TestSession, job: AssetJob, test: PhysicsTest, test_dir: Path, config: ValidationConfig):
+    try:
+        from ..recording import start_recording
+    except ImportError:
+        return None
+    try:
+        test_dir.mkdir(parents=True, exist_ok=True)
+        return start_recording(
+            session.ctx,
+            job.path,
+            test.name,
+            test_dir,
+            session.config.capture_fps,
+            config.run.video_width,
+            config.run.video_height,
+        )
+    except Exception as exc:  # noqa: BLE001
+        session.ctx.warn(f"video recording unavailable: {exc}")
+        return None
+
+
+def _write_series(test_dir: Path, result: TestResult) -> Path:
+    test_dir.mkdir(parents=True, exist_ok=True)
+    path = test_dir / "series.json"
+    write_atomic(path, json.dumps(result.series, separators=(",", ":")))
+    return path
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Temp file then rename, so a reader never sees half a report."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def config_from_dict(data: dict[str, Any]) -> ValidationConfig:
+    config = ValidationConfig.defaults()
+    config.apply(data, origin="config")
+    return config
+
+
+# -- one asset, in a worker process ----------------------------------------------------------------
+def _worker_main(job: AssetJob, conn) -> None:
+    """Worker entry: stream ("start", name) and ("result", json, series) messages, then ("done",)."""
+    import warnings
+
+    warnings.filterwarnings("ignore")
+
+    def started(name: str) -> None:
+        conn.send(("start", name))
+
+    def ended(result: TestResult) -> None:
+        conn.send(("result", result.model_dump(mode="json"), result.series))
+
+    try:
+        run_asset(job, started, ended)
+        conn.send(("done",))
+    except BaseException as exc:  # noqa: BLE001 - report, never die silently
+        try:
+            conn.send(("fatal", f"{type(exc).__name__}: {exc}"))
+        except Exception:  # noqa: BLE001
+            pass
+    finally:
+        conn.close()
+
+
+def run_asset_isolated(
+    job: AssetJob,
+    watchdog_seconds: float,
+    on_test_start: Callable[[str], None] | None = None,
+    on_test_end: Callable[[TestResult], None] | None = None,
+) -> AssetResult:
+    """Validate one asset in worker processes; hangs and crashes become ERROR verdicts."""
+    context = mp.get_context("spawn")
+    asset_result = AssetResult(path=job.path, sha256=file_sha256(Path(job.path)))
+    remaining = list(job.tests)
+    config = config_from_dict(job.config)
+    while remaining:
+        parent_conn, child_conn = context.Pipe(duplex=False)
+        sub_job = AssetJob(job.path, list(remaining), job.config, job.engine, job.out_dir, job.debug)
+        process = context.Process(target=_worker_main, args=(sub_job, child_conn), daemon=True)
+        process.start()
+        child_conn.close()
+        current: str | None = None
+        started_at = time.monotonic()
+        limit = watchdog_seconds + WORKER_GRACE_SECONDS
+        try:
+            while True:
+                if parent_conn.poll(0.2):
+                    try:
+                        message = parent_conn.recv()
+                    except (EOFError, OSError):
+                        message = None
+                    if message is None:
+                        _crashed(asset_result, remaining, current, process, config)
+                        break
+                    kind = message[0]
+                    if kind == "start":
+                        current, started_at = message[1], time.monotonic()
+                        if on_test_start:
+                            on_test_start(current)
+                    elif kind == "result":
+                        result = TestResult.model_validate(message[1])
+                        result.series = message[2] or {}
+                        asset_result.tests.append(result)
+                        if result.name in remaining:
+                            remaining.remove(result.name)
+                        current = None
+                        if on_test_end:
+                            on_test_end(result)
+                    elif kind == "done":
+                        remaining = []
+                        break
+                    elif kind == "fatal":
+                        name = current or remaining[0]
+                        _record_error(asset_result, remaining, name, f"internal error in worker: {message[1]}", config, on_test_end)
+                        break
+                elif not process.is_alive():
+                    _crashed(asset_result, remaining, current, process, config, on_test_end)
+                    break
+                elif current is not None and time.monotonic() - started_at > limit:
+                    process.kill()
+                    _record_error(
+                        asset_result,
+                        remaining,
+                        current,
+                        f"hang: no result after {limit:.0f} s (watchdog {watchdog_seconds:g} s); the worker was stopped",
+                        config,
+                        on_test_end,
+                    )
+                    break
+        except KeyboardInterrupt:
+            process.kill()
+            raise
+        finally:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+            parent_conn.close()
+    order = {name: i for i, name in enumerate(job.tests)}
+    asset_result.tests.sort(key=lambda r: order.get(r.name, len(order)))
+    return asset_result
+
+
+def _crashed(asset_result, remaining, current, process, config, on_test_end=None) -> None:
+    process.join(timeout=5)
+    code = process.exitcode
+    how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+    name = current or (remaining[0] if remaining else None)
+    if name is None:
+        return
+    _record_error(asset_result, remaining, name, f"engine crashed: the worker process died ({how}) during this test", config, on_test_end)
+
+
+def _record_error(asset_result, remaining, name, reason, config, on_test_end=None) -> None:
+    registry = default_registry()
+    test_cls = registry.get(name)
+    result = error_result(name, reason, config.for_test(name).model_dump(), test_cls.version, test_cls.features)
+    asset_result.tests.append(result)
+    if name in remaining:
+        remaining.remove(name)
+    if on_test_end:
+        on_test_end(result)
+
+
+# -- many assets -----------------------------------------------------------------------------------
+class _Progress:
+    """Calls optional progress hooks; a failing progress display never stops a run."""
+
+    def __init__(self, sink):
+        self.sink = sink
+
+    def __call__(self, method: str, *args) -> None:
+        fn = getattr(self.sink, method, None) if self.sink is not None else None
+        if fn is None:
+            return
+        try:
+            fn(*args)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def validate(
+    paths: Iterable[str | os.PathLike],
+    tests: list[str] | None = None,
+    config: ValidationConfig | None = None,
+    engine: str = "physx",
+    out_dir: str | os.PathLike | None = None,
+    progress=None,
+    debug: bool = False,
+) -> RunReport:
+    """Validate every asset under `paths` and return the report (also when interrupted: see `complete`)."""
+    from .. import __version__
+    from ..engines import engine_class
+
+    registry = default_registry()
+    names = [t.name for t in registry.select(tests)]
+    config = config or ValidationConfig.defaults()
+    engine_cls = engine_class(engine)  # raises EngineUnavailable early, before any work
+    assets, problems = collect_assets(paths)
+    if not assets and not problems:
+        raise InputError("nothing to validate: no paths given")
+    report = RunReport(
+        tool_version=__version__,
+        engine=f"{engine} ({getattr(engine_cls, 'version', '')})".replace(" ()", ""),
+        started=_now(),
+    )
+    for path, reason in problems:
+        asset_result = AssetResult(path=str(path), error=reason)
+        for name in names:
+            test_cls = registry.get(name)
+            result = new_result(test_cls(), config.for_test(name))
+            result.status = Status.PRECHECK_FAILURE
+            result.reason = reason
+            asset_result.tests.append(result)
+        report.assets.append(asset_result)
+    notify = _Progress(progress)
+    todo = list(assets)
+    try:
+        for index, asset_path in enumerate(assets, start=1):
+            notify("asset_started", str(asset_path), index, len(assets))
+            job = AssetJob(
+                path=str(asset_path),
+                tests=names,
+                config=config.to_dict(),
+                engine=engine,
+                out_dir=str(artifact_dir(Path(out_dir), asset_path)) if out_dir else None,
+                debug=debug,
+            )
+            start = lambda name: notify("test_started", name)  # noqa: E731
+            end = lambda result: notify("test_finished", result)  # noqa: E731
+            if config.run.isolate:
+                asset_result = run_asset_isolated(job, config.run.watchdog_seconds, start, end)
+            else:
+                asset_result = run_asset(job, start, end)
+            report.assets.append(asset_result)
+            todo.remove(asset_path)
+            notify("asset_finished", asset_result)
+    except KeyboardInterrupt:
+        report.complete = False
+        report.not_run = [f"{path}::{name}" for path in todo for name in names]
+    finally:
+        notify("close")
+    report.finished = _now()
+    return report
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")

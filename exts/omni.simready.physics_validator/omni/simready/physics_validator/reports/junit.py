@@ -1,0 +1,68 @@
+"""JUnit XML for CI: one testcase per asset and test.
+
+FAIL and PRECHECK_FAILURE are <failure>, ERROR is <error>, SKIP and NOT_APPLICABLE are <skipped>
+with the reason, WARN passes with the warnings in <system-out>.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from ..core.results import RunReport
+from ..core.runner import write_atomic
+from ..core.status import Status
+
+
+def report_junit(report: RunReport) -> str:
+    suites = ET.Element("testsuites", name="simready-physics")
+    for asset in report.assets:
+        suite = ET.SubElement(suites, "testsuite", name=asset.path)
+        counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        total_time = 0.0
+        for result in asset.tests:
+            counts["tests"] += 1
+            total_time += result.wall_seconds
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                classname=asset.path,
+                name=result.name,
+                time=f"{result.wall_seconds:.3f}",
+            )
+            message = f"{result.status.value}: {result.reason}".strip()
+            details = _details(result)
+            if result.status in (Status.FAIL, Status.PRECHECK_FAILURE):
+                counts["failures"] += 1
+                node = ET.SubElement(case, "failure", message=message, type=result.status.value)
+                node.text = details
+            elif result.status == Status.ERROR:
+                counts["errors"] += 1
+                node = ET.SubElement(case, "error", message=message, type="ERROR")
+                node.text = details
+            elif result.status.is_skipped:
+                counts["skipped"] += 1
+                ET.SubElement(case, "skipped", message=message)
+            if result.warnings or result.status == Status.WARN:
+                out = ET.SubElement(case, "system-out")
+                out.text = "\n".join([message, *result.warnings])
+        for key, value in counts.items():
+            suite.set(key, str(value))
+        suite.set("time", f"{total_time:.3f}")
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True)
+
+
+def _details(result) -> str:
+    lines = [result.reason]
+    for row in result.joints:
+        if row.status in (Status.FAIL, Status.WARN, Status.ERROR):
+            lines.append(f"joint {row.joint}: {row.status.value} {row.reason}")
+    lines += [f"fix: {hint}" for hint in result.fix_hints]
+    return "\n".join(line for line in lines if line)
+
+
+def write_junit_report(report: RunReport, path: str | Path) -> Path:
+    path = Path(path)
+    write_atomic(path, report_junit(report))
+    return path
