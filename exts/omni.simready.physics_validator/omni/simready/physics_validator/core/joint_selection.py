@@ -97,7 +97,7 @@ def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set
         return "disabled"
     if joint.is_mimic_follower:
         return "mimic_follower"
-    if joint.loop_closing or joint.exclude_from_articulation:
+    if joint.loop_closing:
         return "loop_closing"
     if joint.is_passive:
         return "passive"

@@ -1,0 +1,117 @@
+"""What the four driven-joint tests share: prechecks, the carrier-fixture scene, selection, settling, series.
+
+velocity_limit, full_range_sweep, drive_gain_validation and effort_limit all run one joint at a
+time on a pinned base with gravity on and no ground (anchor §2.0: arms get no floor; the base is
+held by an engine-side carrier fixture, never written to the asset).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Iterator
+
+import numpy as np
+
+from ..core.joint_selection import JointSelection, articulation_precheck, report_selection, select_driven_joints
+from ..core.plugin import PhysicsTest
+from ..core.scene import SceneSpec
+from ..core.status import Status
+
+if TYPE_CHECKING:
+    from ..core.asset_model import AssetModel, JointInfo
+    from ..core.config import TestConfig
+    from ..core.context import TestContext
+
+# Record one time-series sample every N physics steps (60 Hz at 240 Hz): plots stay compact.
+SERIES_EVERY = 4
+
+ADD_DRIVE_HINT = (
+    "Add a UsdPhysics.DriveAPI (angular for revolute, linear for prismatic joints) with driveStiffness > 0, "
+    "driveDamping > 0 and a driveMaxForce matching the real actuator to every joint that should be driven."
+)
+
+
+class DrivenJointTest(PhysicsTest):
+    """Base of the four driven-joint tests (not registered itself)."""
+
+    require_limits = False
+    require_velocity_limit = False
+
+    def precheck(self, asset: "AssetModel", config: "TestConfig"):
+        return articulation_precheck(asset)
+
+    def scene(self, asset: "AssetModel", config: "TestConfig") -> SceneSpec:
+        return SceneSpec(physics_fps=config.physics_fps, gravity=9.81, ground=None, pin_base=True)
+
+    # -- helpers used inside run() -----------------------------------------------------------------
+    def select(self, ctx: "TestContext") -> JointSelection:
+        """Select, report the exclusions (rows + counts) and return the selection."""
+        selection = select_driven_joints(
+            ctx.asset,
+            require_limits=self.require_limits,
+            require_velocity_limit=self.require_velocity_limit,
+            simulated=drivable_dofs(ctx),
+        )
+        report_selection(ctx, selection)
+        return selection
+
+    def skip_nothing_to_test(self, ctx: "TestContext", selection: JointSelection, what: str, hints=()) -> None:
+        ctx.finish(Status.SKIP, f"{what}: {selection.summary()}", hints)
+
+
+def drivable_dofs(ctx: "TestContext") -> list[str]:
+    """The engine's DOF joints; when the engine cannot simulate actuator prims, actuator-only joints are dropped.
+
+    A joint targeted only by a NewtonActuator / MjcActuator counts as driven (anchor rule), but the
+    PhysX engine has no drive for it: commanding it would test nothing, so it is reported as not simulated.
+    """
+    dofs = list(ctx.dof_joints)
+    if getattr(ctx.engine, "simulates_actuators", False):
+        return dofs
+    out = []
+    for path in dofs:
+        joint = ctx.asset.joints.get(path)
+        if joint is None:
+            continue
+        has_drive = joint.drive is not None and joint.drive.active
+        if joint.actuated_by and not has_drive:
+            continue
+        out.append(path)
+    return out
+
+
+def settle(ctx: "TestContext", seconds: float) -> Iterator[None]:
+    """Step with the authored drive targets so the robot starts from rest."""
+    ctx.label = "settle"
+    for _ in range(int(round(seconds / ctx.dt))):
+        yield
+
+
+def range_of(joint: "JointInfo") -> float | None:
+    return (joint.upper - joint.lower) if joint.has_limits else None
+
+
+def unit(joint: "JointInfo") -> str:
+    return "rad" if joint.is_angular else "m"
+
+
+def fmt(value: float, digits: int = 4) -> str:
+    return "nan" if value is None or not math.isfinite(value) else f"{value:.{digits}g}"
+
+
+class SeriesRecorder:
+    """Decimated time series per joint (`<joint>/time`, `<joint>/q`, ...) for the HTML plots."""
+
+    def __init__(self, ctx: "TestContext", every: int = SERIES_EVERY):
+        self.ctx, self.every, self.frame = ctx, every, 0
+
+    def sample(self, prefix: str, **values: float) -> None:
+        if self.frame % self.every == 0:
+            self.ctx.record(f"{prefix}/time", self.ctx.time)
+            for name, value in values.items():
+                self.ctx.record(f"{prefix}/{name}", value)
+        self.frame += 1
+
+
+def finite(values: np.ndarray) -> bool:
+    return bool(np.all(np.isfinite(values)))
