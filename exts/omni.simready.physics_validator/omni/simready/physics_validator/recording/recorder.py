@@ -1,0 +1,173 @@
+"""Recording: a TestContext observer that renders, encodes and keeps the poses for the replay.
+
+Every `physics_fps // capture_fps` steps (the reference suite's capture interval) it reads the
+engine's body poses and bounds, renders one frame with the overlay (test, time, ctx.label), and
+streams it to the encoder. A change of ctx.label starts a chapter. `close(result)` appends a
+final card with the verdict, finishes the mp4, writes the USD replay and a timeline JSON
+(chapters + per-frame bounds), and returns the artifact paths. A failure inside recording is a
+warning on the result, never a changed verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .encoder import VideoEncoder
+from .renderer import SceneRenderer
+
+if TYPE_CHECKING:
+    from ..core.context import TestContext
+    from ..core.results import TestResult
+
+FINAL_CARD_SECONDS = 1.5
+
+
+def safe_file_stem(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "test"
+
+
+class Recording:
+    def __init__(self, ctx: "TestContext", asset_path: str, test_name: str, out_dir: Path, capture_fps: float,
+                 renderer: SceneRenderer):
+        self.ctx = ctx
+        self.asset_path = str(asset_path)
+        self.test_name = test_name
+        self.out_dir = Path(out_dir)
+        physics_fps = float(getattr(ctx.config, "physics_fps", 0.0) or (1.0 / ctx.dt))
+        self.interval = max(1, int(physics_fps // max(capture_fps, 1e-9)))
+        self.fps = physics_fps / self.interval
+        self.renderer = renderer
+        stem = safe_file_stem(test_name)
+        self.video_path = self.out_dir / f"{stem}.mp4"
+        self.replay_path = self.out_dir / f"{stem}.replay.usda"
+        self.timeline_path = self.out_dir / f"{stem}.timeline.json"
+        asset = Path(asset_path)
+        self.title = f"{test_name}  ·  {asset.parent.name}/{asset.name}" if asset.parent.name else f"{test_name}  ·  {asset.name}"
+        self.poses: list[dict[str, tuple[np.ndarray, np.ndarray]]] = []
+        self.frames: list[dict] = []
+        self.chapters: list[dict] = []
+        self.problems: list[str] = []
+        self.encoder: VideoEncoder | None = None
+        self.stopped = False
+        self.closed = False
+        self.render_seconds = 0.0
+        self._steps_seen = 0
+        self._last_label: str | None = None
+        self._last_bounds = None
+        self._room_built = False
+
+    # -- observer -----------------------------------------------------------------------------------
+    def __call__(self, ctx: "TestContext") -> None:
+        if self.stopped:
+            return
+        try:
+            self._steps_seen += 1
+            if (self._steps_seen - 1) % self.interval == 0:
+                self._capture(ctx)
+        except Exception as exc:  # noqa: BLE001 - recording must never change a verdict
+            self.stopped = True
+            self._problem(f"video: recording stopped at t={ctx.time:.3f} s: {type(exc).__name__}: {exc}")
+
+    def _capture(self, ctx: "TestContext") -> None:
+        import time
+
+        started = time.perf_counter()
+        poses = {p: (np.array(pos, float), np.array(quat, float)) for p, (pos, quat) in ctx.body_poses().items()}
+        lo, hi = (np.array(v, float) for v in ctx.bounds())
+        label = ctx.label or ""
+        if label != self._last_label:
+            self.chapters.append({"label": label or self.test_name, "video_time": round(len(self.frames) / self.fps, 4),
+                                  "sim_time": round(float(ctx.time), 6), "frame": len(self.frames)})
+            self._last_label = label
+        if not self._room_built:
+            self._build_room(ctx, lo, hi)
+        image = self.renderer.render(poses, (lo, hi), title=self.title, time_text=f"t = {ctx.time:7.3f} s", label=label)
+        if self.encoder is None:
+            self.encoder = VideoEncoder(self.video_path, self.fps, self.renderer.width, self.renderer.height)
+        self.encoder.append(image)
+        self.poses.append(poses)
+        self.frames.append({"sim_time": round(float(ctx.time), 6), "bounds_min": lo.tolist(), "bounds_max": hi.tolist()})
+        self._last_bounds = (lo, hi)
+        self.render_seconds += time.perf_counter() - started
+
+    def _build_room(self, ctx: "TestContext", lo: np.ndarray, hi: np.ndarray) -> None:
+        floor_z = self._floor_height(ctx, lo)
+        diag = float(np.linalg.norm(hi - lo)) if np.all(np.isfinite(hi - lo)) else 1.0
+        center = (lo + hi) / 2.0 if np.all(np.isfinite(lo + hi)) else np.zeros(3)
+        self.renderer.build_room(floor_z, center[:2], max(8.0 * diag, 3.0))
+        self._room_built = True
+
+    def _floor_height(self, ctx: "TestContext", lo: np.ndarray) -> float:
+        scene = getattr(ctx.engine, "scene", None)
+        ground = getattr(scene, "ground", None)
+        if ground is not None:
+            return float(getattr(ground, "height", 0.0))
+        if self.test_name == "ground_drop":
+            return 0.0
+        return float(lo[2]) if np.isfinite(lo[2]) else 0.0
+
+    # -- finish -------------------------------------------------------------------------------------
+    def close(self, result: "TestResult") -> dict[str, str]:
+        """Finish the video (with a verdict card), write the replay and the timeline; artifact paths."""
+        if self.closed:
+            return {}
+        self.closed = True
+        artifacts: dict[str, str] = {}
+        try:
+            if self.frames and self.encoder is not None:
+                self._final_card(result)
+                self.encoder.close()
+                artifacts["video"] = str(self.video_path)
+        except Exception as exc:  # noqa: BLE001
+            self._problem(f"video: encoding failed: {type(exc).__name__}: {exc}")
+        finally:
+            self.renderer.close()
+        if self.poses:
+            try:
+                from .replay import write_replay
+
+                write_replay(self.replay_path, self.asset_path, self.poses, self.fps,
+                             comment=f"{self.test_name} replay, {result.status.value}: {result.reason}")
+                artifacts["replay"] = str(self.replay_path)
+            except Exception as exc:  # noqa: BLE001
+                self._problem(f"replay: not written: {type(exc).__name__}: {exc}")
+        if self.frames:
+            timeline = {
+                "test": self.test_name,
+                "fps": self.fps,
+                "capture_interval_steps": self.interval,
+                "frame_count": len(self.frames),
+                "final_card_frames": self._card_frames() if "video" in artifacts else 0,
+                "chapters": self.chapters,
+                "frames": self.frames,
+            }
+            self.timeline_path.write_text(json.dumps(timeline, indent=1), encoding="utf-8")
+            artifacts["timeline"] = str(self.timeline_path)
+        for problem in self.problems:
+            if problem not in result.warnings:
+                result.warnings.append(problem)
+        return artifacts
+
+    def _card_frames(self) -> int:
+        return max(1, int(round(FINAL_CARD_SECONDS * self.fps)))
+
+    def _final_card(self, result: "TestResult") -> None:
+        verdict = result.status.value if hasattr(result.status, "value") else str(result.status)
+        last_time = self.frames[-1]["sim_time"]
+        image = self.renderer.render(self.poses[-1], self._last_bounds, title=self.title,
+                                     time_text=f"t = {last_time:7.3f} s", label=self._last_label or "",
+                                     verdict=verdict, reason=result.reason or "")
+        for _ in range(self._card_frames()):
+            self.encoder.append(image)
+
+    def _problem(self, message: str) -> None:
+        self.problems.append(message)
+        try:
+            self.ctx.warn(message)
+        except Exception:  # noqa: BLE001
+            pass
