@@ -59,6 +59,7 @@ def box_asset(
     angular_velocity=None,
     shape: str = "cube",
     restitution: float = 0.0,
+    friction: float = 0.7,
 ) -> Path:
     """A single rigid body with one collider: the ground_drop workhorse.
 
@@ -96,7 +97,7 @@ def box_asset(
         api = UsdPhysics.CollisionAPI.Apply(geom.GetPrim())
         if not collision_enabled:
             api.CreateCollisionEnabledAttr(False)
-        material = add_material(stage, "/Asset/PhysicsMaterial", restitution=restitution)
+        material = add_material(stage, "/Asset/PhysicsMaterial", friction, friction, restitution)
         bind_physics_material(geom.GetPrim(), material)
     if anchored:
         joint = UsdPhysics.FixedJoint.Define(stage, "/Asset/WorldAnchor")

@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.filterwarnings("ignore")
     parser = build_parser()
     args = parser.parse_args(argv)
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     if args.version:
         from . import __version__
 
@@ -218,7 +218,7 @@ def _show_config(args) -> int:
 
     from .core.config import ConfigError
 
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     try:
         config = _load_config(args)
     except ConfigError as exc:

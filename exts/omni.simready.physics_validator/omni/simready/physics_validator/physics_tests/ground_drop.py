@@ -85,7 +85,9 @@ class GroundDropTest(PhysicsTest):
             )
         if not asset.bodies:
             return Precheck(Status.PRECHECK_FAILURE, "no prim has UsdPhysics.RigidBodyAPI", [HINT_NO_RIGID_BODY])
-        if not any(c.body for c in asset.colliders.values() if c.collision_enabled):
+        if not any(c.body for c in asset.colliders.values()):
+            # A collider with collisionEnabled = false passes this check, as in Kit: such an asset
+            # falls through the floor, which the penetration check then reports.
             return Precheck(
                 Status.PRECHECK_FAILURE, "no collider (UsdPhysics.CollisionAPI) on any rigid body", [HINT_NO_COLLIDER]
             )

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The one test command (README, .ci/run): install the package with its test extras, the test
+# browser for the HTML-report tests, then run the whole pytest suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+if [ -f tools/install_test_browser.sh ]; then
+    bash tools/install_test_browser.sh
+fi
+python -m pytest -q "$@"
