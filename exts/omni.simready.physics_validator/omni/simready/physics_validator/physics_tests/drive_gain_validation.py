@@ -20,7 +20,7 @@ from ..core.plugin import register_test
 from ..core.results import JointRow
 from ..core.status import Status
 from ..core.step_response import count_sign_changes, overshoot_pct, settling_time, step_target
-from .joint_test_support import ADD_DRIVE_HINT, DrivenJointTest, SeriesRecorder, fmt, settle, unit
+from .joint_test_support import ADD_DRIVE_HINT, DrivenJointTest, SeriesRecorder, fmt, position_rate, settle, unit
 
 HINT_OVERSHOOT = (
     "Overshoot: raise driveDamping on the joint's UsdPhysics.DriveAPI (damping resists velocity and lowers the "
@@ -76,10 +76,11 @@ class DriveGainValidationTest(DrivenJointTest):
             ctx.label = f"joint {joint.name}: step {'+' if step >= 0 else '-'}"
             ctx.set_joint_target(joint.path, target)
             times, positions, velocities = [], [], []
-            t0, calm = ctx.time, 0
+            t0, calm, q_prev = ctx.time, 0, start
             for _ in range(window):
                 yield
-                q, v = float(ctx.joint_positions()[idx]), float(ctx.joint_velocities()[idx])
+                q = float(ctx.joint_positions()[idx])
+                v, q_prev = position_rate(q_prev, q, ctx.dt, joint.is_angular), q
                 times.append(ctx.time - t0)
                 positions.append(q)
                 velocities.append(v)
@@ -126,10 +127,11 @@ class DriveGainValidationTest(DrivenJointTest):
             # Back to the start before the next joint (bounded by the same window).
             ctx.label = f"joint {joint.name}: return"
             ctx.set_joint_target(joint.path, start)
-            calm = 0
+            calm, q_prev = 0, positions[-1] if positions else start
             for _ in range(window):
                 yield
-                q, v = float(ctx.joint_positions()[idx]), float(ctx.joint_velocities()[idx])
+                q = float(ctx.joint_positions()[idx])
+                v, q_prev = position_rate(q_prev, q, ctx.dt, joint.is_angular), q
                 calm = calm + 1 if (abs(v) < cfg.settled_velocity_threshold and abs(q - start) <= band) else 0
                 if calm >= cfg.capture_settled_grace_frames or not math.isfinite(q):
                     break

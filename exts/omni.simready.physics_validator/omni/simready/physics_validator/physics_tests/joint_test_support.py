@@ -115,3 +115,16 @@ class SeriesRecorder:
 
 def finite(values: np.ndarray) -> bool:
     return bool(np.all(np.isfinite(values)))
+
+
+def position_rate(previous: float, current: float, dt: float, angular: bool) -> float:
+    """Joint velocity as the position change over the last step (wrapped for revolute joints).
+
+    Used instead of the engine's reported joint velocity: PhysX (TGS, position iterations) can report
+    a velocity that differs from how fast the joint actually moved during the step, most for light,
+    stiff joints. The displacement per frame is the engine-independent measure of overspeed.
+    """
+    delta = current - previous
+    if angular and math.isfinite(delta):
+        delta = (delta + math.pi) % (2 * math.pi) - math.pi
+    return delta / dt
