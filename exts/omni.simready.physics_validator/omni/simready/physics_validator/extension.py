@@ -1,0 +1,123 @@
+"""Kit entry point: wires the panel into Kit, nothing else.
+
+A Window menu entry (through the action registry), the workspace show function for the window,
+the test registry (built-ins + entry-point plugins) and a stage-event subscription that keeps the
+panel's target current. `on_shutdown` drops every subscription, removes the menu entry and the
+action, and destroys the window so hot reload leaves nothing behind.
+
+Kit-only (imports omni.* at module level); written against ../shared/notes/kit-api.md, not run here.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import omni.ext
+import omni.kit.actions.core
+import omni.kit.menu.utils
+import omni.ui as ui
+import omni.usd
+from omni.kit.menu.utils import MenuItemDescription
+
+from .core.plugin import default_registry
+
+WINDOW_TITLE = "Physics Validator"
+ACTION_ID = "toggle_physics_validator_window"
+MENU_PATH = "Window"
+
+__all__ = ["PhysicsValidatorExtension"]
+
+
+class PhysicsValidatorExtension(omni.ext.IExt):
+    window_title = WINDOW_TITLE  # a subclass with another title can start beside the enabled one (tests)
+
+    def on_startup(self, ext_id: str) -> None:
+        self._ext_name = omni.ext.get_extension_name(ext_id)
+        self._registry = default_registry()
+        self._window = None
+        self._view_model = None
+        self._stage_sub = None
+        ui.Workspace.set_show_window_fn(self.window_title, self.show_window)
+        omni.kit.actions.core.get_action_registry().register_action(
+            self._ext_name,
+            ACTION_ID,
+            lambda: self.show_window(not self.is_visible()),
+            display_name="Physics Validator",
+            description="Show or hide the SimReady physics validator panel",
+        )
+        self._menu_items = [
+            MenuItemDescription(
+                name="SimReady",
+                sub_menu=[
+                    MenuItemDescription(
+                        name=self.window_title,
+                        onclick_action=(self._ext_name, ACTION_ID),
+                        ticked=True,
+                        ticked_fn=self.is_visible,
+                    )
+                ],
+            )
+        ]
+        omni.kit.menu.utils.add_menu_items(self._menu_items, MENU_PATH)
+
+    # -- window ------------------------------------------------------------------------------------
+    def is_visible(self) -> bool:
+        return self._window is not None and self._window.visible
+
+    def show_window(self, visible: bool) -> None:
+        if visible and self._window is None:
+            from .engines.kit_engine import KitLiveRunner
+            from .ui.view_model import ValidatorViewModel
+            from .ui.window import ValidatorWindow
+
+            self._view_model = ValidatorViewModel(runner=KitLiveRunner(), registry=self._registry)
+            self._window = ValidatorWindow(self.window_title, self._view_model)
+            self._window.set_visibility_changed_fn(self._on_visibility_changed)
+            self._sync_stage()
+            self._stage_sub = omni.usd.get_context().get_stage_event_stream().create_subscription_to_pop(
+                self._on_stage_event, name="physics_validator.stage"
+            )
+        if self._window is not None:
+            self._window.visible = visible
+        omni.kit.menu.utils.refresh_menu_items(MENU_PATH)
+
+    def _on_visibility_changed(self, visible: bool) -> None:
+        omni.kit.menu.utils.refresh_menu_items(MENU_PATH)
+
+    def _on_stage_event(self, event) -> None:
+        if event.type in (
+            int(omni.usd.StageEventType.OPENED),
+            int(omni.usd.StageEventType.CLOSED),
+            int(omni.usd.StageEventType.SELECTION_CHANGED),
+        ):
+            self._sync_stage()
+
+    def _sync_stage(self) -> None:
+        context = omni.usd.get_context()
+        stage = context.get_stage()
+        if self._view_model is None:
+            return
+        if stage is None:
+            self._view_model.set_stage("", None, [])
+            return
+        default = stage.GetDefaultPrim()
+        self._view_model.set_stage(
+            stage.GetRootLayer().identifier,
+            str(default.GetPath()) if default else None,
+            list(context.get_selection().get_selected_prim_paths()),
+        )
+
+    # -- shutdown ----------------------------------------------------------------------------------
+    def on_shutdown(self) -> None:
+        self._stage_sub = None
+        if self._view_model is not None:
+            self._view_model.stop()
+        omni.kit.menu.utils.remove_menu_items(self._menu_items, MENU_PATH)
+        self._menu_items = []
+        omni.kit.actions.core.get_action_registry().deregister_action(self._ext_name, ACTION_ID)
+        ui.Workspace.set_show_window_fn(self.window_title, None)
+        if self._window is not None:
+            self._window.destroy()
+            self._window = None
+        self._view_model = None
+        gc.collect()

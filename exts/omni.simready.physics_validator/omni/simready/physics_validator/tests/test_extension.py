@@ -1,0 +1,53 @@
+"""Registry and extension start/stop (hot reload leaves no action, menu entry or window behind).
+
+Kit-only (omni.kit.test); written against ../shared/notes/kit-api.md, not run outside Kit.
+"""
+
+import omni.kit.actions.core
+import omni.kit.app
+import omni.kit.test
+import omni.ui as ui
+
+from ..core.plugin import default_registry
+from ..extension import ACTION_ID, WINDOW_TITLE, PhysicsValidatorExtension
+
+BUILTIN_TESTS = {"ground_drop", "velocity_limit", "full_range_sweep", "drive_gain_validation", "effort_limit"}
+
+
+class TestRegistryAndExtension(omni.kit.test.AsyncTestCase):
+    async def test_registry_holds_the_five_builtin_tests(self):
+        registry = default_registry()
+        self.assertTrue(BUILTIN_TESTS <= set(registry.names()), registry.names())
+        for name in BUILTIN_TESTS:
+            test_cls = registry.get(name)
+            self.assertTrue(test_cls.features, f"{name} has no feature ids")
+            test_cls.Config()  # defaults validate
+
+    async def test_the_enabled_extension_registered_its_action(self):
+        registry = omni.kit.actions.core.get_action_registry()
+        self.assertIsNotNone(registry.get_action("omni.simready.physics_validator", ACTION_ID))
+
+    async def test_start_stop_cycle_cleans_up(self):
+        ext_name = "physics_validator_lifecycle_check"
+        registry = omni.kit.actions.core.get_action_registry()
+        ext = _LifecycleCheck()
+        ext.on_startup(f"{ext_name}-1.0.0")
+        try:
+            self.assertIsNotNone(registry.get_action(ext_name, ACTION_ID))
+            ext.show_window(True)
+            await omni.kit.app.get_app().next_update_async()
+            self.assertTrue(ext.is_visible())
+        finally:
+            ext.on_shutdown()
+        await omni.kit.app.get_app().next_update_async()
+        self.assertIsNone(registry.get_action(ext_name, ACTION_ID))
+        self.assertIsNone(ext._window)
+        self.assertEqual(ext._menu_items, [])
+        self.assertIsNone(ext._stage_sub)
+        self.assertIsNone(ui.Workspace.get_window(_LifecycleCheck.window_title))
+
+
+class _LifecycleCheck(PhysicsValidatorExtension):
+    """A second instance beside the enabled extension, with its own window title and menu entry."""
+
+    window_title = f"{WINDOW_TITLE} (lifecycle check)"
