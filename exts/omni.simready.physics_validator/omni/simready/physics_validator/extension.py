@@ -71,6 +71,7 @@ class PhysicsValidatorExtension(omni.ext.IExt):
             from .ui.window import ValidatorWindow
 
             self._view_model = ValidatorViewModel(runner=KitLiveRunner(), registry=self._registry)
+            self._apply_settings(self._view_model)
             self._window = ValidatorWindow(self.window_title, self._view_model)
             self._window.set_visibility_changed_fn(self._on_visibility_changed)
             self._sync_stage()
@@ -80,6 +81,19 @@ class PhysicsValidatorExtension(omni.ext.IExt):
         if self._window is not None:
             self._window.visible = visible
         omni.kit.menu.utils.refresh_menu_items(MENU_PATH)
+
+    def _apply_settings(self, view_model) -> None:
+        """[settings] of extension.toml: video recording and the per-test watchdog."""
+        import carb.settings
+
+        settings = carb.settings.get_settings()
+        prefix = f"/exts/{self._ext_name}"
+        video = settings.get(f"{prefix}/record_video")
+        watchdog = settings.get(f"{prefix}/watchdog_seconds")
+        if video is not None:
+            view_model.config.run.video = bool(video)
+        if watchdog:
+            view_model.config.run.watchdog_seconds = float(watchdog)
 
     def _on_visibility_changed(self, visible: bool) -> None:
         omni.kit.menu.utils.refresh_menu_items(MENU_PATH)

@@ -1,0 +1,121 @@
+"""Headless checks of the Kit extension package: every module outside the Kit layer imports with
+omni.*/carb blocked, every file compiles, extension.toml parses and declares what Kit needs."""
+
+from __future__ import annotations
+
+import py_compile
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+EXT_ROOT = Path(__file__).resolve().parents[1] / "exts" / "omni.simready.physics_validator"
+PACKAGE = EXT_ROOT / "omni" / "simready" / "physics_validator"
+MODULE = "omni.simready.physics_validator"
+
+# Files that import omni.*/carb at module level and only run inside Kit.
+KIT_LAYER = {"extension", "ui.window", "tests.test_extension", "tests.test_kit_engine", "tests.test_panel"}
+
+
+def _modules() -> list[str]:
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"]
+        out.append(".".join(parts))
+    return out
+
+
+BLOCKER = """
+import importlib.abc, sys
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        top = name.split('.')[0]
+        if top == 'carb' or (top == 'omni' and not name.startswith('omni.simready') and name != 'omni'):
+            raise ImportError(f'blocked outside Kit: {name}')
+        return None
+sys.meta_path.insert(0, Block())
+import importlib
+failed = []
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+    except Exception as exc:
+        failed.append(f'{name}: {type(exc).__name__}: {exc}')
+print('\\n'.join(failed))
+sys.exit(1 if failed else 0)
+"""
+
+
+def test_every_module_outside_the_kit_layer_imports_without_omni_or_carb():
+    names = [f"{MODULE}.{m}" if m else MODULE for m in _modules() if m not in KIT_LAYER]
+    assert f"{MODULE}.engines.kit_engine" in names and f"{MODULE}.ui.view_model" in names
+    proc = subprocess.run([sys.executable, "-c", BLOCKER, *names], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_blocker_really_blocks_the_kit_layer():
+    proc = subprocess.run([sys.executable, "-c", BLOCKER, f"{MODULE}.extension"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "blocked outside Kit: omni.ext" in proc.stdout
+
+
+@pytest.mark.parametrize("path", sorted(EXT_ROOT.rglob("*.py")), ids=lambda p: str(p.relative_to(EXT_ROOT)))
+def test_every_extension_file_compiles(path, tmp_path):
+    py_compile.compile(str(path), cfile=str(tmp_path / "out.pyc"), doraise=True)
+
+
+@pytest.fixture(scope="module")
+def manifest():
+    return tomllib.loads((EXT_ROOT / "config" / "extension.toml").read_text(encoding="utf-8"))
+
+
+def test_extension_toml_package_metadata(manifest):
+    package = manifest["package"]
+    for key in ("title", "version", "description", "category", "readme", "changelog", "icon", "preview_image", "keywords"):
+        assert package.get(key), key
+    for key in ("readme", "changelog", "icon", "preview_image"):
+        assert (EXT_ROOT / package[key]).is_file(), package[key]
+    from omni.simready.physics_validator import __version__
+
+    assert package["version"] == __version__
+
+
+def test_extension_toml_dependencies_and_module(manifest):
+    required = {
+        "omni.physx",
+        "omni.physics.tensors",
+        "omni.timeline",
+        "omni.usd",
+        "omni.ui",
+        "omni.kit.menu.utils",
+        "omni.kit.viewport.utility",
+    }
+    assert required <= set(manifest["dependencies"])
+    assert [m["name"] for m in manifest["python"]["module"]] == [MODULE]
+    assert manifest["settings"]["exts"][MODULE]["record_video"] is True
+
+
+def test_extension_toml_test_section(manifest):
+    (test,) = manifest["test"]
+    assert "--no-window" in test["args"]
+    assert "omni.kit.ui_test" in test["dependencies"] and "omni.kit.test" in test["dependencies"]
+    excludes = test["stdoutFailPatterns"]["exclude"]
+    assert any("carb.glinterop.plugin" in e for e in excludes)
+    assert test["pythonTests"]["include"] == [f"{MODULE}.tests.*"]
+
+
+def test_kit_suites_are_registered_in_the_tests_package():
+    init = (PACKAGE / "tests" / "__init__.py").read_text()
+    for suite in sorted((PACKAGE / "tests").glob("test_*.py")):
+        assert f"from .{suite.stem} import *" in init, suite.name
+
+
+def test_extension_images_are_pngs():
+    from PIL import Image
+
+    with Image.open(EXT_ROOT / "data" / "icon.png") as icon:
+        assert icon.format == "PNG" and icon.size[0] == icon.size[1] >= 128
+    with Image.open(EXT_ROOT / "data" / "preview.png") as preview:
+        assert preview.format == "PNG" and preview.size[0] > preview.size[1]
