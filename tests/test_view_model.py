@@ -286,6 +286,16 @@ def test_exports_write_json_and_junit(panel, tmp_path):
     assert "JUnit report written" in panel.message
 
 
+def test_html_export_writes_the_report_and_opens_it(panel, tmp_path):
+    panel.validate()
+    panel.on_result(_result())
+    panel.on_finished()
+    opened = []
+    index = panel.export_html(tmp_path / "report", opener=opened.append)
+    assert index is not None and index.is_file() and "velocity_limit" in index.read_text()
+    assert opened == [index.resolve().as_uri()]
+
+
 # -- real runs through the headless engine --------------------------------------------------------------
 def _only(vm, *names):
     for option in vm.tests:

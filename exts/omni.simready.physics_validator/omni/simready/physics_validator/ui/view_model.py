@@ -523,21 +523,21 @@ class ValidatorViewModel:
         self._say(f"JUnit report written to {path}")
         return path
 
-    def export_html(self, path: str | os.PathLike, opener: Callable[[str], Any] | None = None) -> Path | None:
-        """Write the HTML report and open it (`opener` defaults to the web browser)."""
-        path = Path(path)
+    def export_html(self, out_dir: str | os.PathLike, opener: Callable[[str], Any] | None = None) -> Path | None:
+        """Write the HTML report under `out_dir` (reports.html layout) and open it; `opener`
+        defaults to the web browser."""
         writer = _optional_writer("html", ("write_html_report",))
         if writer is None:
             self._say("HTML export is not available (reports.html missing)")
             return None
-        writer(self.report(), path)
+        index = Path(writer(self.report(), Path(out_dir)))
         if opener is None:
             import webbrowser
 
             opener = webbrowser.open
-        opener(path.resolve().as_uri())
-        self._say(f"HTML report written to {path}")
-        return path
+        opener(index.resolve().as_uri())
+        self._say(f"HTML report written to {index}")
+        return index
 
     def default_export_dir(self) -> Path:
         base = Path(self.asset_path).parent if self.asset_path and Path(self.asset_path).parent.is_dir() else None

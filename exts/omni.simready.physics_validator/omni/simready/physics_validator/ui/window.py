@@ -131,7 +131,7 @@ class ValidatorWindow(ui.Window):
                 with ui.HStack(height=24, spacing=6):
                     ui.Button("Export JSON", clicked_fn=lambda: self.vm.export_json(self.vm.default_export_dir() / "physics_report.json"))
                     ui.Button("Export JUnit", clicked_fn=lambda: self.vm.export_junit(self.vm.default_export_dir() / "physics_report.xml"))
-                    ui.Button("Open HTML report", clicked_fn=lambda: self.vm.export_html(self.vm.default_export_dir() / "physics_report.html"))
+                    ui.Button("Open HTML report", clicked_fn=lambda: self.vm.export_html(self.vm.default_export_dir() / "physics_report"))
         self._refresh_buttons()
         self._verdicts.set_rows(self.vm.rows())
 
