@@ -20,7 +20,7 @@ except ImportError as exc:  # engines/__init__ turns this into EngineUnavailable
     raise ImportError(f"sapien is not installed: {exc}") from exc
 
 from ..core.asset_model import AssetModel, BodyInfo, ColliderInfo, JointInfo, MaterialInfo
-from ..core.geometry import compose, inverse, quat_from_axis_angle, quat_normalize, rotate
+from ..core.geometry import compose, inverse, quat_from_axis_angle, quat_normalize, quat_to_matrix, rotate
 from ..core.scene import SceneSpec
 from . import sapien_mass as mass_lib
 from .base import EngineError
@@ -30,7 +30,7 @@ PX_MAX_F32 = 3.4028234663852886e38
 # omni.physx's default physxJoint:maxJointVelocity (1e6 deg/s or 1e6 m/s); PhysX's own default is 100.
 DEFAULT_MAX_JOINT_VELOCITY = {"revolute": math.radians(1.0e6), "prismatic": 1.0e6}
 # SAPIEN 3.0.3's D6 cannot lock or limit swing: a stiff acceleration drive holds it instead.
-SWING_LOCK_STIFFNESS = 1.0e7
+SWING_LOCK_STIFFNESS = 1.0e6  # 1e7 went unstable in float32 (measured); 1e6 holds swing to ~0.03 deg
 GROUND_GROUP_BIT = 1 << 31
 DEFAULT_GROUP_BIT = 1
 ALL_BITS = 0xFFFFFFFF
@@ -50,6 +50,37 @@ def _twist_angle(quat) -> float:
     w, x = float(quat[0]), float(quat[1])
     angle = 2.0 * math.atan2(x, w)
     return (angle + math.pi) % (2.0 * math.pi) - math.pi
+
+
+def _exact_aabb(component) -> np.ndarray:
+    """World AABB shape by shape. PhysX bounds a (custom-geometry) cylinder by its local box, which
+    overestimates a cylinder rolled about its axis; here it is bounded exactly."""
+    body_p, body_q = _np_pose(component.entity.pose)
+    lows, highs = [], []
+    for shape in component.get_collision_shapes():
+        pos, quat = compose(body_p, body_q, *_np_pose(shape.get_local_pose()))
+        rot = quat_to_matrix(quat)
+        if isinstance(shape, physx.PhysxCollisionShapeCylinder):
+            axis = rot[:, 0]
+            r, h = float(shape.get_radius()), float(shape.get_half_length())
+            half = np.abs(axis) * h + r * np.sqrt(np.clip(1.0 - axis * axis, 0.0, 1.0))
+        elif isinstance(shape, physx.PhysxCollisionShapeCapsule):
+            axis = rot[:, 0]
+            half = np.abs(axis) * float(shape.get_half_length()) + float(shape.get_radius())
+        elif isinstance(shape, physx.PhysxCollisionShapeSphere):
+            half = np.full(3, float(shape.get_radius()))
+        elif isinstance(shape, physx.PhysxCollisionShapeBox):
+            half = np.abs(rot) @ np.asarray(shape.get_half_size(), float)
+        elif isinstance(shape, (physx.PhysxCollisionShapeConvexMesh, physx.PhysxCollisionShapeTriangleMesh)):
+            pts = (np.asarray(shape.get_vertices(), float) * np.asarray(shape.get_scale(), float)) @ rot.T + pos
+            lows.append(pts.min(axis=0))
+            highs.append(pts.max(axis=0))
+            continue
+        else:
+            continue
+        lows.append(pos - half)
+        highs.append(pos + half)
+    return np.stack([np.min(lows, axis=0), np.max(highs, axis=0)])
 
 
 @dataclass
@@ -104,6 +135,7 @@ class SapienPhysxEngine:
         self._initial_state: bytes | None = None
         self._static_bounds = None
         self._bounded = []
+        self._bounded_round = []
 
     # -- protocol ---------------------------------------------------------------------------------
     @property
@@ -153,7 +185,8 @@ class SapienPhysxEngine:
         self._time += self._dt
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        boxes = [c.get_global_aabb_fast() for c in self._bounded]
+        boxes = [c.compute_global_aabb_tight() for c in self._bounded]
+        boxes += [_exact_aabb(c) for c in self._bounded_round]
         if self._static_bounds is not None:
             boxes.append(self._static_bounds)
         if not boxes:
@@ -210,6 +243,7 @@ class SapienPhysxEngine:
         self._pending.clear()
         self._built = _Built()
         self._bounded = []
+        self._bounded_round = []
         self._dofs = []
         self._materials = {}
         self._scene = None
@@ -304,7 +338,10 @@ class SapienPhysxEngine:
         self._setup_collision_filters()
         self._apply_pin_base(maximal_joints)
         self._apply_initial_velocities()
-        self._bounded = [c for c in self._bounded_components()]
+        bounded = list(self._bounded_components())
+        has_cylinder = lambda c: any(isinstance(s, physx.PhysxCollisionShapeCylinder) for s in c.get_collision_shapes())  # noqa: E731
+        self._bounded = [c for c in bounded if not has_cylinder(c)]
+        self._bounded_round = [c for c in bounded if has_cylinder(c)]
         self._static_bounds = self._compute_static_bounds()
         if spec.place_bottom_at is not None:
             self._place_bottom(float(spec.place_bottom_at))
@@ -549,6 +586,8 @@ class SapienPhysxEngine:
                 self._built.body_shapes[node] = colliders_of.get(node, [])
             entity.add_component(link)
             link.name = entity.name
+            link.set_linear_damping(0.0)  # omni.physx rigid-body defaults (PhysX links default to 0.05)
+            link.set_angular_damping(0.05)
             if joint is None:
                 root_fixed = info["fixed"] or spec.pin_base
                 link.joint.type = "fixed" if root_fixed else "undefined"
@@ -605,6 +644,7 @@ class SapienPhysxEngine:
         pj.pose_in_child = _pose(*child_frame)
         if joint.type == "fixed":
             return
+        pj.set_friction(0.0)  # PhysX/SAPIEN default 0.05; omni.physx's physxJoint:jointFriction default is 0
         if joint.has_limits:
             lo, hi = (joint.lower, joint.upper) if sign > 0 else (-joint.upper, -joint.lower)
             pj.set_limits(np.array([[lo, hi]], np.float32))
@@ -843,7 +883,7 @@ class SapienPhysxEngine:
                     break
             else:
                 if static.get_collision_shapes():
-                    boxes.append(static.get_global_aabb_fast())
+                    boxes.append(_exact_aabb(static))
         if not boxes:
             return None
         stack = np.asarray(boxes, float)
@@ -851,7 +891,7 @@ class SapienPhysxEngine:
 
     def _place_bottom(self, height: float) -> None:
         lo, _ = self.bounds()
-        if not self._bounded and self._static_bounds is None:
+        if not (self._bounded or self._bounded_round) and self._static_bounds is None:
             return
         shift = np.array([0.0, 0.0, height - float(lo[2])])
         for art in self._built.articulations:
