@@ -286,6 +286,16 @@ def test_exports_write_json_and_junit(panel, tmp_path):
     assert "JUnit report written" in panel.message
 
 
+def test_default_export_dir_is_beside_the_asset_or_in_temp(tmp_path):
+    import tempfile
+
+    vm = ValidatorViewModel(runner=RecordingRunner())
+    vm.set_stage("anon:0x1234:World0.usd", "/World")
+    assert vm.default_export_dir().parent == type(tmp_path)(tempfile.gettempdir())
+    vm.set_stage(str(make_box(tmp_path / "box.usda")), "/Box")
+    assert vm.default_export_dir() == tmp_path.resolve()
+
+
 def test_html_export_writes_the_report_and_opens_it(panel, tmp_path):
     panel.validate()
     panel.on_result(_result())

@@ -540,7 +540,8 @@ class ValidatorViewModel:
         return index
 
     def default_export_dir(self) -> Path:
-        base = Path(self.asset_path).parent if self.asset_path and Path(self.asset_path).parent.is_dir() else None
+        on_disk = self.asset_path and not self.asset_path.startswith("anon:") and Path(self.asset_path).is_file()
+        base = Path(self.asset_path).resolve().parent if on_disk else None
         return Path(tempfile.gettempdir()) / "physics_validator" if base is None or not os.access(base, os.W_OK) else base
 
     # -- internals ----------------------------------------------------------------------------------
