@@ -25,6 +25,7 @@ EXCLUSION_REASONS: dict[str, str] = {
     "mimic_follower": "mimic follower: moves with its reference joint (covered by the mimic test)",
     "loop_closing": "closes a kinematic loop (excludeFromArticulation): not an articulation DOF",
     "passive": "passive: no drive with stiffness or damping > 0 and no actuator targets it",
+    "actuator_only": "driven only by an MjcActuator/NewtonActuator, which this engine does not simulate (no DriveAPI)",
     "not_simulated": "the engine does not simulate this joint as a degree of freedom",
     "no_limits": "no finite lower and upper limit authored",
     "no_velocity_limit": "no velocity limit authored (physxJoint:maxJointVelocity / newton:velocityLimit)",
@@ -71,16 +72,19 @@ def select_driven_joints(
     require_limits: bool = False,
     require_velocity_limit: bool = False,
     simulated: Iterable[str] | None = None,
+    engine_runs_actuators: bool = True,
 ) -> JointSelection:
     """The joints a driven-joint test exercises, in asset order, and the rest with a reason.
 
     `simulated`: joint paths the engine exposes as DOFs (None = trust the asset model).
+    `engine_runs_actuators`: False for engines (PhysX) that ignore NewtonActuator / MjcActuator prims:
+    a joint driven only by one counts as driven (anchor rule) but cannot be commanded there.
     Fixed joints are not DOFs and are neither tested nor listed.
     """
     simulated_set = None if simulated is None else set(simulated)
     selection = JointSelection()
     for joint in asset.joints.values():
-        code = _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set)
+        code = _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, engine_runs_actuators)
         if code is None:
             selection.tested.append(joint)
         elif code != "not_a_dof":
@@ -88,7 +92,7 @@ def select_driven_joints(
     return selection
 
 
-def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set) -> str | None:
+def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, engine_runs_actuators) -> str | None:
     if joint.type in ("fixed", "distance"):
         return "not_a_dof"
     if joint.type not in ("revolute", "prismatic"):
@@ -101,6 +105,8 @@ def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set
         return "loop_closing"
     if joint.is_passive:
         return "passive"
+    if not engine_runs_actuators and not (joint.drive is not None and joint.drive.active):
+        return "actuator_only"
     if simulated_set is not None and joint.path not in simulated_set:
         return "not_simulated"
     if require_limits and not joint.has_limits:

@@ -94,7 +94,7 @@ class EffortLimitTest(DrivenJointTest):
                 ctx.joint_row(JointRow(joint=joint.name, path=joint.path, status=Status.SKIP, reason=why))
                 continue
             own_max, any_max, worst_dir, worst_joint = 0.0, 0.0, 0, ""
-            broke = None
+            broke, gave_way = None, set()
             for d, direction in enumerate(directions):
                 ctx.label = f"joint {joint.name}: force {d + 1}/12"
                 force = cfg.force_magnitude_newtons * direction
@@ -112,6 +112,8 @@ class EffortLimitTest(DrivenJointTest):
                     k = int(np.argmax(deflection))
                     if deflection[k] > any_max:
                         any_max, worst_dir, worst_joint = float(deflection[k]), d, dofs[k].rsplit("/", 1)[-1]
+                    for j in np.flatnonzero(deflection > slack):
+                        gave_way.add(dofs[int(j)].rsplit("/", 1)[-1])
                     excess = np.maximum(lower - q, q - upper)
                     over = np.flatnonzero(excess > slack)
                     if over.size:
@@ -135,6 +137,11 @@ class EffortLimitTest(DrivenJointTest):
                         "lower": joint.lower, "upper": joint.upper, "loaded_body": body},
                 fix_hints=[HINT_MAX_FORCE, HINT_MASS, HINT_LOAD] if broke else [],
             )
+            if gave_way and not broke:
+                row.measured["gave_way"] = ", ".join(sorted(gave_way))
+                ctx.warn(f"load at {joint.name}'s child body moved {', '.join(sorted(gave_way))} by more than "
+                         f"break_tolerance x range from the held pose (the limits held, so this is not a break): "
+                         f"the drive is too weak to hold against {fmt(cfg.force_magnitude_newtons)} N")
             ctx.joint_row(row)
             if broke:
                 broken_rows.append(row)

@@ -23,7 +23,7 @@ from ..core.plugin import register_test
 from ..core.results import JointRow
 from ..core.status import Status
 from .joint_test_support import (
-    ADD_DRIVE_HINT, DrivenJointTest, SeriesRecorder, drivable_dofs, fmt, position_rate, settle,
+    ADD_DRIVE_HINT, DrivenJointTest, SeriesRecorder, engine_runs_actuators, fmt, position_rate, settle,
 )
 
 HINT_WRONG_PRIM = (
@@ -71,7 +71,9 @@ class VelocityLimitTest(DrivenJointTest):
         cfg = ctx.config
         selection = self.select(ctx)
         if not selection.tested:
-            driven = select_driven_joints(ctx.asset, simulated=drivable_dofs(ctx)).tested
+            driven = select_driven_joints(
+                ctx.asset, simulated=ctx.dof_joints, engine_runs_actuators=engine_runs_actuators(ctx)
+            ).tested
             what = "no driven joint has a velocity limit" if driven else "no driven joint to test"
             hints = [HINT_AUTHOR_LIMIT] if driven else [ADD_DRIVE_HINT]
             self.skip_nothing_to_test(ctx, selection, what, hints)
