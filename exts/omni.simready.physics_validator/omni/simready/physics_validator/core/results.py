@@ -84,6 +84,8 @@ class AssetResult(BaseModel):
     sha256: str = ""
     error: str = ""  # asset-level problem (e.g. worker crash) shown next to the per-test verdicts
     tests: list[TestResult] = Field(default_factory=list)
+    peak_rss_mb: float | None = None  # peak resident memory of the worker process(es) for this asset
+    from_cache: list[str] = Field(default_factory=list)  # tests whose verdict was reused (--changed-only)
 
     @property
     def status(self) -> Status | None:
