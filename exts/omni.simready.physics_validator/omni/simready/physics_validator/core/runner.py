@@ -188,6 +188,18 @@ def config_from_dict(data: dict[str, Any]) -> ValidationConfig:
 
 
 # -- one asset, in a worker process ----------------------------------------------------------------
+def peak_rss_mb() -> float | None:
+    """Peak resident memory of this process so far, in MiB (None where the OS does not say)."""
+    try:
+        import resource
+        import sys
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return round(peak / (1 << 20) if sys.platform == "darwin" else peak / 1024, 1)  # bytes on macOS, KiB on Linux
+    except (ImportError, OSError):
+        return None
+
+
 def _worker_main(job: AssetJob, conn) -> None:
     """Worker entry: stream ("start", name) and ("result", json, series) messages, then ("done",)."""
     import warnings
@@ -198,7 +210,7 @@ def _worker_main(job: AssetJob, conn) -> None:
         conn.send(("start", name))
 
     def ended(result: TestResult) -> None:
-        conn.send(("result", result.model_dump(mode="json"), result.series))
+        conn.send(("result", result.model_dump(mode="json"), result.series, peak_rss_mb()))
 
     try:
         run_asset(job, started, ended)
@@ -250,6 +262,8 @@ def run_asset_isolated(
                     elif kind == "result":
                         result = TestResult.model_validate(message[1])
                         result.series = message[2] or {}
+                        if len(message) > 3 and message[3] is not None:
+                            asset_result.peak_rss_mb = max(asset_result.peak_rss_mb or 0.0, message[3])
                         asset_result.tests.append(result)
                         if result.name in remaining:
                             remaining.remove(result.name)
