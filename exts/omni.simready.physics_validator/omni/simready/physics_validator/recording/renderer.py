@@ -33,6 +33,7 @@ VERDICT_COLORS = {
 MAX_TRIANGLES = 50_000
 CAMERA_DIRECTION = np.array([1.0, -1.35, 0.55])  # from the target towards the camera
 VIEW_ANGLE_DEG = 30.0
+FRAMING = 1.9  # camera distance / distance at which the bounding sphere just fills the view
 
 
 class RenderUnavailable(RuntimeError):
@@ -168,7 +169,7 @@ class SceneRenderer:
             return
         center = (lo + hi) / 2.0
         radius = max(float(np.linalg.norm(hi - lo)) / 2.0, 0.02)
-        target = radius / math.sin(math.radians(VIEW_ANGLE_DEG) / 2.0) * 0.95
+        target = radius / math.sin(math.radians(VIEW_ANGLE_DEG) / 2.0) * FRAMING
         if self._camera_distance is None or target > self._camera_distance:
             self._camera_distance = target
         else:
