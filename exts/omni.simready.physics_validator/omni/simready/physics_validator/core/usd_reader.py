@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -94,7 +95,16 @@ def open_stage(path: str | os.PathLike):
     return stage
 
 
+_TF_ERROR = re.compile(r"Error in '[^']*' at line \d+ in file [^\n]*? : '(.*?)'\s*(?=\n\s*Error in|$)", re.S)
+
+
 def _first_line(text: str) -> str:
+    """The first human message of a pxr error (Tf errors carry C++ function and file names first)."""
+    messages = [" ".join(m.split()) for m in _TF_ERROR.findall(text)]
+    messages = [m for m in messages if m]
+    if messages:
+        first = re.sub(r"(?:[A-Za-z]:)?[^\s:'@]*[/\\]([^/\\\s:'@]+):(\d+):(\d+):", r"\1 line \2:\3:", messages[0])
+        return first[:300]
     for line in text.splitlines():
         line = line.strip().strip("\t -")
         if line and not line.startswith("Error in"):
