@@ -34,6 +34,14 @@ class InputError(ValueError):
     """Bad command-line input (nothing to validate); exit code 2."""
 
 
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C while an asset was running: carries the verdicts that asset already has, so none are lost."""
+
+    def __init__(self, partial: AssetResult):
+        super().__init__("interrupted")
+        self.partial = partial
+
+
 @dataclass
 class AssetJob:
     path: str
@@ -97,22 +105,25 @@ def run_asset(
         load_error = None
     except AssetLoadError as exc:
         asset, load_error = None, str(exc)
-    for name in job.tests:
-        test_cls = registry.get(name)
-        test = test_cls()
-        test_config = config.for_test(name)
-        if on_test_start:
-            on_test_start(name)
-        if asset is None:
-            result = new_result(test, test_config)
-            result.status = Status.PRECHECK_FAILURE
-            result.reason = f"unloadable asset: {load_error}"
-            result.fix_hints = ["Open the file in usdview to see the composition or syntax error, and fix or re-export it."]
-        else:
-            result = run_one_test(test, asset, test_config, job, config, create_engine)
-        asset_result.tests.append(result)
-        if on_test_end:
-            on_test_end(result)
+    try:
+        for name in job.tests:
+            test_cls = registry.get(name)
+            test = test_cls()
+            test_config = config.for_test(name)
+            if on_test_start:
+                on_test_start(name)
+            if asset is None:
+                result = new_result(test, test_config)
+                result.status = Status.PRECHECK_FAILURE
+                result.reason = f"unloadable asset: {load_error}"
+                result.fix_hints = ["Open the file in usdview to see the composition or syntax error, and fix or re-export it."]
+            else:
+                result = run_one_test(test, asset, test_config, job, config, create_engine)
+            asset_result.tests.append(result)
+            if on_test_end:
+                on_test_end(result)
+    except KeyboardInterrupt:
+        raise RunInterrupted(asset_result) from None
     return asset_result
 
 
@@ -202,9 +213,11 @@ def peak_rss_mb() -> float | None:
 
 def _worker_main(job: AssetJob, conn) -> None:
     """Worker entry: stream ("start", name) and ("result", json, series) messages, then ("done",)."""
+    import signal
     import warnings
 
     warnings.filterwarnings("ignore")
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this worker and keeps the results
 
     def started(name: str) -> None:
         conn.send(("start", name))
@@ -293,7 +306,7 @@ def run_asset_isolated(
                     break
         except KeyboardInterrupt:
             process.kill()
-            raise
+            raise RunInterrupted(asset_result) from None
         finally:
             process.join(timeout=5)
             if process.is_alive():
@@ -398,9 +411,14 @@ def validate(
             report.assets.append(asset_result)
             todo.remove(asset_path)
             notify("asset_finished", asset_result)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         report.complete = False
-        report.not_run = [f"{path}::{name}" for path in todo for name in names]
+        partial = getattr(exc, "partial", None)
+        ran = {partial.path: {t.name for t in partial.tests}} if partial is not None and partial.tests else {}
+        if ran:
+            partial.error = partial.error or "interrupted before all tests ran"
+            report.assets.append(partial)
+        report.not_run = [f"{path}::{name}" for path in todo for name in names if name not in ran.get(str(path), ())]
     finally:
         notify("close")
     report.finished = _now()
