@@ -50,6 +50,7 @@ class Recorded:
     artifacts: dict[str, str]
     timeline: dict
     asset: Path
+    recording: object  # the Recording (its captured poses back the replay checks)
 
 
 def record_ground_drop(asset_path: Path, out_dir: Path, width: int = 640, height: int = 360, **config) -> Recorded:
@@ -65,7 +66,7 @@ def record_ground_drop(asset_path: Path, out_dir: Path, width: int = 640, height
     artifacts = recording.close(result)
     result.artifacts.update(artifacts)
     timeline = json.loads(Path(artifacts["timeline"]).read_text()) if "timeline" in artifacts else {}
-    return Recorded(result, artifacts, timeline, Path(asset_path))
+    return Recorded(result, artifacts, timeline, Path(asset_path), recording)
 
 
 def decode_video(path: str | Path) -> tuple[dict, list[np.ndarray]]:
