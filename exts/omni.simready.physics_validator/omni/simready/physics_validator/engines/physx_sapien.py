@@ -83,6 +83,67 @@ def _exact_aabb(component) -> np.ndarray:
     return np.stack([np.min(lows, axis=0), np.max(highs, axis=0)])
 
 
+_ROUND = (physx.PhysxCollisionShapeCapsule, physx.PhysxCollisionShapeCylinder)
+
+
+class _RoundShapeBounds:
+    """Exact world AABB of bodies with capsules or cylinders, vectorised over their shapes.
+
+    PhysX bounds these by a rotated box around them, which overestimates a tilted capsule (a
+    tilted ant foot read 3 cm below the ground while its contact distance was 0)."""
+
+    def __init__(self, components):
+        self.components = components
+        rows = []  # (component index, local pos, local rot, half along X, radius, kind)
+        self.meshes = []  # (component index, local pos, local rot, scaled vertices)
+        for index, component in enumerate(components):
+            for shape in component.get_collision_shapes():
+                pos, quat = _np_pose(shape.get_local_pose())
+                rot = quat_to_matrix(quat)
+                if isinstance(shape, _ROUND):
+                    rows.append((index, pos, rot, float(shape.get_half_length()), float(shape.get_radius()), 1))
+                elif isinstance(shape, physx.PhysxCollisionShapeSphere):
+                    rows.append((index, pos, rot, 0.0, float(shape.get_radius()), 1))
+                elif isinstance(shape, physx.PhysxCollisionShapeBox):
+                    rows.append((index, pos, rot, np.asarray(shape.get_half_size(), float), 0.0, 0))
+                elif isinstance(shape, (physx.PhysxCollisionShapeConvexMesh, physx.PhysxCollisionShapeTriangleMesh)):
+                    verts = np.asarray(shape.get_vertices(), float) * np.asarray(shape.get_scale(), float)
+                    self.meshes.append((index, pos, rot, verts))
+        self.index = np.array([r[0] for r in rows], int)
+        self.pos = np.array([r[1] for r in rows]).reshape(-1, 3)
+        self.rot = np.array([r[2] for r in rows]).reshape(-1, 3, 3)
+        self.is_box = np.array([r[5] == 0 for r in rows], bool)
+        self.box_half = np.array([r[3] if r[5] == 0 else np.zeros(3) for r in rows]).reshape(-1, 3)
+        self.half_length = np.array([0.0 if r[5] == 0 else r[3] for r in rows])
+        self.radius = np.array([r[4] for r in rows])
+        self.cylinder = np.array(
+            [isinstance(s, physx.PhysxCollisionShapeCylinder) for c in components for s in c.get_collision_shapes()
+             if isinstance(s, (*_ROUND, physx.PhysxCollisionShapeSphere, physx.PhysxCollisionShapeBox))], bool)
+
+    def aabb(self) -> np.ndarray:
+        poses = [c.entity.pose for c in self.components]
+        body_p = np.array([p.p for p in poses], float)
+        body_r = np.array([quat_to_matrix(p.q) for p in poses])
+        lows, highs = [], []
+        if len(self.index):
+            r_b = body_r[self.index]
+            centre = body_p[self.index] + np.einsum("nij,nj->ni", r_b, self.pos)
+            rot = np.einsum("nij,njk->nik", r_b, self.rot)
+            axis = rot[:, :, 0]
+            round_half = np.abs(axis) * self.half_length[:, None] + self.radius[:, None] * np.where(
+                self.cylinder[:, None], np.sqrt(np.clip(1.0 - axis * axis, 0.0, 1.0)), 1.0
+            )
+            box_half = np.einsum("nij,nj->ni", np.abs(rot), self.box_half)
+            half = np.where(self.is_box[:, None], box_half, round_half)
+            lows.append((centre - half).min(axis=0))
+            highs.append((centre + half).max(axis=0))
+        for index, pos, rot, verts in self.meshes:
+            world = verts @ (body_r[index] @ rot).T + body_p[index] + body_r[index] @ pos
+            lows.append(world.min(axis=0))
+            highs.append(world.max(axis=0))
+        return np.stack([np.min(lows, axis=0), np.max(highs, axis=0)])
+
+
 @dataclass
 class _Dof:
     """How one USD DOF joint is read and commanded in the engine."""
@@ -135,7 +196,7 @@ class SapienPhysxEngine:
         self._initial_state: bytes | None = None
         self._static_bounds = None
         self._bounded = []
-        self._bounded_round = []
+        self._round = None
 
     # -- protocol ---------------------------------------------------------------------------------
     @property
@@ -186,7 +247,8 @@ class SapienPhysxEngine:
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         boxes = [c.compute_global_aabb_tight() for c in self._bounded]
-        boxes += [_exact_aabb(c) for c in self._bounded_round]
+        if self._round is not None:
+            boxes.append(self._round.aabb())
         if self._static_bounds is not None:
             boxes.append(self._static_bounds)
         if not boxes:
@@ -243,7 +305,7 @@ class SapienPhysxEngine:
         self._pending.clear()
         self._built = _Built()
         self._bounded = []
-        self._bounded_round = []
+        self._round = None
         self._dofs = []
         self._materials = {}
         self._scene = None
@@ -339,9 +401,10 @@ class SapienPhysxEngine:
         self._apply_pin_base(maximal_joints)
         self._apply_initial_velocities()
         bounded = list(self._bounded_components())
-        has_cylinder = lambda c: any(isinstance(s, physx.PhysxCollisionShapeCylinder) for s in c.get_collision_shapes())  # noqa: E731
-        self._bounded = [c for c in bounded if not has_cylinder(c)]
-        self._bounded_round = [c for c in bounded if has_cylinder(c)]
+        has_round = lambda c: any(isinstance(s, _ROUND) for s in c.get_collision_shapes())  # noqa: E731
+        self._bounded = [c for c in bounded if not has_round(c)]
+        round_bodies = [c for c in bounded if has_round(c)]
+        self._round = _RoundShapeBounds(round_bodies) if round_bodies else None
         self._static_bounds = self._compute_static_bounds()
         if spec.place_bottom_at is not None:
             self._place_bottom(float(spec.place_bottom_at))
@@ -891,7 +954,7 @@ class SapienPhysxEngine:
 
     def _place_bottom(self, height: float) -> None:
         lo, _ = self.bounds()
-        if not (self._bounded or self._bounded_round) and self._static_bounds is None:
+        if not (self._bounded or self._round) and self._static_bounds is None:
             return
         shift = np.array([0.0, 0.0, height - float(lo[2])])
         for art in self._built.articulations:
