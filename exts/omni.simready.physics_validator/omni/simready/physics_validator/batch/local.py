@@ -1,0 +1,81 @@
+"""Local executor: N assets at a time, each in its own fresh worker process.
+
+Every asset goes through `run_asset_isolated`, which already starts a fresh process per asset and
+turns hangs and native crashes into ERROR verdicts. Here N supervisor threads each drive one such
+worker, so N assets run at once. Nothing is shared between assets in a worker, so memory cannot
+accumulate across a long library run. Events reach the caller in its own thread through a queue,
+which keeps cache writes and progress updates single-threaded.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from typing import Iterator
+
+from ..core.results import AssetResult, TestResult
+from ..core.runner import AssetJob, run_asset, run_asset_isolated
+
+# ("test", job index, TestResult) as each test ends, then ("asset", job index, AssetResult).
+Event = tuple[str, int, "TestResult | AssetResult"]
+
+
+class LocalExecutor:
+    name = "local"
+
+    def __init__(self, jobs: int, watchdog_seconds: float, isolate: bool = True):
+        self.jobs = max(1, int(jobs))
+        self.watchdog_seconds = watchdog_seconds
+        self.isolate = isolate
+
+    def describe(self) -> str:
+        mode = "worker process per asset" if self.isolate else "in this process"
+        return f"local, {self.jobs if self.isolate else 1} at a time, {mode}"
+
+    def events(self, jobs: list[AssetJob]) -> Iterator[Event]:
+        if not self.isolate:  # the physics engine is not thread-safe: in-process means one at a time
+            for index, job in enumerate(jobs):
+                tests: list[TestResult] = []
+                asset_result = run_asset(job, None, tests.append)
+                for result in tests:
+                    yield ("test", index, result)
+                yield ("asset", index, asset_result)
+            return
+        todo: queue.Queue = queue.Queue()
+        for index, job in enumerate(jobs):
+            todo.put((index, job))
+        done: queue.Queue = queue.Queue()
+        stop = threading.Event()
+
+        def supervise() -> None:
+            while not stop.is_set():
+                try:
+                    index, job = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    asset_result = run_asset_isolated(
+                        job, self.watchdog_seconds, None, lambda result, i=index: done.put(("test", i, result))
+                    )
+                except BaseException as exc:  # noqa: BLE001 - the caller turns this into ERROR verdicts
+                    done.put(("failed", index, f"{type(exc).__name__}: {exc}"))
+                else:
+                    done.put(("asset", index, asset_result))
+
+        # Daemon threads: an interrupted run must not wait for in-flight assets at exit; their
+        # worker processes are daemonic and are stopped by multiprocessing's exit handler.
+        threads = [threading.Thread(target=supervise, name=f"batch-{n}", daemon=True) for n in range(min(self.jobs, len(jobs)))]
+        for thread in threads:
+            thread.start()
+        remaining = len(jobs)
+        try:
+            while remaining:
+                try:
+                    event = done.get(timeout=0.2)  # a timeout keeps Ctrl-C responsive
+                except queue.Empty:
+                    continue
+                if event[0] in ("asset", "failed"):
+                    remaining -= 1
+                yield event
+        finally:
+            stop.set()

@@ -1,0 +1,83 @@
+"""Ray executor: the same per-asset jobs as the local executor, as tasks on a Ray cluster.
+
+Each task runs `run_asset_isolated` on whichever node Ray picks, so a hang or a native crash still
+costs one test, not the Ray worker. Ray is imported only when this executor is chosen (the
+`[ray]` extra); the local default never needs it. With no address a private single-node Ray
+instance is started on 127.0.0.1 for this run and shut down afterwards. The package (same
+version) must be installed on every node, and `--out` must be on storage the nodes share if
+videos or series are recorded (see docs/batch.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict
+from typing import Iterator
+
+from ..core.results import AssetResult
+from ..core.runner import AssetJob, run_asset_isolated
+
+
+def run_job_remotely(job_fields: dict, watchdog_seconds: float) -> tuple[dict, dict]:
+    """The Ray task body: plain dicts in and out, so the driver and nodes only share the schema."""
+    asset_result = run_asset_isolated(AssetJob(**job_fields), watchdog_seconds)
+    series = {result.name: result.series for result in asset_result.tests if result.series}
+    return asset_result.model_dump(mode="json"), series
+
+
+class RayExecutor:
+    name = "ray"
+
+    def __init__(self, address: str | None, jobs: int, watchdog_seconds: float):
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise RuntimeError("--executor ray needs Ray: pip install 'omni-simready-physics-validator[ray]'") from None
+        self.address = address
+        self.jobs = max(1, int(jobs))
+        self.watchdog_seconds = watchdog_seconds
+
+    def describe(self) -> str:
+        return f"ray at {self.address}" if self.address else f"ray, local instance on 127.0.0.1 with {self.jobs} CPUs"
+
+    def _connect(self) -> bool:
+        """Connect (or start a private local instance); True when this call started Ray."""
+        import ray
+
+        if ray.is_initialized():
+            return False
+        quiet = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+        if self.address:
+            ray.init(address=self.address, **{k: v for k, v in quiet.items() if k != "include_dashboard"})
+        else:
+            ray.init(address=None, num_cpus=self.jobs, _node_ip_address="127.0.0.1", **quiet)
+        return True
+
+    def events(self, jobs: list[AssetJob]) -> Iterator[tuple[str, int, object]]:
+        import ray
+
+        started_here = self._connect()
+        remote = ray.remote(num_cpus=1, max_retries=0)(run_job_remotely)
+        pending = {remote.remote(asdict(job), self.watchdog_seconds): index for index, job in enumerate(jobs)}
+        try:
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+                for ref in ready:
+                    index = pending.pop(ref)
+                    try:
+                        data, series = ray.get(ref)
+                    except Exception as exc:  # noqa: BLE001 - a lost node or task: ERROR for that asset
+                        yield ("failed", index, f"Ray task failed: {type(exc).__name__}: {exc}")
+                        continue
+                    asset_result = AssetResult.model_validate(data)
+                    for result in asset_result.tests:
+                        result.series = series.get(result.name, {})
+                    yield ("asset", index, asset_result)
+        finally:
+            for ref in pending:
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:  # noqa: BLE001
+                    pass
+            if started_here:
+                ray.shutdown()
