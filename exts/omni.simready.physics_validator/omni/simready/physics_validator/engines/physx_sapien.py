@@ -197,6 +197,7 @@ class SapienPhysxEngine:
         self._static_bounds = None
         self._bounded = []
         self._round = None
+        self._read_plan = None
 
     # -- protocol ---------------------------------------------------------------------------------
     @property
@@ -251,6 +252,9 @@ class SapienPhysxEngine:
             boxes.append(self._round.aabb())
         if self._static_bounds is not None:
             boxes.append(self._static_bounds)
+        if len(boxes) == 1:  # the common single-body case, without numpy reductions
+            box = boxes[0]
+            return box[0].astype(float), box[1].astype(float)
         if not boxes:
             return np.zeros(3), np.zeros(3)
         stack = np.asarray(boxes, float)
@@ -306,24 +310,33 @@ class SapienPhysxEngine:
         self._built = _Built()
         self._bounded = []
         self._round = None
+        self._read_plan = None
         self._dofs = []
         self._materials = {}
         self._scene = None
 
     # -- joint reads and commands ------------------------------------------------------------------
     def _joint_values(self, velocity: bool) -> np.ndarray:
+        if self._read_plan is None:
+            self._read_plan = self._make_read_plan()
         out = np.full(len(self._dofs), np.nan)
-        per_art = {}
+        for art, out_index, q_index, sign in self._read_plan:
+            values = art.get_qvel() if velocity else art.get_qpos()
+            out[out_index] = sign * values[q_index]
         for i, dof in enumerate(self._dofs):
-            if dof.art_index >= 0:
-                values = per_art.get(dof.art_index)
-                if values is None:
-                    art = self._built.articulations[dof.art_index]
-                    values = per_art[dof.art_index] = art.get_qvel() if velocity else art.get_qpos()
-                out[i] = dof.sign * float(values[dof.q_index])
-            elif dof.drive is not None:
+            if dof.drive is not None:
                 out[i] = dof.sign * (self._maximal_velocity(dof) if velocity else self._maximal_position(dof))
         return out
+
+    def _make_read_plan(self):
+        """Per articulation: (articulation, output indices, qpos indices, signs), read with one call each."""
+        plan = []
+        for art_index, art in enumerate(self._built.articulations):
+            rows = [(i, d.q_index, d.sign) for i, d in enumerate(self._dofs) if d.art_index == art_index]
+            if rows:
+                out_i, q_i, signs = (np.array(c) for c in zip(*rows))
+                plan.append((art, out_i, q_i, signs.astype(float)))
+        return plan
 
     @staticmethod
     def _maximal_position(dof: _Dof) -> float:
