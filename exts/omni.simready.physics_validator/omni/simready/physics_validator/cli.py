@@ -48,6 +48,13 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--watchdog", type=float, metavar="SECONDS", help="wall-clock limit per test (default 120)")
     validate.add_argument("--quiet", action="store_true", help="no progress and no summary table")
     validate.add_argument("--debug", action="store_true", help="show Python tracebacks")
+    validate.add_argument("--jobs", "-j", type=int, metavar="N", help="assets validated at once (default: number of CPU cores)")
+    validate.add_argument("--executor", default="local", choices=("local", "ray"), help="where assets run: local processes or a Ray cluster")
+    validate.add_argument("--ray-address", metavar="ADDR", help="Ray cluster to use with --executor ray (default: a private local instance)")
+    validate.add_argument(
+        "--changed-only", "--resume", dest="changed_only", action="store_true",
+        help="reuse verdicts cached in OUT for assets, layers, tests and settings that did not change (also resumes an interrupted run)",
+    )
 
     sub.add_parser("list-tests", help="list the registered tests with version, features and defaults")
     show = sub.add_parser("show-config", help="print the effective configuration as TOML")
@@ -103,7 +110,8 @@ def _usage_error(console: Console, message: str) -> int:
 def _validate(args, console: Console) -> int:
     from .core.config import ConfigError
     from .core.plugin import UnknownTestError, default_registry
-    from .core.runner import InputError, validate
+    from .batch import validate_batch
+    from .core.runner import InputError
     from .engines import EngineUnavailable, engine_class
 
     try:
@@ -131,9 +139,16 @@ def _validate(args, console: Console) -> int:
     except OSError as exc:
         return _usage_error(console, f"cannot write the report folder {out_dir}: {exc.strerror or exc}")
 
-    progress = None if args.quiet else _progress(console)
+    if args.jobs is not None and args.jobs < 1:
+        return _usage_error(console, "--jobs must be at least 1")
+    from .batch.progress import BatchProgress
+
+    progress = None if args.quiet else BatchProgress(console)
     try:
-        report = validate(args.paths, tests, config, args.engine, out_dir, progress=progress, debug=args.debug)
+        report = validate_batch(
+            args.paths, tests, config, args.engine, out_dir, progress=progress, debug=args.debug,
+            jobs=args.jobs, executor=args.executor, ray_address=args.ray_address, changed_only=args.changed_only,
+        )
     except InputError as exc:
         return _usage_error(console, str(exc))
     written = _write_reports(report, args, out_dir, console)

@@ -15,7 +15,7 @@ from dataclasses import asdict
 from typing import Iterator
 
 from ..core.results import AssetResult
-from ..core.runner import AssetJob, run_asset_isolated
+from ..core.runner import AssetJob, InputError, run_asset_isolated
 
 
 def run_job_remotely(job_fields: dict, watchdog_seconds: float) -> tuple[dict, dict]:
@@ -32,7 +32,7 @@ class RayExecutor:
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise RuntimeError("--executor ray needs Ray: pip install 'omni-simready-physics-validator[ray]'") from None
+            raise InputError("--executor ray needs Ray: pip install 'omni-simready-physics-validator[ray]'") from None
         self.address = address
         self.jobs = max(1, int(jobs))
         self.watchdog_seconds = watchdog_seconds
