@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .geometry import aabb_volume
@@ -20,11 +22,13 @@ class BoxWatch:
 
     def exploded(self, bounds: tuple[np.ndarray, np.ndarray]) -> bool:
         lo, hi = bounds
-        if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+        dx, dy, dz = (float(h - l) for h, l in zip(hi, lo))  # plain floats: this runs every physics step
+        volume = max(dx, 0.0) * max(dy, 0.0) * max(dz, 0.0)
+        if not math.isfinite(volume) or not all(math.isfinite(v) for v in (dx, dy, dz)):
             self.worst_ratio = float("inf")
             return True
-        if not np.isfinite(self.baseline_volume) or self.baseline_volume <= 1e-9:
+        if not math.isfinite(self.baseline_volume) or self.baseline_volume <= 1e-9:
             return False
-        ratio = aabb_volume(lo, hi) / self.baseline_volume
+        ratio = volume / self.baseline_volume
         self.worst_ratio = max(self.worst_ratio, ratio)
         return ratio > self.ratio

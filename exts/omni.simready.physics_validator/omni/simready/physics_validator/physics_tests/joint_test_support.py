@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from ..core.config import TestConfig
     from ..core.context import TestContext
 
+# velocity_limit, drive_gain_validation and effort_limit check the bounding box every N steps (anchor
+# rule; NaN joint states are caught every step); full_range_sweep checks it every step (spec).
+BBOX_CHECK_EVERY = 20
+
 # Record one time-series sample every N physics steps (60 Hz at 240 Hz): plots stay compact.
 SERIES_EVERY = 4
 
