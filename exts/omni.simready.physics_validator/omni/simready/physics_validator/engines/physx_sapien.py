@@ -437,7 +437,8 @@ class SapienPhysxEngine:
     def _colliders_by_body(self) -> dict[str, list[ColliderInfo]]:
         out: dict[str, list[ColliderInfo]] = {}
         for collider in self._asset.colliders.values():
-            if collider.body is not None and collider.body in self._asset.bodies and collider.collision_enabled:
+            # Disabled colliders are kept (they give mass and bounds, as in omni.physx) but collide with nothing.
+            if collider.body is not None and collider.body in self._asset.bodies:
                 out.setdefault(collider.body, []).append(collider)
         return out
 
@@ -461,8 +462,6 @@ class SapienPhysxEngine:
         """Attach the colliders' shapes; returns the unit-density mass parts (body frame) with densities."""
         parts = []
         for collider in colliders:
-            if not collider.collision_enabled:
-                continue
             if frame_pos is None:  # colliders already in this component's frame
                 c_pos, c_quat = collider.local_pose.pos, collider.local_pose.quat
             else:
@@ -897,6 +896,8 @@ class SapienPhysxEngine:
                 if member & bit:
                     mask &= ~others
             groups = [member, mask | GROUND_GROUP_BIT, ignore_bits.get(collider.path, 0), 0]
+            if not collider.collision_enabled:  # physics:collisionEnabled = false: in the scene, touching nothing
+                groups = [0, 0, 0, 0]
             for shape, _ in self._built.shapes.get(collider.path, []):
                 shape.set_collision_groups(groups)
 
