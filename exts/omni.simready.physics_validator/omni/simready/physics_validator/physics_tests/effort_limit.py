@@ -8,7 +8,6 @@ more than break_tolerance x its range, or NaN / explosion. Spec: docs/tests/effo
 
 from __future__ import annotations
 
-import math
 from typing import Iterator
 
 import numpy as np

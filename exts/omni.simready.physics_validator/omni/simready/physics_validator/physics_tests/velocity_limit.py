@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from typing import Iterator
 
-import numpy as np
 from pydantic import Field
 
 from ..core.bbox_watch import BoxWatch
