@@ -1,0 +1,75 @@
+"""Warp and Newton start-up: a persistent kernel cache, quiet logs, and a notice before the cold compile.
+
+Warp compiles Newton's kernels on first use (about 30 s for SolverSteel on 2 CPU cores, measured). The
+compiled modules land in a cache folder that survives between runs, so only the first run on a machine
+pays. The folder is `~/.cache/simready-physics/warp` unless `SIMREADY_WARP_CACHE` (or Warp's own
+`WARP_CACHE_PATH`) names another; Warp appends its version to it. CI keeps it between its steps because it
+runs on one machine (see docs/engines.md).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+CACHE_ENV = "SIMREADY_WARP_CACHE"
+DEFAULT_CACHE = Path.home() / ".cache" / "simready-physics" / "warp"
+COMPILE_NOTICE = "compiling Newton kernels (first run, ~30 s)..."
+
+_state: dict = {}
+
+
+def cache_root() -> Path:
+    """Where compiled kernels are kept: $SIMREADY_WARP_CACHE, else $WARP_CACHE_PATH, else the default."""
+    for var in (CACHE_ENV, "WARP_CACHE_PATH"):
+        value = os.environ.get(var)
+        if value:
+            return Path(value).expanduser()
+    return DEFAULT_CACHE
+
+
+def import_newton():
+    """Import and initialise warp + newton once per process; returns (wp, newton)."""
+    if "newton" in _state:
+        return _state["wp"], _state["newton"]
+    import warp as wp
+
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    wp.config.kernel_cache_dir = str(root)
+    wp.config.log_level = wp.LOG_WARNING  # no per-module "load ... (cached)" lines
+    wp.config.quiet = True
+    wp.init()
+    import newton  # noqa: F401  (registers newton.usd, newton.solvers)
+    import newton.solvers  # noqa: F401
+    import newton.usd  # noqa: F401
+
+    _state.update(wp=wp, newton=newton)
+    return wp, newton
+
+
+def _ready_marker() -> Path:
+    wp, newton = import_newton()
+    return cache_root() / f"simready-newton-{newton.__version__}-warp-{wp.__version__}.ready"
+
+
+def announce_cold_compile(stream=None) -> bool:
+    """Print the compile notice (stderr) when this cache has not yet run a Newton step; True if printed."""
+    if _state.get("announced") or _ready_marker().exists():
+        return False
+    print(COMPILE_NOTICE, file=stream or sys.stderr, flush=True)
+    _state["announced"] = True
+    return True
+
+
+def mark_warm() -> None:
+    """Record that the kernels a validation step needs are in the cache (after the first full step)."""
+    if _state.get("warm"):
+        return
+    marker = _ready_marker()
+    try:
+        marker.touch()
+    except OSError:
+        pass  # a read-only cache only means the notice shows again
+    _state["warm"] = True
