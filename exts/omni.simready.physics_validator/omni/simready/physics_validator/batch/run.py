@@ -161,6 +161,7 @@ def validate_batch(
             notify("asset_finished", slots[slot])
     stored: set[tuple[int, str]] = set()
     shown: set[tuple[int, str]] = set()
+    unfinished_tests: dict[int, list[TestResult]] = {}  # verdicts of assets still running, kept if Ctrl-C comes
 
     def store(slot: int, result: TestResult) -> None:
         key = keys[slot].get(result.name)
@@ -184,20 +185,32 @@ def validate_batch(
                         shown.add((slot, result.name))
                         notify("test_finished", str(assets[slot]), result)
                 if kind == "test":
+                    unfinished_tests.setdefault(slot, []).append(payload)
                     continue
                 slots[slot] = _merge(slots[slot], payload, names)
                 finished[slot] = True
                 notify("asset_finished", slots[slot])
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         report.complete = False
+        interrupted = getattr(exc, "partial", None)  # an in-process run carries its asset's verdicts so far
+        for slot in range(len(assets)) if interrupted is not None else ():
+            if not finished[slot] and str(assets[slot]) == interrupted.path:
+                unfinished_tests.setdefault(slot, []).extend(interrupted.tests)
     finally:
         notify("close")
     for slot, asset_path in enumerate(assets):
         if finished[slot]:
             report.assets.append(slots[slot])
-        else:
-            report.complete = False
-            report.not_run.extend(f"{asset_path}::{name}" for name in names)
+            continue
+        report.complete = False
+        ran = unfinished_tests.get(slot, [])
+        if ran or slots[slot] is not None:
+            fresh = AssetResult(path=str(asset_path), sha256=file_sha256(asset_path), error="interrupted before all tests ran")
+            fresh.tests = list({r.name: r for r in ran}.values())
+            slots[slot] = _merge(slots[slot], fresh, names)
+            report.assets.append(slots[slot])
+        done = {r.name for r in slots[slot].tests} if slots[slot] is not None else set()
+        report.not_run.extend(f"{asset_path}::{name}" for name in names if name not in done)
     report.finished = _now()
     return report
 
