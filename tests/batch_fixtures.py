@@ -83,3 +83,22 @@ def verdicts(report: dict) -> list[tuple[str, list[tuple[str, str, str]]]]:
 def cache_entries(out: Path) -> list[dict]:
     folder = Path(out) / ".cache" / "results"
     return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*/*.json"))] if folder.is_dir() else []
+
+
+def loopback_only_prefix() -> tuple[str, ...] | None:
+    """A command prefix that runs a program in a fresh network namespace with only loopback up.
+
+    Ray's servers bind to every interface of the node they detect; inside this namespace the only
+    interface is 127.0.0.1, so a test cluster is unreachable from outside. None where namespaces
+    are not permitted (then the Ray tests skip rather than open ports).
+    """
+    import shutil
+
+    if not (shutil.which("unshare") and shutil.which("ip")):
+        return None
+    prefix = ("unshare", "--net", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh")
+    try:
+        probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return prefix if probe.returncode == 0 else None
