@@ -103,12 +103,13 @@ class Recording:
         self._room_built = True
 
     def _floor_height(self, ctx: "TestContext", lo: np.ndarray) -> float:
-        scene = getattr(ctx.engine, "scene", None)
-        ground = getattr(scene, "ground", None)
+        """The test's floor when it has one (engine scene or config floor_level), else under the asset."""
+        ground = getattr(getattr(ctx.engine, "scene", None), "ground", None)
         if ground is not None:
             return float(getattr(ground, "height", 0.0))
-        if self.test_name == "ground_drop":
-            return 0.0
+        floor_level = getattr(ctx.config, "floor_level", None)
+        if isinstance(floor_level, (int, float)):
+            return float(floor_level)
         return float(lo[2]) if np.isfinite(lo[2]) else 0.0
 
     # -- finish -------------------------------------------------------------------------------------

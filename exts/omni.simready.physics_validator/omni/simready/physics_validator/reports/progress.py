@@ -56,11 +56,13 @@ class ConsoleProgress:
             self._test_task = self._progress.add_task("", total=None)
         self._progress.update(self._asset_task, description=f"asset {index}/{total} {escape(self._asset)}")
         self._progress.update(self._test_task, description="  loading", completed=0)
+        self._progress.refresh()
 
     def test_started(self, name: str) -> None:
         self._test_started_at = time.perf_counter()
         if self._progress is not None:
             self._progress.update(self._test_task, description=f"  {escape(name)}")
+            self._progress.refresh()
 
     def test_finished(self, result) -> None:
         status = getattr(result.status, "value", str(result.status))
