@@ -135,12 +135,32 @@ def test_all_passive_skips_with_reason(arm_dir, name):
     assert result.metrics["joints_excluded_passive"] == 2 and result.metrics["joints_tested"] == 0
 
 
-@pytest.mark.parametrize("attr", ["physxJointAxis:angular:maxJointVelocity", "newton:velocityLimit"])
-def test_velocity_limit_other_spellings(arm_dir, attr):
-    path = build_arm(arm_dir / f"vel_{attr.split(':')[0]}.usda", joints=2, velocity_attr=attr)
+def test_velocity_limit_physx_axis_spelling(arm_dir):
+    attr = "physxJointAxis:angular:maxJointVelocity"
+    path = build_arm(arm_dir / "vel_physxJointAxis.usda", joints=2, velocity_attr=attr)
     result = run(path, "velocity_limit")
     assert result.status is Status.PASS
     assert {r.limits["source"] for r in result.joints} == {attr}
+
+
+def test_newton_only_velocity_limit_is_not_enforced_by_physx(arm_dir):
+    """omni.physx ignores newton:velocityLimit: the joint runs uncapped and the test must say so."""
+    attr = "newton:velocityLimit"
+    path = build_arm(arm_dir / "vel_newton.usda", joints=2, velocity_attr=attr)
+    result = run(path, "velocity_limit")
+    assert result.status is Status.FAIL
+    assert {r.limits["source"] for r in result.joints} == {attr}
+    assert all(r.measured["ratio"] > 1.05 for r in result.joints if r.status is Status.FAIL)
+    assert any("physxJoint:maxJointVelocity" in h for h in result.fix_hints)
+    assert any("not a PhysX attribute" in w for w in result.warnings)
+
+
+def test_joint_filter_runs_only_the_requested_joint(good_arm):
+    result = run(good_arm, "drive_gain_validation", joints=["joint2"])
+    assert [r.joint for r in result.joints] == ["joint2"]
+    assert "joint1" in {e.joint for e in result.excluded_joints if "filter" in e.why}
+    unknown = run(good_arm, "drive_gain_validation", joints=["no_such_joint"])
+    assert unknown.status is Status.SKIP and any("no_such_joint" in w for w in unknown.warnings)
 
 
 def test_velocity_limit_outside_articulation_is_not_enforced(arm_dir):

@@ -29,6 +29,7 @@ EXCLUSION_REASONS: dict[str, str] = {
     "not_simulated": "the engine does not simulate this joint as a degree of freedom",
     "no_limits": "no finite lower and upper limit authored",
     "no_velocity_limit": "no velocity limit authored (physxJoint:maxJointVelocity / newton:velocityLimit)",
+    "not_requested": "not in this run's joint filter (config key `joints`)",
 }
 
 
@@ -73,18 +74,23 @@ def select_driven_joints(
     require_velocity_limit: bool = False,
     simulated: Iterable[str] | None = None,
     engine_runs_actuators: bool = True,
+    only: Iterable[str] | None = None,
 ) -> JointSelection:
     """The joints a driven-joint test exercises, in asset order, and the rest with a reason.
 
     `simulated`: joint paths the engine exposes as DOFs (None = trust the asset model).
     `engine_runs_actuators`: False for engines (PhysX) that ignore NewtonActuator / MjcActuator prims:
     a joint driven only by one counts as driven (anchor rule) but cannot be commanded there.
+    `only`: joint names or paths to exercise (a QA re-run of one joint); None or empty = all.
     Fixed joints are not DOFs and are neither tested nor listed.
     """
+    wanted = set(only or ())
     simulated_set = None if simulated is None else set(simulated)
     selection = JointSelection()
     for joint in asset.joints.values():
         code = _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, engine_runs_actuators)
+        if code is None and wanted and not ({joint.name, joint.path} & wanted):
+            code = "not_requested"
         if code is None:
             selection.tested.append(joint)
         elif code != "not_a_dof":

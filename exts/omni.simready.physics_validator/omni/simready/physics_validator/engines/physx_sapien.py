@@ -172,6 +172,12 @@ class _Built:
     body_shapes: dict = field(default_factory=dict)  # body path -> [sapien shapes]
 
 
+def physx_reads_velocity_limit(joint: JointInfo) -> bool:
+    """omni.physx honours physxJoint:maxJointVelocity and physxJointAxis:<axis>:maxJointVelocity, not newton:*."""
+    source = joint.velocity_limit_source or ""
+    return bool(joint.velocity_limit and joint.velocity_limit > 0 and source.startswith("physxJoint"))
+
+
 class SapienPhysxEngine:
     """PhysX 5 on CPU via SAPIEN 3.0.3, no renderer."""
 
@@ -733,9 +739,11 @@ class SapienPhysxEngine:
             )
             pj.set_drive_target(sign * float(drive.target_position))
             pj.set_drive_velocity_target(sign * float(drive.target_velocity))
-        if joint.velocity_limit is not None and joint.velocity_limit > 0:
+        if physx_reads_velocity_limit(joint):
             pj.set_max_velocity(float(joint.velocity_limit))
         else:
+            if joint.velocity_limit is not None:
+                self._warn(f"{joint.path}: {joint.velocity_limit_source} is not a PhysX attribute; PhysX runs this joint uncapped")
             pj.set_max_velocity(DEFAULT_MAX_JOINT_VELOCITY[joint.type])
 
     def _initial_tree_position(self, joint: JointInfo, sign: float, node, parent, pj) -> float:

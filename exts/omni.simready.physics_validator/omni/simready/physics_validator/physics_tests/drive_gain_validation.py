@@ -20,7 +20,7 @@ from ..core.plugin import register_test
 from ..core.results import JointRow
 from ..core.status import Status
 from ..core.step_response import count_sign_changes, overshoot_pct, settling_time, step_target
-from .joint_test_support import ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, fmt, position_rate, settle, unit
+from .joint_test_support import DrivenJointConfig, ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, fmt, position_rate, settle, unit
 
 HINT_OVERSHOOT = (
     "Overshoot: raise driveDamping on the joint's UsdPhysics.DriveAPI (damping resists velocity and lowers the "
@@ -40,7 +40,7 @@ class DriveGainValidationTest(DrivenJointTest):
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
     summary = "A step on each driven joint settles without excessive overshoot or oscillation (WARN unless step_fatal)."
 
-    class Config(TestConfig):
+    class Config(DrivenJointConfig):
         settle_seconds: float = Field(1.0, ge=0, description="Physics time at the authored targets before the first joint.")
         step_magnitude_deg: float = Field(30.0, gt=0, description="Step size for revolute joints (deg).")
         prismatic_step_m: float = Field(0.05, gt=0, description="Step size for prismatic joints (m); the spec names degrees only.")

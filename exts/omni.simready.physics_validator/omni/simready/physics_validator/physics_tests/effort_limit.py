@@ -20,7 +20,7 @@ from ..core.force_directions import direction_label, icosahedron_directions
 from ..core.plugin import register_test
 from ..core.results import JointRow
 from ..core.status import Status
-from .joint_test_support import ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, fmt, settle
+from .joint_test_support import DrivenJointConfig, ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, fmt, settle
 
 HINT_MAX_FORCE = (
     "Joint breaks under the external force: raise driveMaxForce on the failing joint's UsdPhysics.DriveAPI to the "
@@ -43,7 +43,7 @@ class EffortLimitTest(DrivenJointTest):
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
     summary = "The drives hold a stable configuration under a 10 N load at each joint's child body from 12 directions."
 
-    class Config(TestConfig):
+    class Config(DrivenJointConfig):
         capture_fps: float = Field(8.0, gt=0, description="Video frames per simulated second.")
         settle_seconds: float = Field(0.3, ge=0, description="Physics time holding the configuration before loading.")
         force_magnitude_newtons: float = Field(10.0, ge=0, description="External force at each joint's child body (N).")

@@ -19,7 +19,7 @@ from ..core.joint_motion import EASE_PROFILES, ConvergenceCounter, hold_failed, 
 from ..core.plugin import register_test
 from ..core.results import JointRow
 from ..core.status import Status
-from .joint_test_support import ADD_DRIVE_HINT, DrivenJointTest, SeriesRecorder, fmt, settle, unit
+from .joint_test_support import DrivenJointConfig, ADD_DRIVE_HINT, DrivenJointTest, SeriesRecorder, fmt, settle, unit
 
 HINT_REACH = (
     "Joint cannot reach a limit: raise driveStiffness and driveMaxForce on its UsdPhysics.DriveAPI (or its direct "
@@ -41,7 +41,7 @@ class FullRangeSweepTest(DrivenJointTest):
     summary = "Each driven joint reaches and holds both authored limits and returns to zero; the articulation stays stable."
     require_limits = True
 
-    class Config(TestConfig):
+    class Config(DrivenJointConfig):
         capture_fps: float = Field(8.0, gt=0, description="Video frames per simulated second.")
         settle_seconds: float = Field(1.0, ge=0, description="Physics time at the authored targets before the first joint.")
         sweep_margin_ratio: float = Field(0.10, ge=0, lt=0.5, description="Endpoints sit this fraction of the range inside the limits.")

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
+from pydantic import Field
+
+from ..core.config import TestConfig
 from ..core.joint_selection import JointSelection, articulation_precheck, report_selection, select_driven_joints
 from ..core.plugin import PhysicsTest
 from ..core.scene import SceneSpec
@@ -35,6 +38,15 @@ ADD_DRIVE_HINT = (
 )
 
 
+class DrivenJointConfig(TestConfig):
+    """Settings every driven-joint test has."""
+
+    joints: list[str] = Field(
+        default_factory=list,
+        description="Only these joints (prim names or paths); empty = every driven joint. QA uses it to re-run one joint.",
+    )
+
+
 class DrivenJointTest(PhysicsTest):
     """Base of the four driven-joint tests (not registered itself)."""
 
@@ -56,7 +68,11 @@ class DrivenJointTest(PhysicsTest):
             require_velocity_limit=self.require_velocity_limit,
             simulated=ctx.dof_joints,
             engine_runs_actuators=engine_runs_actuators(ctx),
+            only=getattr(ctx.config, "joints", None),
         )
+        unknown = set(getattr(ctx.config, "joints", None) or ()) - {j.name for j in ctx.asset.joints.values()} - set(ctx.asset.joints)
+        if unknown:
+            ctx.warn(f"joint filter names no joint of this asset: {', '.join(sorted(unknown))}")
         report_selection(ctx, selection)
         return selection
 

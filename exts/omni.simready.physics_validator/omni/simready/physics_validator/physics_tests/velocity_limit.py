@@ -22,6 +22,7 @@ from ..core.plugin import register_test
 from ..core.results import JointRow
 from ..core.status import Status
 from .joint_test_support import (
+    DrivenJointConfig,
     ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, engine_runs_actuators, fmt, position_rate, settle,
 )
 
@@ -57,7 +58,7 @@ class VelocityLimitTest(DrivenJointTest):
     summary = "Each driven joint's measured velocity stays within its authored maxJointVelocity at every frame."
     require_velocity_limit = True
 
-    class Config(TestConfig):
+    class Config(DrivenJointConfig):
         settle_seconds: float = Field(1.0, ge=0, description="Physics time at the authored targets before the first joint.")
         tolerance_percent: float = Field(0.05, ge=0, description="Allowed overshoot of the limit, as a fraction (0.05 = 5 %).")
         test_duration_seconds: float = Field(2.0, gt=0, description="Observation window per joint (s).")
