@@ -121,3 +121,51 @@ def test_unreadable_files_raise_one_clear_reason(tmp_path, content, expected):
         path.write_bytes(content)
     with pytest.raises(AssetLoadError, match=expected):
         read_asset(path)
+
+
+def _world_hinged_link(path):
+    """One link hinged to the world (body0 empty) with a position drive: the parser lists only the world."""
+    from pxr import Gf, Usd, UsdGeom, UsdPhysics
+
+    stage = Usd.Stage.CreateNew(str(path))
+    UsdGeom.SetStageUpAxis(stage, "Z")
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+    root = UsdGeom.Xform.Define(stage, "/R")
+    stage.SetDefaultPrim(root.GetPrim())
+    link = UsdGeom.Xform.Define(stage, "/R/link")
+    link.AddTranslateOp().Set(Gf.Vec3d(0.25, 0, 1))
+    UsdPhysics.RigidBodyAPI.Apply(link.GetPrim())
+    UsdPhysics.ArticulationRootAPI.Apply(link.GetPrim())
+    UsdPhysics.MassAPI.Apply(link.GetPrim()).CreateMassAttr(1.0)
+    geom = UsdGeom.Cube.Define(stage, "/R/link/geom")
+    geom.AddScaleOp().Set(Gf.Vec3f(0.5, 0.05, 0.05))
+    UsdPhysics.CollisionAPI.Apply(geom.GetPrim())
+    joint = UsdPhysics.RevoluteJoint.Define(stage, "/R/hinge")
+    joint.CreateAxisAttr("Z")
+    joint.CreateBody1Rel().SetTargets(["/R/link"])
+    joint.CreateLocalPos0Attr(Gf.Vec3f(0, 0, 1))
+    joint.CreateLocalPos1Attr(Gf.Vec3f(-0.25, 0, 0))
+    joint.CreateLowerLimitAttr(-90)
+    joint.CreateUpperLimitAttr(90)
+    drive = UsdPhysics.DriveAPI.Apply(joint.GetPrim(), "angular")
+    drive.CreateStiffnessAttr(10.0)
+    drive.CreateDampingAttr(1.0)
+    drive.CreateMaxForceAttr(100.0)
+    stage.GetRootLayer().Save()
+    return path
+
+
+def test_link_hinged_to_the_world_is_an_articulation_body_and_can_be_driven(tmp_path, physx_available):
+    from omni.simready.physics_validator.core.scene import SceneSpec
+    from omni.simready.physics_validator.engines import create_engine
+
+    asset = read_asset(_world_hinged_link(tmp_path / "hinged.usda"))
+    art = asset.articulations[0]
+    assert art.bodies == ["/R/link"] and art.fixed_base
+    assert asset.bodies["/R/link"].articulation == "/R/link"
+    engine = create_engine("physx")
+    engine.load(asset, SceneSpec(pin_base=True))  # pinning must not freeze a link whose base is the world
+    engine.set_joint_position_targets(np.array([0.5]))
+    for _ in range(480):
+        engine.step()
+    assert engine.joint_positions()[0] == pytest.approx(0.5, abs=0.02)

@@ -559,8 +559,13 @@ class AssetReader:
     # -- articulations -----------------------------------------------------------------------------
     def _articulation(self, path, desc) -> None:
         root = str(path)
-        bodies = [str(b) for b in desc.articulatedBodies if str(b) and str(b) in self.model.bodies]
         joints = [str(j) for j in desc.articulatedJoints if str(j) in self.model.joints]
+        # The parser can leave out a root link whose only joint goes to the world (it lists the world
+        # instead): take the bodies of the articulated joints and the root prim as well.
+        candidates = [str(b) for b in desc.articulatedBodies]
+        candidates += [b for j in joints for b in (self.model.joints[j].body0, self.model.joints[j].body1) if b]
+        candidates.append(root)
+        bodies = list(dict.fromkeys(b for b in candidates if b and b in self.model.bodies))
         info = ArticulationInfo(root=root, bodies=bodies, joints=joints)
         for body in bodies:
             self.model.bodies[body].articulation = root
@@ -568,8 +573,9 @@ class AssetReader:
             joint = self.model.joints[jpath]
             joint.articulation = root
             if joint.enabled and (joint.body0 is None) != (joint.body1 is None):
-                info.fixed_base = True
-                info.base_body = joint.body1 or joint.body0
+                info.fixed_base = True  # the world is the base
+                if joint.type == "fixed":
+                    info.base_body = joint.body1 or joint.body0  # welded base link
         if info.base_body is None:
             if root in self.model.bodies:
                 info.base_body = root
