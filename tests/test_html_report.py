@@ -79,6 +79,8 @@ def test_report_in_chromium_matches_json_and_plays_videos(drop_run, browser):
     media = page.eval_on_selector_all("video", "els => els.map(v => [v.duration, v.error ? v.error.code : 0, v.videoWidth])")
     for duration, error, width in media:
         assert error == 0 and duration > 0 and width == 640
+    posters = page.eval_on_selector_all("video", "els => els.map(v => v.getAttribute('poster'))")
+    assert all(p and (index.parent / p).is_file() for p in posters)  # the verdict card as a still
 
     page.wait_for_function("Array.from(document.images).every(i => i.complete)", timeout=10000)
     shot = artifacts_dir() / "html_report.png"

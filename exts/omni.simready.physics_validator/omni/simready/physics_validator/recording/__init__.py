@@ -10,14 +10,15 @@ Interface used by the runner (stable):
     ... session.run_to_end() ...
     artifacts = rec.close(result)
     # -> {"video": "<out_dir>/<test>.mp4", "replay": "<out_dir>/<test>.replay.usda",
-    #     "timeline": "<out_dir>/<test>.timeline.json"}; keys are present only when written.
+    #     "timeline": "<out_dir>/<test>.timeline.json", "poster": "<out_dir>/<test>.poster.jpg"};
+    #    keys are present only when written. The poster is the verdict card (a still for reports).
 
 Video: offscreen CPU rendering (pyvista/VTK on Mesa EGL), the asset's render geometry posed by
 the engine, in a blue room with a floor, camera following the asset; overlay of test, time, joint
 under test (ctx.label), and a final card with the verdict. Replay: a .usda layer referencing the
 asset, body transforms time-sampled at the capture rate (stage units and up axis). Timeline:
 chapters (ctx.label changes, with video and sim times) and per-frame engine bounds.
-Needs the `[video]` extra (pyvista, vtk, imageio-ffmpeg). See docs/reports.md.
+Needs the `[video]` extra (pyvista, vtk, imageio-ffmpeg, pillow). See docs/reports.md.
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ class Recording:
         self.video_path = self.out_dir / f"{stem}.mp4"
         self.replay_path = self.out_dir / f"{stem}.replay.usda"
         self.timeline_path = self.out_dir / f"{stem}.timeline.json"
+        self.poster_path = self.out_dir / f"{stem}.poster.jpg"
         asset = Path(asset_path)
         self.title = f"{test_name}  ·  {asset.parent.name}/{asset.name}" if asset.parent.name else f"{test_name}  ·  {asset.name}"
         self.poses: list[dict[str, tuple[np.ndarray, np.ndarray]]] = []
@@ -121,9 +122,11 @@ class Recording:
         artifacts: dict[str, str] = {}
         try:
             if self.frames and self.encoder is not None:
-                self._final_card(result)
+                card = self._final_card(result)
                 self.encoder.close()
                 artifacts["video"] = str(self.video_path)
+                if _save_jpeg(card, self.poster_path):
+                    artifacts["poster"] = str(self.poster_path)
         except Exception as exc:  # noqa: BLE001
             self._problem(f"video: encoding failed: {type(exc).__name__}: {exc}")
         finally:
@@ -157,7 +160,7 @@ class Recording:
     def _card_frames(self) -> int:
         return max(1, int(round(FINAL_CARD_SECONDS * self.fps)))
 
-    def _final_card(self, result: "TestResult") -> None:
+    def _final_card(self, result: "TestResult") -> np.ndarray:
         verdict = result.status.value if hasattr(result.status, "value") else str(result.status)
         last_time = self.frames[-1]["sim_time"]
         image = self.renderer.render(self.poses[-1], self._last_bounds, title=self.title,
@@ -165,6 +168,7 @@ class Recording:
                                      verdict=verdict, reason=result.reason or "")
         for _ in range(self._card_frames()):
             self.encoder.append(image)
+        return image
 
     def _problem(self, message: str) -> None:
         self.problems.append(message)
@@ -172,3 +176,13 @@ class Recording:
             self.ctx.warn(message)
         except Exception:  # noqa: BLE001
             pass
+
+
+def _save_jpeg(image: np.ndarray, path: Path) -> bool:
+    """The verdict card as the video's poster image (Pillow, when installed)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return False
+    Image.fromarray(image).save(path, quality=85)
+    return True

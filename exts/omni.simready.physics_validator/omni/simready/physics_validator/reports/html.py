@@ -62,11 +62,12 @@ def write_html_report(report: RunReport, out_dir: Path) -> Path:
                     "r": result,
                     "anchor": anchor,
                     "status": result.status.value,
-                    "video": _copy_video(result, folder, html_dir),
+                    "video": _copy_artifact(result, "video", folder, html_dir),
+                    "poster": _copy_artifact(result, "poster", folder, html_dir),
                     "chapters": _chapters(result),
                     "replay": _link(result.artifacts.get("replay"), html_dir),
                     "other_artifacts": {
-                        k: _link(v, html_dir) for k, v in result.artifacts.items() if k not in ("video", "replay", "timeline")
+                        k: _link(v, html_dir) for k, v in result.artifacts.items() if k not in ("video", "poster", "replay", "timeline")
                     },
                     "plots": plots,
                     "config": {k: _fmt(v) for k, v in sorted(result.config.items())},
@@ -115,12 +116,13 @@ def _link(path: str | None, html_dir: Path) -> str | None:
     return _rel(p, html_dir)
 
 
-def _copy_video(result: TestResult, folder: Path, html_dir: Path) -> str | None:
-    source = result.artifacts.get("video")
+def _copy_artifact(result: TestResult, key: str, folder: Path, html_dir: Path) -> str | None:
+    """Copy a media artifact (video, poster) into the report folder, so the folder stands alone."""
+    source = result.artifacts.get(key)
     if not source or not Path(source).is_file():
         return None
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{_slug(result.name)}.mp4"
+    target = folder / f"{_slug(result.name)}{''.join(Path(source).suffixes[-1:])}"
     shutil.copyfile(source, target)
     return _rel(target, html_dir)
 
