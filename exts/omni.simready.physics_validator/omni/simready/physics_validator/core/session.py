@@ -80,6 +80,7 @@ ISSUE_HINTS = {
     "JOINT": "Point physics:body0/body1 at existing rigid-body prims (or leave one empty for the world).",
     "UNRESOLVED": "Fix the asset path of the sublayer, reference or payload so it resolves next to the asset.",
     "PHYSICS": "The stage's physics could not be parsed; open it in usdview to find the broken prim.",
+    "STAGE": "Fix the root layer metadata: finite positive metersPerUnit and kilogramsPerUnit, upAxis \"Y\" or \"Z\".",
 }
 
 

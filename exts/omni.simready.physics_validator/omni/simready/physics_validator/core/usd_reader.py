@@ -112,6 +112,17 @@ def _first_line(text: str) -> str:
     return text.strip()[:300] or "unknown error"
 
 
+def _stage_metadata_problems(mpu: float, kpu: float, up: str) -> list[tuple[str, str]]:
+    """Units and up axis that would turn every length or mass into NaN, a mirror image or a wrong frame."""
+    problems = []
+    for name, value in (("metersPerUnit", mpu), ("kilogramsPerUnit", kpu)):
+        if not (math.isfinite(value) and value > 0):
+            problems.append(("STAGE_UNITS_INVALID", f"stage {name} is {value}: must be a finite positive number"))
+    if up not in ("Y", "Z"):
+        problems.append(("STAGE_UP_AXIS_INVALID", f"stage upAxis is {up!r}: USD allows only \"Y\" or \"Z\""))
+    return problems
+
+
 def _finite(value) -> bool:
     try:
         return all(math.isfinite(float(v)) for v in np.ravel(value))
@@ -130,6 +141,9 @@ class AssetReader:
         self.mpu = float(UsdGeom.GetStageMetersPerUnit(stage) or 1.0)
         self.up = str(UsdGeom.GetStageUpAxis(stage) or "Z")
         self.kpu = self._kilograms_per_unit()
+        self.stage_problems = _stage_metadata_problems(self.mpu, self.kpu, self.up)
+        self.mpu = self.mpu if math.isfinite(self.mpu) and self.mpu > 0 else 1.0  # reported, then kept harmless
+        self.kpu = self.kpu if math.isfinite(self.kpu) and self.kpu > 0 else 1.0
         # Stage world -> SI Z-up world: rotate Y-up by +90 deg about X, then scale to metres.
         self.up_quat = np.array([math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0]) if self.up == "Y" else np.array([1.0, 0, 0, 0])
         self.up_rot = quat_to_matrix(self.up_quat)
@@ -192,6 +206,8 @@ class AssetReader:
             return 1.0
 
     def _check_stage(self) -> None:
+        for code, message in self.stage_problems:
+            self._issue("error", code, "/", message)
         root_layer = self.stage.GetRootLayer()
         for layer_path in root_layer.subLayerPaths:
             if not self._resolves(root_layer, layer_path):
