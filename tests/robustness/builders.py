@@ -314,3 +314,16 @@ def good_and_bad_batch(folder: Path) -> list[Path]:
     syntax_error(folder / "batch")
     zero_byte(folder / "batch")
     return [good.parent]
+
+
+def stage_metadata(key: str, value, name: str):
+    """The good box with one hostile root-layer metadata value (metersPerUnit, kilogramsPerUnit, upAxis)."""
+
+    def build(folder: Path) -> list[Path]:
+        path = good_box(folder / f"{name}.usda")
+        stage = Usd.Stage.Open(str(path))
+        stage.SetMetadata(key, value)
+        stage.Save()
+        return [path]
+
+    return build
