@@ -92,7 +92,7 @@ class Recording:
             self.encoder = VideoEncoder(self.video_path, self.fps, self.renderer.width, self.renderer.height)
         self.encoder.append(image)
         self.poses.append(poses)
-        self.frames.append({"sim_time": round(float(ctx.time), 6), "bounds_min": lo.tolist(), "bounds_max": hi.tolist()})
+        self.frames.append({"sim_time": round(float(ctx.time), 6), "bounds_min": _finite(lo), "bounds_max": _finite(hi)})
         self._last_bounds = (lo, hi)
         self.render_seconds += time.perf_counter() - started
 
@@ -186,3 +186,8 @@ def _save_jpeg(image: np.ndarray, path: Path) -> bool:
         return False
     Image.fromarray(image).save(path, quality=85)
     return True
+
+
+def _finite(values: np.ndarray) -> list:
+    """JSON has no NaN/Inf: an exploded frame keeps null there."""
+    return [float(v) if np.isfinite(v) else None for v in values]
