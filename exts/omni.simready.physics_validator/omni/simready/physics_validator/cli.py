@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
     validate.add_argument("--tests", help="comma-separated test names (default: all); see list-tests")
     validate.add_argument("--engine", default="physx", help="physics engine: physx (default) or newton")
+    validate.add_argument("--compare", metavar="E1,E2", help="run the assets on each engine and compare verdicts, e.g. physx,newton")
     validate.add_argument("--config", action="append", default=[], metavar="FILE", help="TOML config file (repeatable)")
     validate.add_argument(
         "--set", action="append", default=[], metavar="TEST.KEY=VALUE", help="override one setting, e.g. ground_drop.rest_tolerance=0.01"
@@ -119,7 +120,13 @@ def _validate(args, console: Console) -> int:
         tests = [t.strip() for t in args.tests.split(",") if t.strip()] if args.tests else None
         default_registry().select(tests)
         engine_class(args.engine)
-    except (ConfigError, UnknownTestError, EngineUnavailable) as exc:
+        if args.compare:
+            from .compare_cli import parse_engines
+
+            compare_engines = parse_engines(args.compare)
+            for name in compare_engines:
+                engine_class(name)
+    except (ConfigError, UnknownTestError, EngineUnavailable, ValueError) as exc:  # ValueError: --compare syntax
         return _usage_error(console, str(exc))
     if args.no_video:
         config.run.video = False
@@ -141,6 +148,10 @@ def _validate(args, console: Console) -> int:
 
     if args.jobs is not None and args.jobs < 1:
         return _usage_error(console, "--jobs must be at least 1")
+    if args.compare:
+        from .compare_cli import run_comparison
+
+        return run_comparison(args, config, tests, compare_engines, out_dir, console)
     from .batch.progress import BatchProgress
 
     progress = None if args.quiet else BatchProgress(console)
