@@ -70,6 +70,7 @@ class Outcome:
     crashed: str = ""  # the validator itself failed (exception escaped, report unreadable)
     timed_out: bool = False
     problems: list[str] = field(default_factory=list)
+    workdir: str = ""
 
     @property
     def ok(self) -> bool:
@@ -77,6 +78,12 @@ class Outcome:
 
     def message(self) -> str:
         """One line for the table: the distinct reasons, or the CLI's error line."""
+        text = self._message()
+        return text.replace(self.workdir + os.sep, "") if self.workdir else text
+
+    def _message(self) -> str:
+        if self.report is not None and self.report.get("complete") is False:
+            return f"interrupted: complete=false, {len(self.report['not_run'])} test runs listed in not_run"
         reasons = []
         for _, _, status, reason in self.results:
             if reason and reason not in reasons and status not in (Status.PASS,):
@@ -114,7 +121,7 @@ def run_case(case: Case, workdir: Path) -> Outcome:
     before = snapshot(inputs_dir)
     argv = ["validate", *map(str, inputs), "--tests", ",".join(case.tests), "--out", str(out_dir), "--no-video", "--no-html"]
     argv += ["--watchdog", str(WATCHDOG if case.mode != "inprocess" else 60), *FAST, *case.args]
-    outcome = Outcome(case)
+    outcome = Outcome(case, workdir=str(workdir))
     started = time.monotonic()
     if case.mode == "inprocess":
         _run_in_process(argv + ["--in-process"], outcome)
