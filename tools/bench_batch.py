@@ -1,0 +1,104 @@
+"""Batch throughput benchmark: assets per minute with 1 and N local workers, and the Ray executor's overhead.
+
+    python tools/bench_batch.py [--corpus /work/shared/assets] [--tests ground_drop] [--jobs 2] [--no-ray]
+
+Each configuration is one real `simready-physics validate` run (--no-video --no-html --quiet, fresh
+output folder, so no cache hits) timed end to end. Ray runs a private single-node instance; where
+possible it runs inside a loopback-only network namespace (unshare -n) so it opens no external port.
+Its overhead is split into a fixed part (start-up, measured on a one-asset run against the local
+executor) and a per-asset part. Also prints per-worker peak RSS from the reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "assets"
+
+
+def loopback_prefix() -> tuple[str, ...]:
+    if not (shutil.which("unshare") and shutil.which("ip")):
+        return ()
+    prefix = ("unshare", "--net", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh")
+    ok = subprocess.run([*prefix, "true"], capture_output=True).returncode == 0
+    return prefix if ok else ()
+
+
+def run(paths: list[str], tests: str, jobs: int, executor: str, out: Path, prefix: tuple[str, ...] = ()) -> tuple[float, dict]:
+    cmd = [*prefix, sys.executable, "-m", "omni.simready.physics_validator.cli", "validate", *paths, "--tests", tests,
+           "--no-video", "--no-html", "--quiet", "--jobs", str(jobs), "--executor", executor, "--out", str(out)]
+    started = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    report_path = out / "report.json"
+    if not report_path.exists():
+        raise SystemExit(f"run failed ({' '.join(cmd)}):\n{proc.stderr[-2000:]}")
+    return seconds, json.loads(report_path.read_text())
+
+
+def summary(label: str, seconds: float, report: dict) -> dict:
+    n = len(report["assets"])
+    peaks = [a["peak_rss_mb"] for a in report["assets"] if a.get("peak_rss_mb")]
+    row = {"label": label, "assets": n, "seconds": seconds, "per_minute": 60.0 * n / seconds}
+    rss = f"peak RSS/worker median {statistics.median(peaks):.0f} MiB, max {max(peaks):.0f} MiB" if peaks else "no RSS"
+    print(f"{label:<28} {n:3d} assets  {seconds:7.1f} s  {row['per_minute']:6.1f} assets/min  {rss}", flush=True)
+    return row
+
+
+def verdicts(report: dict) -> list:
+    return [(a["path"], [(t["name"], t["status"]) for t in a["tests"]]) for a in report["assets"]]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--tests", default="ground_drop", help="comma-separated tests (default ground_drop)")
+    parser.add_argument("--jobs", type=int, default=2, help="parallel workers to compare with 1 (default 2)")
+    parser.add_argument("--no-ray", action="store_true")
+    args = parser.parse_args()
+    from omni.simready.physics_validator.core.usd_reader import find_usd_files
+
+    assets = [str(p) for p in find_usd_files(args.corpus)]
+    print(f"corpus {args.corpus}: {len(assets)} assets, tests {args.tests}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench_batch_") as tmp:
+        tmp = Path(tmp)
+        t1, r1 = run(assets, args.tests, 1, "local", tmp / "local1")
+        one = summary("local, 1 worker", t1, r1)
+        tn, rn = run(assets, args.tests, args.jobs, "local", tmp / "localN")
+        many = summary(f"local, {args.jobs} workers", tn, rn)
+        print(f"speed-up {args.jobs} workers / 1 worker: {many['per_minute'] / one['per_minute']:.2f}x"
+              f"  (same verdicts: {verdicts(rn) == verdicts(r1)})")
+        if args.no_ray:
+            return 0
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            print("ray not installed: pip install '.[ray]' to measure the Ray executor")
+            return 0
+        prefix = loopback_prefix()
+        print(f"ray runs {'inside a loopback-only network namespace' if prefix else 'WITHOUT network isolation'}")
+        tr, rr = run(assets, args.tests, args.jobs, "ray", tmp / "ray", prefix)
+        ray_row = summary(f"ray, {args.jobs} CPUs (local)", tr, rr)
+        ts_local, _ = run(assets[:1], args.tests, 1, "local", tmp / "local_single")
+        ts_ray, _ = run(assets[:1], args.tests, 1, "ray", tmp / "ray_single", prefix)
+        fixed = ts_ray - ts_local
+        per_asset_total = (tr - tn) / len(assets)
+        per_asset_marginal = (tr - tn - fixed) / len(assets)
+        print(f"ray / local throughput at {args.jobs} workers: {ray_row['per_minute'] / many['per_minute']:.2f}x"
+              f"  (same verdicts: {verdicts(rr) == verdicts(rn)})")
+        print(f"ray fixed start-up overhead: {fixed:.1f} s (one-asset run, ray {ts_ray:.1f} s vs local {ts_local:.1f} s)")
+        print(f"ray overhead per asset: {per_asset_total:.2f} s including start-up, {per_asset_marginal:.2f} s marginal"
+              f" ({per_asset_marginal / (tn / len(assets)):.2f}x of a local asset's wall share)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
