@@ -59,3 +59,12 @@ def test_prechecks(tmp_path):
     assert decision is not None and decision.status is Status.PRECHECK_FAILURE
     assert "ArticulationRootAPI" in decision.reason
     assert articulation_precheck(read_asset(build_arm(tmp_path / "arm.usda", joints=1))) is None
+
+
+def test_a_prop_without_joints_is_not_applicable_to_joint_tests(tmp_path):
+    from omni.simready.physics_validator.core.status import Status
+    from usd_fixtures import box_asset
+
+    decision = articulation_precheck(read_asset(box_asset(tmp_path / "prop.usda")))
+    assert decision.status is Status.NOT_APPLICABLE
+    assert "no revolute or prismatic joint" in decision.reason

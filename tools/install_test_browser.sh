@@ -6,14 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+bash tools/install.sh  # the package with [video,html] and the Mesa libraries VTK renders with
 python -m pip install --quiet --disable-pip-version-check -e ".[video,html,test-browser]"
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-ldconfig -p | grep -q 'libEGL_mesa.so.0' || missing+=(libegl-mesa0 libegl1)
-ldconfig -p | grep -q 'libGL.so.1' || missing+=(libgl1)
-[ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing+=(libgl1-mesa-dri)
-ldconfig -p | grep -q 'libXrender.so.1' || missing+=(libxrender1)
 
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" != "0" ]; then

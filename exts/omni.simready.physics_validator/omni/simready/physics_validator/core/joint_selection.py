@@ -132,10 +132,19 @@ def report_selection(ctx, selection: JointSelection) -> None:
 
 
 def articulation_precheck(asset: "AssetModel"):
-    """PRECHECK_FAILURE when there is no articulation root or no revolute/prismatic joint (anchor §2.0)."""
+    """Before the driven-joint tests: is there a robot to drive?
+
+    No revolute or prismatic joint at all (a prop): NOT_APPLICABLE, the FET022 tests do not concern it.
+    Such joints but no articulation root: PRECHECK_FAILURE, as NVIDIA's runtime does (anchor §2.0 step 5).
+    """
     from .plugin import Precheck
     from .status import Status
 
+    if not any(j.is_dof and j.enabled for j in asset.joints.values()):
+        return Precheck(
+            Status.NOT_APPLICABLE,
+            "no revolute or prismatic joint: the driven-joint tests apply to articulated assets",
+        )
     if not asset.articulations:
         return Precheck(
             Status.PRECHECK_FAILURE,
@@ -143,11 +152,5 @@ def articulation_precheck(asset: "AssetModel"):
             "velocity caps are not simulated as a robot",
             ["Apply UsdPhysics.ArticulationRootAPI to the robot's root prim (or its base link) so its joints "
              "form a PhysX articulation."],
-        )
-    if not any(j.is_dof and j.enabled for j in asset.joints.values()):
-        return Precheck(
-            Status.PRECHECK_FAILURE,
-            "zero DOF: the articulation has no enabled revolute or prismatic joint",
-            ["Author the robot's moving joints as UsdPhysics.RevoluteJoint / PrismaticJoint between its links."],
         )
     return None

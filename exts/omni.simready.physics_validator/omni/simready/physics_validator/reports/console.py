@@ -19,6 +19,17 @@ STATUS_STYLE = {
 }
 
 
+def display_path(path: str) -> str:
+    """Relative to the working folder when below it; otherwise the last two path parts."""
+    from pathlib import Path
+
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(Path(*p.parts[-2:])) if len(p.parts) > 2 else path
+
+
 def print_summary(report: RunReport, console: Console | None = None) -> None:
     console = console or Console()
     table = Table(title=f"simready-physics {report.tool_version} on {report.engine}", show_lines=False, expand=False)
@@ -29,7 +40,7 @@ def print_summary(report: RunReport, console: Console | None = None) -> None:
     for asset in report.assets:
         for result in asset.tests:
             table.add_row(
-                asset.path,
+                display_path(asset.path),
                 result.name,
                 f"[{STATUS_STYLE[result.status]}]{result.status.value}[/]",
                 result.reason,
