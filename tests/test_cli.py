@@ -101,3 +101,13 @@ def test_show_config_prints_effective_values(capsys):
     assert main(["show-config", "--set", "ground_drop.rest_tolerance=0.05"]) == 0
     out = capsys.readouterr().out
     assert "[ground_drop]" in out and "rest_tolerance = 0.05" in out and "[run]" in out
+
+
+def test_unwritable_json_report_is_not_a_green_run(tmp_path, capsys):
+    box_asset(tmp_path / "good.usda")
+    blocker = tmp_path / "file"
+    blocker.write_text("a file, not a folder")
+    code = main(["validate", str(tmp_path / "good.usda"), "--tests", "ground_drop", "--out", str(tmp_path / "o"),
+                 "--json", str(blocker / "report.json"), "--no-video", "--in-process", "--quiet"])
+    assert code == 2
+    assert "cannot write the JSON report" in capsys.readouterr().err

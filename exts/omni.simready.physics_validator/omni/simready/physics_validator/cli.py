@@ -172,6 +172,8 @@ def _validate(args, console: Console) -> int:
     code = exit_code_for(r.status for r in report.all_results())
     if not report.complete and code == ExitCode.OK:
         code = ExitCode.ERROR
+    if not any(label == "JSON" for label, _ in written) or not any(label == "JUnit" for label, _ in written):
+        code = max(code, ExitCode.USAGE)  # a report CI cannot read is never a green run
     return int(code)
 
 

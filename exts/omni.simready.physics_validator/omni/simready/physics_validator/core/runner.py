@@ -27,7 +27,7 @@ from .session import TestSession, error_result, new_result
 from .status import Status
 from .usd_reader import USD_EXTENSIONS, AssetLoadError, find_usd_files, read_asset
 
-WORKER_GRACE_SECONDS = 20.0  # load + video encode time on top of the per-test watchdog
+WORKER_GRACE_SECONDS = 20.0  # at most this on top of the per-test watchdog, for load and video encoding
 
 
 class InputError(ValueError):
@@ -256,7 +256,7 @@ def run_asset_isolated(
         child_conn.close()
         current: str | None = None
         started_at = time.monotonic()
-        limit = watchdog_seconds + WORKER_GRACE_SECONDS
+        limit = watchdog_seconds + min(WORKER_GRACE_SECONDS, 2.0 + watchdog_seconds)
         try:
             while True:
                 if parent_conn.poll(0.2):
