@@ -3,7 +3,8 @@
 # browser for the HTML-report tests, then run the whole pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+# [newton]: the Newton engine tests run too; Warp kernels compile once into ~/.cache/simready-physics/warp (kept between runs on this machine)
+python -m pip install --quiet --disable-pip-version-check -e ".[test,newton]"
 if [ -f tools/install_test_browser.sh ]; then
     bash tools/install_test_browser.sh
 fi
