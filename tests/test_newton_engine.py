@@ -137,3 +137,24 @@ def test_cache_folder_and_cold_compile_notice(tmp_path, monkeypatch, capsys):
     assert list(tmp_path.glob("simready-newton-*.ready"))
     assert newton_runtime.announce_cold_compile() is False
     assert capsys.readouterr().err == ""
+
+
+def test_full_range_sweep_keeps_the_zero_target_until_converged_on_newton_only(tmp_path):
+    """Spec: Newton holds the final zero target until 8 frames in tolerance (bounded); PhysX does not."""
+    from omni.simready.physics_validator.core.config import ValidationConfig
+    from omni.simready.physics_validator.core.runner import validate
+
+    path = build_arm(tmp_path / "arm1.usda", ArmSpec(joints=1))
+    simulated = {}
+    for engine in ("physx", "newton"):
+        for hold in (0.0, 2.0):
+            config = ValidationConfig.defaults()
+            config.run.video = False
+            config.run.isolate = False
+            config.apply_set([f"full_range_sweep.newton_zero_max_settling_seconds={hold}"])
+            result = validate([path], ["full_range_sweep"], config, engine).assets[0].tests[0]
+            assert result.status.value == "PASS"
+            simulated[engine, hold] = result.simulated_seconds
+    assert simulated["physx", 2.0] == pytest.approx(simulated["physx", 0.0], abs=1e-9)
+    extra = simulated["newton", 2.0] - simulated["newton", 0.0]
+    assert 8 / 240 - 1e-6 <= extra <= 2.0 + 1e-6  # at least the 8 consecutive frames, at most the cap
