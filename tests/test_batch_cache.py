@@ -98,6 +98,10 @@ def test_cache_never_serves_errors_or_results_whose_artifacts_are_gone(tmp_path)
     video.write_bytes(b"x")
     cache.put("c" * 64, "x.usda", TestResult(name="ground_drop", status=Status.PASS, artifacts={"video": str(video)}))
     assert cache.get("c" * 64) is not None
+    assert cache.get("c" * 64, "x.usda") is not None
+    assert cache.get("c" * 64, "copy_of_x.usda") is None  # its video shows x.usda
+    cache.put("d" * 64, "x.usda", ok)
+    assert cache.get("d" * 64, "copy_of_x.usda") is not None  # no artifacts: identical content, identical verdict
     video.unlink()
     assert cache.get("c" * 64) is None
     (tmp_path / "out" / ".cache" / "results" / "aa" / ("a" * 64 + ".json")).write_text("{trunc", encoding="utf-8")

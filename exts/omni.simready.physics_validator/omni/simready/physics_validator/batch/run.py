@@ -132,7 +132,7 @@ def validate_batch(
         reused = {}
         if changed_only:
             for name, key in asset_keys.items():
-                hit = cache.get(key)
+                hit = cache.get(key, str(asset_path))
                 if hit is not None:
                     reused[name] = hit
         todo = [name for name in names if name not in reused]

@@ -120,14 +120,21 @@ class ResultCache:
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> TestResult | None:
-        """The stored result, or None when absent, unreadable, an ERROR, or its artifacts are gone."""
+    def get(self, key: str, asset_path: str | None = None) -> TestResult | None:
+        """The stored result, or None when absent, unreadable, an ERROR, or its artifacts are gone.
+
+        The key holds no path, so a byte-identical copy of an asset shares its verdict; but a result
+        with artifacts (video, replay layer) recorded for another path is not reused, since those
+        files show and reference the other asset.
+        """
         try:
             entry = json.loads(self._path(key).read_text(encoding="utf-8"))
             result = TestResult.model_validate(entry["result"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
         if entry.get("key") != key or result.status == Status.ERROR:
+            return None
+        if result.artifacts and asset_path is not None and entry.get("asset") != str(asset_path):
             return None
         if any(not Path(p).exists() for p in result.artifacts.values()):
             return None  # the report would link to files that are gone: run it again
