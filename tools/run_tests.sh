@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # [newton]: the Newton engine tests run too; Warp kernels compile once into ~/.cache/simready-physics/warp (kept between runs on this machine)
-python -m pip install --quiet --disable-pip-version-check -e ".[test,newton]"
+python -m pip install --quiet --disable-pip-version-check -e ".[test,newton,ray]"
 if [ -f tools/install_test_browser.sh ]; then
     bash tools/install_test_browser.sh
 fi
