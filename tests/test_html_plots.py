@@ -9,7 +9,7 @@ import pytest
 
 from joint_fixtures import build_arm
 from omni.simready.physics_validator.core.config import ValidationConfig
-from omni.simready.physics_validator.core.runner import validate
+from omni.simready.physics_validator import validate
 from omni.simready.physics_validator.reports.html import write_html_report
 
 pytestmark = pytest.mark.usefixtures("physx_available")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from omni.simready.physics_validator.core.config import ValidationConfig
-from omni.simready.physics_validator.core.runner import validate
+from omni.simready.physics_validator import validate
 from omni.simready.physics_validator.reports.html import write_html_report
 from omni.simready.physics_validator.reports.json_report import read_json_report, write_json_report
 from recording_fixtures import CHROMIUM, CHROMIUM_FLAGS, artifacts_dir, require_rendering

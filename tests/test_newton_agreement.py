@@ -15,7 +15,7 @@ pytest.importorskip("newton", reason="newton is not installed (pip install -e .[
 from joint_fixtures import ArmSpec, build_arm  # noqa: E402
 from omni.simready.physics_validator.core.compare import compare_reports  # noqa: E402
 from omni.simready.physics_validator.core.config import ValidationConfig  # noqa: E402
-from omni.simready.physics_validator.core.runner import validate  # noqa: E402
+from omni.simready.physics_validator import validate  # noqa: E402
 from omni.simready.physics_validator.core.status import Status  # noqa: E402
 from usd_fixtures import box_asset  # noqa: E402
 

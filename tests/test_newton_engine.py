@@ -142,7 +142,7 @@ def test_cache_folder_and_cold_compile_notice(tmp_path, monkeypatch, capsys):
 def test_full_range_sweep_keeps_the_zero_target_until_converged_on_newton_only(tmp_path):
     """Spec: Newton holds the final zero target until 8 frames in tolerance (bounded); PhysX does not."""
     from omni.simready.physics_validator.core.config import ValidationConfig
-    from omni.simready.physics_validator.core.runner import validate
+    from omni.simready.physics_validator import validate
 
     path = build_arm(tmp_path / "arm1.usda", ArmSpec(joints=1))
     simulated = {}

@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     from omni.simready.physics_validator.core.config import ValidationConfig
-    from omni.simready.physics_validator.core.runner import validate
+    from omni.simready.physics_validator import validate
     from omni.simready.physics_validator.engines import EngineUnavailable, engine_class
 
     folder = Path(tempfile.mkdtemp(prefix="bench_engines_"))

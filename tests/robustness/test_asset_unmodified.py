@@ -15,7 +15,7 @@ from pxr import Sdf, Usd, UsdGeom, UsdPhysics
 
 from omni.simready.physics_validator.core.config import ValidationConfig
 from omni.simready.physics_validator.core.plugin import default_registry
-from omni.simready.physics_validator.core.runner import validate
+from omni.simready.physics_validator import validate
 from omni.simready.physics_validator.core.usd_reader import read_asset
 from omni.simready.physics_validator.engines import EngineUnavailable, engine_class
 

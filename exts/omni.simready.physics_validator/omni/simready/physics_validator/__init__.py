@@ -7,6 +7,17 @@ extension manager finds it while plain Python never touches omni.*.
 
 __version__ = "0.1.0"
 
+
+def validate(paths, tests=None, config=None, engine="physx", out_dir=None, progress=None, debug=False, **batch_options):
+    """Validate USD files or folders and return a RunReport (Python API; the CLI's `validate`).
+
+    `batch_options`: jobs, executor ("local" or "ray"), ray_address, changed_only. See docs/batch.md.
+    """
+    from .batch.run import validate_batch
+
+    return validate_batch(paths, tests, config, engine, out_dir, progress=progress, debug=debug, **batch_options)
+
+
 try:  # pragma: no cover - only true inside Kit
     import omni.ext  # noqa: F401
 

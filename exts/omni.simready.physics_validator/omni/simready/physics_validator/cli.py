@@ -202,30 +202,6 @@ def _write_reports(report, args, out_dir: Path, console: Console):
     return written
 
 
-def _progress(console: Console):
-    try:
-        from .reports.progress import ConsoleProgress
-
-        return ConsoleProgress(console)
-    except ImportError:
-        return _PlainProgress(console)
-
-
-class _PlainProgress:
-    """One line per test on stderr (fallback when the rich progress display is not available)."""
-
-    def __init__(self, console: Console):
-        self.console = console
-        self.asset = ""
-
-    def asset_started(self, path: str, index: int, total: int) -> None:
-        self.asset = path
-        self.console.print(f"[{index}/{total}] {path}")
-
-    def test_finished(self, result) -> None:
-        self.console.print(f"    {result.name}: {result.status.value} {result.reason}")
-
-
 def _list_tests() -> int:
     from rich.table import Table
 

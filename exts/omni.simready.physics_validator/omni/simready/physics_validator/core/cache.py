@@ -141,7 +141,7 @@ class ResultCache:
         return result
 
     def put(self, key: str, asset_path: str, result: TestResult) -> None:
-        from .runner import write_atomic
+        from .atomic_write import write_atomic
 
         entry = {"key": key, "asset": asset_path, "result": result.model_dump(mode="json")}
         write_atomic(self._path(key), json.dumps(entry, separators=(",", ":")))

@@ -1,15 +1,16 @@
-"""The runner: validate assets with the selected tests on one engine, and never lose a report.
+"""The runner: validate one asset with the selected tests on one engine, and never lose a verdict.
 
 Each asset runs in a worker process by default. The parent watches it: a test that makes no
 progress within the watchdog (a native hang inside PhysX) gets the worker killed and an ERROR
 verdict, a worker that dies (a native crash) gives ERROR for the test it was running, and in both
 cases the remaining tests of that asset go on in a fresh worker. In-process mode (isolate=False)
-keeps the cooperative watchdog only; it is for the Python API, the Kit panel and fast unit tests.
+keeps the cooperative watchdog only; it is for the Kit panel and fast unit tests. Many assets, in
+parallel or on a cluster, with a results cache: `batch.run.validate_batch` (public as
+`omni.simready.physics_validator.validate`).
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 import json
 import multiprocessing as mp
@@ -22,8 +23,9 @@ from typing import Any, Callable, Iterable
 
 from .config import ValidationConfig
 from .plugin import PhysicsTest, default_registry
-from .results import AssetResult, RunReport, TestResult
+from .results import AssetResult, TestResult
 from .session import TestSession, error_result, new_result
+from .atomic_write import write_atomic
 from .status import Status
 from .usd_reader import USD_EXTENSIONS, AssetLoadError, find_usd_files, read_asset
 
@@ -180,18 +182,6 @@ def _write_series(test_dir: Path, result: TestResult) -> Path:
     return path
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Temp file then rename, so a reader never sees half a report."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-
-
 def config_from_dict(data: dict[str, Any]) -> ValidationConfig:
     config = ValidationConfig.defaults()
     config.apply(data, origin="config")
@@ -336,94 +326,3 @@ def _record_error(asset_result, remaining, name, reason, config, on_test_end=Non
         remaining.remove(name)
     if on_test_end:
         on_test_end(result)
-
-
-# -- many assets -----------------------------------------------------------------------------------
-class _Progress:
-    """Calls optional progress hooks; a failing progress display never stops a run."""
-
-    def __init__(self, sink):
-        self.sink = sink
-
-    def __call__(self, method: str, *args) -> None:
-        fn = getattr(self.sink, method, None) if self.sink is not None else None
-        if fn is None:
-            return
-        try:
-            fn(*args)
-        except Exception:  # noqa: BLE001
-            pass
-
-
-def validate(
-    paths: Iterable[str | os.PathLike],
-    tests: list[str] | None = None,
-    config: ValidationConfig | None = None,
-    engine: str = "physx",
-    out_dir: str | os.PathLike | None = None,
-    progress=None,
-    debug: bool = False,
-) -> RunReport:
-    """Validate every asset under `paths` and return the report (also when interrupted: see `complete`)."""
-    from .. import __version__
-    from ..engines import engine_class
-
-    registry = default_registry()
-    names = [t.name for t in registry.select(tests)]
-    config = config or ValidationConfig.defaults()
-    engine_cls = engine_class(engine)  # raises EngineUnavailable early, before any work
-    assets, problems = collect_assets(paths)
-    if not assets and not problems:
-        raise InputError("nothing to validate: no paths given")
-    report = RunReport(
-        tool_version=__version__,
-        engine=f"{engine} ({getattr(engine_cls, 'version', '')})".replace(" ()", ""),
-        started=_now(),
-    )
-    for path, reason in problems:
-        asset_result = AssetResult(path=str(path), error=reason)
-        for name in names:
-            test_cls = registry.get(name)
-            result = new_result(test_cls(), config.for_test(name))
-            result.status = Status.PRECHECK_FAILURE
-            result.reason = reason
-            asset_result.tests.append(result)
-        report.assets.append(asset_result)
-    notify = _Progress(progress)
-    todo = list(assets)
-    try:
-        for index, asset_path in enumerate(assets, start=1):
-            notify("asset_started", str(asset_path), index, len(assets))
-            job = AssetJob(
-                path=str(asset_path),
-                tests=names,
-                config=config.to_dict(),
-                engine=engine,
-                out_dir=str(artifact_dir(Path(out_dir), asset_path)) if out_dir else None,
-                debug=debug,
-            )
-            start = lambda name: notify("test_started", name)  # noqa: E731
-            end = lambda result: notify("test_finished", result)  # noqa: E731
-            if config.run.isolate:
-                asset_result = run_asset_isolated(job, config.run.watchdog_seconds, start, end)
-            else:
-                asset_result = run_asset(job, start, end)
-            report.assets.append(asset_result)
-            todo.remove(asset_path)
-            notify("asset_finished", asset_result)
-    except KeyboardInterrupt as exc:
-        report.complete = False
-        partial = getattr(exc, "partial", None)
-        ran = {partial.path: {t.name for t in partial.tests}} if partial is not None and partial.tests else {}
-        if ran:
-            partial.error = partial.error or "interrupted before all tests ran"
-            report.assets.append(partial)
-        report.not_run = [f"{path}::{name}" for path in todo for name in names if name not in ran.get(str(path), ())]
-    finally:
-        notify("close")
-    report.finished = _now()
-    return report
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core.compare import Comparison, ComparisonRow, EngineVerdict
-from ..core.runner import write_atomic
+from ..core.atomic_write import write_atomic
 from .console import STATUS_STYLE
 
 DOCS_HINT = "known causes of engine disagreements: docs/engine-divergences.md"

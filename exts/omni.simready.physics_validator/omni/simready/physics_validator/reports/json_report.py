@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ..core.results import RunReport
-from ..core.runner import write_atomic
+from ..core.atomic_write import write_atomic
 
 
 def report_json(report: RunReport) -> str:

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..core.results import RunReport
-from ..core.runner import write_atomic
+from ..core.atomic_write import write_atomic
 from ..core.status import Status
 
 
