@@ -39,6 +39,10 @@ class RecordingEngine:
         self._pending.append(("targets", np.array(targets, float)))
         self._engine.set_joint_position_targets(targets)
 
+    def set_joint_position_target(self, index, value):
+        self._pending.append(("target", (index, float(value))))
+        self._engine.set_joint_position_target(index, value)
+
     def apply_force(self, body, force, point=None):
         self._pending.append(("force", (body, np.array(force, float))))
         self._engine.apply_force(body, force, point)
@@ -58,6 +62,8 @@ def bare_stepping(asset, scene, steps: list) -> float:
         for kind, value in commands:
             if kind == "targets":
                 engine.set_joint_position_targets(value)
+            elif kind == "target":
+                engine.set_joint_position_target(*value)
             else:
                 engine.apply_force(*value)
         engine.step()

@@ -22,7 +22,7 @@ class BoxWatch:
 
     def exploded(self, bounds: tuple[np.ndarray, np.ndarray]) -> bool:
         lo, hi = bounds
-        dx, dy, dz = (float(h - l) for h, l in zip(hi, lo))  # plain floats: this runs every physics step
+        dx, dy, dz = (np.asarray(hi, float) - np.asarray(lo, float)).tolist()  # plain floats: runs every step
         volume = max(dx, 0.0) * max(dy, 0.0) * max(dz, 0.0)
         if not math.isfinite(volume) or not all(math.isfinite(v) for v in (dx, dy, dz)):
             self.worst_ratio = float("inf")

@@ -30,6 +30,7 @@ class TestContext:
         self.label = ""  # what is happening now (e.g. "joint elbow: to_max"), shown in video overlays
         self.step_count = 0
         self._observers: list[Callable[["TestContext"], None]] = []
+        self._dof_indices: dict[str, int] = {}
         self._finished = False
 
     # -- simulation -------------------------------------------------------------------------------
@@ -62,8 +63,15 @@ class TestContext:
 
     def set_joint_target(self, joint_path: str, value: float) -> None:
         """Command one joint; the others keep their current targets."""
+        index = self._dof_indices.get(joint_path)
+        if index is None:
+            index = self._dof_indices[joint_path] = self.dof_index(joint_path)
+        single = getattr(self.engine, "set_joint_position_target", None)
+        if single is not None:  # engines with a one-joint setter skip building a full array every step
+            single(index, float(value))
+            return
         targets = np.full(len(self.engine.dof_joints), np.nan)
-        targets[self.dof_index(joint_path)] = value
+        targets[index] = value
         self.engine.set_joint_position_targets(targets)
 
     def apply_force(self, body_path: str, force, point=None) -> None:

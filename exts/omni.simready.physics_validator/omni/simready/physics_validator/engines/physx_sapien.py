@@ -263,8 +263,14 @@ class SapienPhysxEngine:
             return box[0].astype(float), box[1].astype(float)
         if not boxes:
             return np.zeros(3), np.zeros(3)
-        stack = np.asarray(boxes, float)
-        return stack[:, 0].min(axis=0), stack[:, 1].max(axis=0)
+        # A handful of boxes: plain float comparisons beat numpy's per-call overhead (runs every step).
+        lx = ly = lz = math.inf
+        hx = hy = hz = -math.inf
+        for box in boxes:
+            (ax, ay, az), (bx, by, bz) = box.tolist()
+            lx, ly, lz = min(lx, ax), min(ly, ay), min(lz, az)
+            hx, hy, hz = max(hx, bx), max(hy, by), max(hz, bz)
+        return np.array((lx, ly, lz)), np.array((hx, hy, hz))
 
     def joint_positions(self) -> np.ndarray:
         return self._joint_values(velocity=False)
@@ -276,11 +282,15 @@ class SapienPhysxEngine:
         targets = np.asarray(targets, float)
         if targets.shape != (len(self._dofs),):
             raise EngineError(f"expected {len(self._dofs)} joint targets, got shape {targets.shape}")
-        for dof, value in zip(self._dofs, targets):
-            if not np.isnan(value):
-                self._command(dof, float(value))
-        keep = np.isnan(targets)
-        self._targets = np.where(keep, self._targets, targets)
+        for index, value in enumerate(targets.tolist()):
+            if value == value:  # not NaN: NaN keeps the current target
+                self._command(self._dofs[index], value)
+                self._targets[index] = value
+
+    def set_joint_position_target(self, index: int, value: float) -> None:
+        """One joint's target (the others keep theirs), without building a full array each step."""
+        self._command(self._dofs[index], float(value))
+        self._targets[index] = value
 
     def apply_force(self, body_path: str, force: np.ndarray, point: np.ndarray | None = None) -> None:
         component = self._built.bodies.get(body_path)
@@ -325,23 +335,32 @@ class SapienPhysxEngine:
     def _joint_values(self, velocity: bool) -> np.ndarray:
         if self._read_plan is None:
             self._read_plan = self._make_read_plan()
+        if self._single_articulation is not None:  # one articulation in DOF order: one read, no scatter
+            art, signs = self._single_articulation
+            return (art.get_qvel() if velocity else art.get_qpos()) * signs
         out = np.full(len(self._dofs), np.nan)
         for art, out_index, q_index, sign in self._read_plan:
             values = art.get_qvel() if velocity else art.get_qpos()
             out[out_index] = sign * values[q_index]
-        for i, dof in enumerate(self._dofs):
-            if dof.drive is not None:
-                out[i] = dof.sign * (self._maximal_velocity(dof) if velocity else self._maximal_position(dof))
+        for i, dof in self._maximal_dofs:
+            out[i] = dof.sign * (self._maximal_velocity(dof) if velocity else self._maximal_position(dof))
         return out
 
     def _make_read_plan(self):
         """Per articulation: (articulation, output indices, qpos indices, signs), read with one call each."""
+        self._maximal_dofs = [(i, dof) for i, dof in enumerate(self._dofs) if dof.drive is not None]
         plan = []
         for art_index, art in enumerate(self._built.articulations):
             rows = [(i, d.q_index, d.sign) for i, d in enumerate(self._dofs) if d.art_index == art_index]
             if rows:
                 out_i, q_i, signs = (np.array(c) for c in zip(*rows))
                 plan.append((art, out_i, q_i, signs.astype(float)))
+        self._single_articulation = None
+        if len(plan) == 1 and not self._maximal_dofs:
+            art, out_i, q_i, signs = plan[0]
+            n = len(self._dofs)
+            if len(out_i) == n == art.dof and (out_i == np.arange(n)).all() and (q_i == np.arange(n)).all():
+                self._single_articulation = (art, signs)
         return plan
 
     @staticmethod
