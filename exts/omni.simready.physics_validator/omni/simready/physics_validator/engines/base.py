@@ -53,7 +53,11 @@ class Engine(Protocol):
     def joint_velocities(self) -> np.ndarray: ...
 
     def set_joint_position_targets(self, targets: np.ndarray) -> None:
-        """Full-size target array (NaN entries keep the current target)."""
+        """Full-size target array (NaN entries keep the current target).
+
+        Engines may also offer `set_joint_position_target(index, value)` for one joint; TestContext
+        uses it when present so a per-step single-joint command needs no full array.
+        """
 
     def apply_force(self, body_path: str, force: np.ndarray, point: np.ndarray | None = None) -> None:
         """World-frame force at a world point (default: the body's centre of mass) for the next step."""
@@ -65,3 +69,42 @@ class Engine(Protocol):
         """Back to the state right after load: poses, velocities, joint targets, time."""
 
     def close(self) -> None: ...
+
+
+class EngineBase:
+    """What the headless engines keep the same way: the clock, the DOF list, the last load's warnings."""
+
+    name = ""
+    version = ""
+
+    def __init__(self) -> None:
+        self.warnings: list[str] = []
+        self._dt = 1.0 / 240.0
+        self._time = 0.0
+        self._dofs: list = []  # engine-specific records with a `path`
+
+    @property
+    def time(self) -> float:
+        return self._time
+
+    @property
+    def dt(self) -> float:
+        return self._dt
+
+    @property
+    def dof_joints(self) -> list[str]:
+        return [d.path for d in self._dofs]
+
+    def _begin_load(self, asset: "AssetModel", scene: "SceneSpec") -> None:
+        """Drop the previous scene and take the new asset, scene and rate."""
+        self.close()
+        self.warnings = []
+        self._asset, self._spec = asset, scene
+        self._dt = 1.0 / float(scene.physics_fps)
+
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def close(self) -> None:  # pragma: no cover - engines override
+        pass

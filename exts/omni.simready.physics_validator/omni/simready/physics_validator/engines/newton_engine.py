@@ -24,7 +24,7 @@ except ImportError as exc:  # engines/__init__ turns this into EngineUnavailable
 from ..core.asset_model import AssetModel
 from ..core.scene import SceneSpec
 from . import newton_bounds as nb
-from .base import EngineError
+from .base import EngineBase, EngineError
 
 # Steel's default of 32 rows per articulation overflowed with ground contact (notes/engines.md).
 ARTICULATION_CONSTRAINT_MAX = 64
@@ -41,14 +41,14 @@ class _Dof:
     sign: float = 1.0  # -1 when Newton's parent/child are USD's body1/body0
 
 
-class NewtonEngine:
+class NewtonEngine(EngineBase):
     """Newton on the CPU device, SolverSteel, one world."""
 
     name = "newton"
 
     def __init__(self) -> None:
+        super().__init__()
         self.version = f"newton {newton.__version__} / warp {wp.__version__} / SolverSteel"
-        self.warnings: list[str] = []
         self._model = None
         self._solver = None
         self._pipeline = None
@@ -56,8 +56,6 @@ class NewtonEngine:
         self._state0 = self._state1 = self._control = None
         self._asset: AssetModel | None = None
         self._spec: SceneSpec | None = None
-        self._dt = 1.0 / 240.0
-        self._time = 0.0
         self._dofs: list[_Dof] = []
         self._body_index: dict[str, int] = {}
         self._dynamic_bodies: set[int] = set()
@@ -71,23 +69,8 @@ class NewtonEngine:
         self._steps = 0
 
     # -- protocol ---------------------------------------------------------------------------------
-    @property
-    def time(self) -> float:
-        return self._time
-
-    @property
-    def dt(self) -> float:
-        return self._dt
-
-    @property
-    def dof_joints(self) -> list[str]:
-        return [d.path for d in self._dofs]
-
     def load(self, asset: AssetModel, scene: SceneSpec) -> None:
-        self.close()
-        self.warnings = []
-        self._asset, self._spec = asset, scene
-        self._dt = 1.0 / float(scene.physics_fps)
+        self._begin_load(asset, scene)
         announce_cold_compile()
         try:
             self._build()
@@ -205,10 +188,6 @@ class NewtonEngine:
         self._steps = 0
 
     # -- building ----------------------------------------------------------------------------------
-    def _warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)
-
     def _import(self, xform):
         spec = self._spec
         builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=(0.0, 0.0, -float(spec.gravity)))

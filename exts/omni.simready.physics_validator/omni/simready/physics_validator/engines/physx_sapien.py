@@ -23,7 +23,7 @@ from ..core.asset_model import AssetModel, BodyInfo, ColliderInfo, JointInfo, Ma
 from ..core.geometry import compose, inverse, quat_from_axis_angle, quat_normalize, quat_to_matrix, rotate
 from ..core.scene import SceneSpec
 from . import sapien_mass as mass_lib
-from .base import EngineError
+from .base import EngineBase, EngineError
 from .sapien_shapes import X_TO_AXIS, build_sapien_shape, plan_shapes
 
 PX_MAX_F32 = 3.4028234663852886e38
@@ -178,20 +178,18 @@ def physx_reads_velocity_limit(joint: JointInfo) -> bool:
     return bool(joint.velocity_limit and joint.velocity_limit > 0 and source.startswith("physxJoint"))
 
 
-class SapienPhysxEngine:
+class SapienPhysxEngine(EngineBase):
     """PhysX 5 on CPU via SAPIEN 3.0.3, no renderer."""
 
     name = "physx"
 
     def __init__(self) -> None:
+        super().__init__()
         px_version = physx.version().split("physx-")[-1].split(".patch")[0]
         self.version = f"sapien {sapien.__version__} / PhysX {px_version}"
-        self.warnings: list[str] = []
         self._scene = None
         self._asset: AssetModel | None = None
         self._spec: SceneSpec | None = None
-        self._dt = 1.0 / 240.0
-        self._time = 0.0
         self._built = _Built()
         self._dofs: list[_Dof] = []
         self._pending: list = []
@@ -206,23 +204,8 @@ class SapienPhysxEngine:
         self._read_plan = None
 
     # -- protocol ---------------------------------------------------------------------------------
-    @property
-    def time(self) -> float:
-        return self._time
-
-    @property
-    def dt(self) -> float:
-        return self._dt
-
-    @property
-    def dof_joints(self) -> list[str]:
-        return [d.path for d in self._dofs]
-
     def load(self, asset: AssetModel, scene: SceneSpec) -> None:
-        self.close()
-        self.warnings = []
-        self._asset, self._spec = asset, scene
-        self._dt = 1.0 / float(scene.physics_fps)
+        self._begin_load(asset, scene)
         physx.set_scene_config(gravity=np.array([0.0, 0.0, -float(scene.gravity)], np.float32))
         physx.set_body_config(
             solver_position_iterations=int(scene.solver_position_iterations),
@@ -397,10 +380,6 @@ class SapienPhysxEngine:
                 dof.drive.set_drive_target(_pose([value, 0.0, 0.0], IDENTITY))
 
     # -- building ----------------------------------------------------------------------------------
-    def _warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)
-
     def _material(self, info: MaterialInfo | None):
         info = info or MaterialInfo()
         for mode in (info.friction_combine, info.restitution_combine):
