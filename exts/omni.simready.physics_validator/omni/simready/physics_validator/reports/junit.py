@@ -1,7 +1,8 @@
 """JUnit XML for CI: one testcase per asset and test.
 
 FAIL and PRECHECK_FAILURE are <failure>, ERROR is <error>, SKIP and NOT_APPLICABLE are <skipped>
-with the reason, WARN passes with the warnings in <system-out>.
+with the reason, WARN passes with the warnings in <system-out>. Tests an interrupted run never reached are <error>
+NOT_RUN cases in a suite of their own.
 """
 
 from __future__ import annotations
@@ -49,6 +50,14 @@ def report_junit(report: RunReport) -> str:
         for key, value in counts.items():
             suite.set(key, str(value))
         suite.set("time", f"{total_time:.3f}")
+    if report.not_run:
+        # An interrupted run: the tests that never ran are errors, so CI cannot mistake the run for green.
+        suite = ET.SubElement(suites, "testsuite", name="not run (interrupted)", tests=str(len(report.not_run)),
+                              failures="0", errors=str(len(report.not_run)), skipped="0", time="0")
+        for item in report.not_run:
+            asset, _, test = item.rpartition("::")
+            case = ET.SubElement(suite, "testcase", classname=asset, name=test, time="0")
+            ET.SubElement(case, "error", message="NOT_RUN: the run was interrupted before this test", type="NOT_RUN")
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)
 
