@@ -14,8 +14,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 try:
-    import sapien
-    from sapien import physx
+    import warnings
+
+    with warnings.catch_warnings():  # SAPIEN warns about a missing libvulkan; we never create a renderer
+        warnings.filterwarnings("ignore", message="Failed to find system libvulkan")
+        import sapien
+        from sapien import physx
 except ImportError as exc:  # engines/__init__ turns this into EngineUnavailable
     raise ImportError(f"sapien is not installed: {exc}") from exc
 
