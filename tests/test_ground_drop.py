@@ -131,3 +131,43 @@ def test_mass_zero_objects_fall_with_mass_from_density(shared_assets, name):
     result = run_ground_drop(path)
     assert result.metrics["touched"] is True
     assert result.status == Status.PASS, result.reason
+
+
+def _add_to_stage(path, build):
+    from pxr import Usd
+
+    stage = Usd.Stage.Open(str(path))
+    build(stage)
+    stage.GetRootLayer().Save()
+    return path
+
+
+def test_a_pendulum_hinged_to_the_world_is_not_applicable(tmp_path):
+    from pxr import Sdf, UsdPhysics
+
+    def hinge(stage):
+        joint = UsdPhysics.RevoluteJoint.Define(stage, "/Asset/Hinge")
+        joint.CreateBody1Rel().SetTargets([Sdf.Path("/Asset/Body")])
+        joint.CreateAxisAttr("X")
+
+    result = run_ground_drop(_add_to_stage(box_asset(tmp_path / "pendulum.usda"), hinge))
+    assert result.status == Status.NOT_APPLICABLE
+    assert "revolute joint /Asset/Hinge" in result.reason
+
+
+def test_static_scenery_is_not_part_of_the_bounds(tmp_path):
+    """A collider on no rigid body (a platform) moves with the asset but never counts in its bounds."""
+    from pxr import Gf, UsdGeom, UsdPhysics
+
+    def platform(stage):
+        cube = UsdGeom.Cube.Define(stage, "/Asset/Platform")
+        cube.AddTranslateOp().Set(Gf.Vec3d(0, 0, 0.39))  # top 1 cm under the box
+        cube.AddScaleOp().Set(Gf.Vec3f(1.0, 1.0, 0.05))
+        UsdPhysics.CollisionAPI.Apply(cube.GetPrim())
+
+    result = run_ground_drop(_add_to_stage(box_asset(tmp_path / "on_platform.usda", size=0.1), platform))
+    assert result.metrics["bbox_height"] == pytest.approx(0.1, abs=1e-4)  # the box only, not the platform
+    assert any("static scenery" in w for w in result.warnings)
+    # Lifted with the box, the platform holds it up: a clear FAIL that names the scenery.
+    assert result.status == Status.FAIL and result.metrics["touched"] is False
+    assert "/Asset/Platform" in result.reason and any("world geometry" in h for h in result.fix_hints)

@@ -107,7 +107,7 @@ def test_bounds_at_authored_poses_equal_the_static_bounds(arm):
     cache = BodyCornerCache(arm)
     poses = {p: (b.world_pose.pos, b.world_pose.quat) for p, b in arm.bodies.items()}
     lo, hi = cache.world_bounds(poses)
-    slo, shi = arm.static_bounds()
+    slo, shi = arm.authored_bounds()
     np.testing.assert_allclose(lo, slo, atol=1e-9)
     np.testing.assert_allclose(hi, shi, atol=1e-9)
 
@@ -265,7 +265,7 @@ def test_the_authored_scene_reads_back_as_the_test_asked_and_simulates(tmp_path)
     stage.Export(str(composed))
     layer.remove()
     seen = read_asset(composed)
-    assert seen.static_bounds()[0][2] == pytest.approx(1.0, abs=1e-6)
+    assert seen.authored_bounds()[0][2] == pytest.approx(1.0, abs=1e-6)
     planes = [c for c in seen.colliders.values() if c.shape == "plane"]
     assert len(planes) == 1 and planes[0].body is None
     assert planes[0].material is not None and planes[0].material.restitution == 0.0

@@ -44,7 +44,7 @@ def test_render_meshes_sit_where_the_colliders_are(shared_assets, relative, tole
     geometry = load_render_geometry(str(path), frames, list(asset.bodies))
     assert set(geometry) == set(asset.bodies)  # every body drawn, nested ones included
     lo, hi = posed_bounds(asset, geometry)
-    collision_lo, collision_hi = asset.static_bounds()
+    collision_lo, collision_hi = asset.authored_bounds()
     np.testing.assert_allclose(lo, collision_lo, atol=tolerance)
     np.testing.assert_allclose(hi, collision_hi, atol=tolerance)
     # Visual meshes, not the (guide-purpose) collision meshes, when a body has both.

@@ -161,8 +161,17 @@ class JointInfo:
 
     @property
     def is_world_anchor(self) -> bool:
-        """A fixed joint with exactly one side on a rigid body (the other: world or a static frame)."""
-        return self.type == "fixed" and self.enabled and ((self.body0 is None) != (self.body1 is None))
+        """A joint that holds the asset to the world: exactly one side is a rigid body (the other the
+        world or a static frame) and the joint removes translation. A fixed joint is the spec's case;
+        a revolute, prismatic or spherical joint to the world (a pendulum, a cart on a rail) holds the
+        asset just as well, so it cannot fall either. A D6 joint anchors when it limits a translation."""
+        if not self.enabled or (self.body0 is None) == (self.body1 is None):
+            return False
+        if self.type in ("fixed", "revolute", "prismatic", "spherical"):
+            return True
+        if self.type == "d6":
+            return any(axis in self.d6_limits for axis in ("transX", "transY", "transZ"))
+        return False
 
 
 @dataclass
@@ -222,11 +231,20 @@ class AssetModel:
                 return joint
         return None
 
-    def static_bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """World AABB of all colliders as authored (before simulation)."""
+    @property
+    def static_colliders(self) -> list[ColliderInfo]:
+        """Collision geometry on no rigid body: scenery (a floor, a platform), not part of what moves."""
+        return [c for c in self.colliders.values() if c.body is None]
+
+    def authored_bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """World AABB of the rigid bodies' colliders as authored (before simulation).
+
+        The asset's bounds everywhere (tests, engines, placement) are those of its rigid bodies'
+        collision shapes; static colliders are scenery and never count.
+        """
         from .geometry import collider_world_aabb
 
-        boxes = [collider_world_aabb(c) for c in self.colliders.values()]
+        boxes = [collider_world_aabb(c) for c in self.colliders.values() if c.body is not None]
         boxes = [b for b in boxes if b is not None]
         if not boxes:
             return None

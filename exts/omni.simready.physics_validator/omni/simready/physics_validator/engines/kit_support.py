@@ -150,7 +150,6 @@ class BodyCornerCache:
 
     def __init__(self, asset: "AssetModel"):
         self.corners: dict[str, np.ndarray] = {}
-        self.static_corners: list[np.ndarray] = []
         for collider in asset.colliders.values():
             if not collider.collision_enabled:
                 continue
@@ -159,9 +158,7 @@ class BodyCornerCache:
                 continue  # planes and empty meshes have no bounded box
             local = box_corners(*extent)
             if collider.body is None or collider.body not in asset.bodies:
-                world = local @ quat_to_matrix(collider.world_pose.quat).T + np.asarray(collider.world_pose.pos, float)
-                self.static_corners.append(world)
-                continue
+                continue  # static scenery: not part of the asset's bounds
             pos, quat = collider.local_pose.pos, collider.local_pose.quat
             in_body = local @ quat_to_matrix(quat).T + np.asarray(pos, float)
             previous = self.corners.get(collider.body)
@@ -170,7 +167,7 @@ class BodyCornerCache:
     def world_bounds(self, poses: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
         """Union AABB from body poses (SI, wxyz). A body missing from `poses` is an error: a stale
         bound would hide exactly the falls and penetrations the tests look for."""
-        points = list(self.static_corners)
+        points = []  # the rigid bodies' colliders only: static scenery never counts (as in every engine)
         for body, corners in self.corners.items():
             if body not in poses:
                 raise KeyError(f"no PhysX pose for body {body}")
@@ -308,7 +305,7 @@ def plan_validation_layer(
         solver_position_iterations=scene.solver_position_iterations,
         solver_velocity_iterations=scene.solver_velocity_iterations,
     )
-    bounds = asset.static_bounds()
+    bounds = asset.authored_bounds()
     if scene.ground is not None:
         extent = 10.0 if bounds is None else max(10.0, 4.0 * float(np.max(bounds[1] - bounds[0])))
         plan.ground = GroundPlan(

@@ -398,10 +398,11 @@ class NewtonEngine(EngineBase):
 
     def _collect_bound_shapes(self, ground_shape: int) -> None:
         model = self._model
-        flags, types = model.shape_flags.numpy(), model.shape_type.numpy()
-        self._bound_shapes = [
+        flags, types, bodies = model.shape_flags.numpy(), model.shape_type.numpy(), model.shape_body.numpy()
+        self._bound_shapes = [  # the rigid bodies' shapes: static scenery (body -1) never counts
             s for s in range(model.shape_count)
             if s != ground_shape and int(flags[s]) & _COLLIDE and int(types[s]) not in (nb.PLANE, nb.HFIELD)
+            and int(bodies[s]) >= 0
         ]
         self._mesh_vertices = {}
         for s in self._bound_shapes:
@@ -417,7 +418,11 @@ class NewtonEngine(EngineBase):
         """Authored collision bounds from the builder's lists, before finalize (for place_bottom_at)."""
         types = np.asarray(builder.shape_type, int)
         flags = np.asarray(builder.shape_flags, int)
-        shapes = [s for s in range(len(types)) if flags[s] & _COLLIDE and types[s] not in (nb.PLANE, nb.HFIELD)]
+        owners = np.asarray(builder.shape_body, int)
+        shapes = [
+            s for s in range(len(types))
+            if flags[s] & _COLLIDE and types[s] not in (nb.PLANE, nb.HFIELD) and owners[s] >= 0
+        ]
         if not shapes:
             return None
         body_q = np.array([list(t) for t in builder.body_q], float).reshape(-1, 7)

@@ -56,37 +56,6 @@ def _twist_angle(quat) -> float:
     return (angle + math.pi) % (2.0 * math.pi) - math.pi
 
 
-def _exact_aabb(component) -> np.ndarray:
-    """World AABB shape by shape. PhysX bounds a (custom-geometry) cylinder by its local box, which
-    overestimates a cylinder rolled about its axis; here it is bounded exactly."""
-    body_p, body_q = _np_pose(component.entity.pose)
-    lows, highs = [], []
-    for shape in component.get_collision_shapes():
-        pos, quat = compose(body_p, body_q, *_np_pose(shape.get_local_pose()))
-        rot = quat_to_matrix(quat)
-        if isinstance(shape, physx.PhysxCollisionShapeCylinder):
-            axis = rot[:, 0]
-            r, h = float(shape.get_radius()), float(shape.get_half_length())
-            half = np.abs(axis) * h + r * np.sqrt(np.clip(1.0 - axis * axis, 0.0, 1.0))
-        elif isinstance(shape, physx.PhysxCollisionShapeCapsule):
-            axis = rot[:, 0]
-            half = np.abs(axis) * float(shape.get_half_length()) + float(shape.get_radius())
-        elif isinstance(shape, physx.PhysxCollisionShapeSphere):
-            half = np.full(3, float(shape.get_radius()))
-        elif isinstance(shape, physx.PhysxCollisionShapeBox):
-            half = np.abs(rot) @ np.asarray(shape.get_half_size(), float)
-        elif isinstance(shape, (physx.PhysxCollisionShapeConvexMesh, physx.PhysxCollisionShapeTriangleMesh)):
-            pts = (np.asarray(shape.get_vertices(), float) * np.asarray(shape.get_scale(), float)) @ rot.T + pos
-            lows.append(pts.min(axis=0))
-            highs.append(pts.max(axis=0))
-            continue
-        else:
-            continue
-        lows.append(pos - half)
-        highs.append(pos + half)
-    return np.stack([np.min(lows, axis=0), np.max(highs, axis=0)])
-
-
 _ROUND = (physx.PhysxCollisionShapeCapsule, physx.PhysxCollisionShapeCylinder)
 
 
@@ -202,7 +171,6 @@ class SapienPhysxEngine(EngineBase):
         self._targets = np.zeros(0)
         self._initial_targets = np.zeros(0)
         self._initial_state: bytes | None = None
-        self._static_bounds = None
         self._bounded = []
         self._round = None
         self._read_plan = None
@@ -243,8 +211,6 @@ class SapienPhysxEngine(EngineBase):
         boxes = [c.compute_global_aabb_tight() for c in self._bounded]
         if self._round is not None:
             boxes.append(self._round.aabb())
-        if self._static_bounds is not None:
-            boxes.append(self._static_bounds)
         if len(boxes) == 1:  # the common single-body case, without numpy reductions
             box = boxes[0]
             return box[0].astype(float), box[1].astype(float)
@@ -426,7 +392,6 @@ class SapienPhysxEngine(EngineBase):
         self._bounded = [c for c in bounded if not has_round(c)]
         round_bodies = [c for c in bounded if has_round(c)]
         self._round = _RoundShapeBounds(round_bodies) if round_bodies else None
-        self._static_bounds = self._compute_static_bounds()
         if spec.place_bottom_at is not None:
             self._place_bottom(float(spec.place_bottom_at))
         self._targets = np.array([self._initial_target(d) for d in self._dofs], float)
@@ -962,23 +927,9 @@ class SapienPhysxEngine(EngineBase):
     def _has_bounded_shape(component) -> bool:
         return any(not isinstance(s, physx.PhysxCollisionShapePlane) for s in component.get_collision_shapes())
 
-    def _compute_static_bounds(self):
-        boxes = []
-        for static in self._built.statics:
-            for shape in static.get_collision_shapes():
-                if isinstance(shape, physx.PhysxCollisionShapePlane):
-                    break
-            else:
-                if static.get_collision_shapes():
-                    boxes.append(_exact_aabb(static))
-        if not boxes:
-            return None
-        stack = np.asarray(boxes, float)
-        return np.stack([stack[:, 0].min(axis=0), stack[:, 1].max(axis=0)])
-
     def _place_bottom(self, height: float) -> None:
-        lo, _ = self.bounds()
-        if not (self._bounded or self._round) and self._static_bounds is None:
+        lo, _ = self.bounds()  # the rigid bodies' bottom; static scenery moves along, as the asset prim would in Kit
+        if not (self._bounded or self._round):
             return
         shift = np.array([0.0, 0.0, height - float(lo[2])])
         for art in self._built.articulations:
@@ -993,7 +944,6 @@ class SapienPhysxEngine(EngineBase):
         for drive in self._built.world_drives:
             p, q = _np_pose(drive.get_pose_in_parent())
             drive.set_pose_in_parent(_pose(p + shift, q))
-        self._static_bounds = self._compute_static_bounds()
 
     def _initial_target(self, dof: _Dof) -> float:
         joint = self._asset.joints.get(dof.path)

@@ -40,6 +40,10 @@ HINT_DIVERGED = (
     "The simulation produced NaN or exploded: check for self-penetrating geometry, zero-volume colliders, overlapping "
     "rigid bodies, and NaN or extreme values in mass and diagonal inertia."
 )
+HINT_SCENERY = (
+    "Remove world geometry (floors, platforms: colliders on no rigid body) from the asset; a SimReady asset "
+    "carries only its own parts."
+)
 HINT_NO_RIGID_BODY = "Apply UsdPhysics.RigidBodyAPI to the asset's root prim (or to each moving part)."
 HINT_NO_COLLIDER = "Apply UsdPhysics.CollisionAPI to at least one mesh or gprim under the rigid body."
 
@@ -77,10 +81,10 @@ class GroundDropTest(PhysicsTest):
     def precheck(self, asset, config: GroundDropConfig) -> Precheck | None:
         anchors = asset.world_anchors
         if anchors:
-            names = ", ".join(j.path for j in anchors[:3])
+            names = ", ".join(f"{j.type} joint {j.path}" for j in anchors[:3])
             return Precheck(
                 Status.NOT_APPLICABLE,
-                f"world-anchored: fixed joint {names} pins the asset to the world, so it cannot fall by design",
+                f"world-anchored: {names} holds the asset to the world, so it cannot fall by design",
                 metrics={"ground_drop_skipped": 1},
             )
         if not asset.bodies:
@@ -94,7 +98,7 @@ class GroundDropTest(PhysicsTest):
         return None
 
     def scene(self, asset, config: GroundDropConfig) -> SceneSpec:
-        bounds = asset.static_bounds()
+        bounds = asset.authored_bounds()
         height = float(bounds[1][2] - bounds[0][2]) if bounds is not None else 0.0
         drop = max(config.drop_height_factor * height, config.minimum_drop_clearance)
         return SceneSpec(
@@ -120,6 +124,12 @@ class GroundDropTest(PhysicsTest):
         max_rest_frames = int(round(cfg.rest_detection_max_seconds * fps))
         tail_frames = int(round(cfg.simulate_after_result_seconds * fps))
 
+        scenery = ctx.asset.static_colliders
+        if scenery:
+            ctx.warn(
+                f"{len(scenery)} collider(s) on no rigid body (e.g. {scenery[0].path}) are static scenery: they move "
+                "with the asset but are not part of its bounds"
+            )
         lo, hi = ctx.bounds()
         ctx.metric("initial_z_min", float(lo[2]))
         ctx.metric("bbox_height", float(hi[2] - lo[2]))
@@ -198,6 +208,13 @@ class GroundDropTest(PhysicsTest):
                     f"{touch_threshold:.3f} m)",
                     [HINT_NEVER_TOUCHED],
                 )
+                if scenery:
+                    verdict = (
+                        verdict[0],
+                        verdict[1] + f"; the asset carries static collision geometry ({scenery[0].path}) that moved "
+                        "with it and may hold it up",
+                        verdict[2] + [HINT_SCENERY],
+                    )
             else:
                 verdict = (
                     Status.FAIL,
