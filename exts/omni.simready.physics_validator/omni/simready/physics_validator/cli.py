@@ -46,7 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--no-video", action="store_true", help="do not record videos")
     validate.add_argument("--no-html", action="store_true", help="do not write the HTML report")
     validate.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation; faster)")
-    validate.add_argument("--watchdog", type=float, metavar="SECONDS", help="wall-clock limit per test (default 120)")
+    validate.add_argument(
+        "--watchdog", type=float, metavar="SECONDS", help="a test with no physics progress for this long is a hang (default 120)"
+    )
+    validate.add_argument(
+        "--max-test-seconds", type=float, metavar="SECONDS", help="wall-clock cap per test even while it progresses (default 3600)"
+    )
     validate.add_argument("--quiet", action="store_true", help="no progress and no summary table")
     validate.add_argument("--debug", action="store_true", help="show Python tracebacks")
     validate.add_argument("--jobs", "-j", type=int, metavar="N", help="assets validated at once (default: number of CPU cores)")
@@ -136,6 +141,10 @@ def _validate(args, console: Console) -> int:
         if args.watchdog <= 0:
             return _usage_error(console, "--watchdog must be > 0 seconds")
         config.run.watchdog_seconds = args.watchdog
+    if args.max_test_seconds is not None:
+        if args.max_test_seconds <= 0:
+            return _usage_error(console, "--max-test-seconds must be > 0 seconds")
+        config.run.max_test_seconds = args.max_test_seconds
 
     out_dir = Path(args.out)
     try:

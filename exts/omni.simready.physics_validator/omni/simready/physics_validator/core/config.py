@@ -38,7 +38,12 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    watchdog_seconds: float = Field(120.0, gt=0, description="Wall-clock limit per test; a hang becomes ERROR.")
+    watchdog_seconds: float = Field(
+        120.0, gt=0, description="A test whose physics makes no progress for this long (wall clock) is a hang: ERROR."
+    )
+    max_test_seconds: float = Field(
+        3600.0, gt=0, description="Wall-clock cap per test even while it progresses (a test that never decides): ERROR."
+    )
     video: bool = Field(True, description="Record a video per test (needs the [video] extra).")
     video_width: int = Field(640, ge=16)
     video_height: int = Field(360, ge=16)

@@ -94,6 +94,7 @@ def run_asset(
     job: AssetJob,
     on_test_start: Callable[[str], None] | None = None,
     on_test_end: Callable[[TestResult], None] | None = None,
+    on_progress: Callable[[], None] | None = None,
 ) -> AssetResult:
     """Validate one asset with the given tests in this process."""
     from ..engines import create_engine
@@ -120,7 +121,7 @@ def run_asset(
                 result.reason = f"unloadable asset: {load_error}"
                 result.fix_hints = ["Open the file in usdview to see the composition or syntax error, and fix or re-export it."]
             else:
-                result = run_one_test(test, asset, test_config, job, config, create_engine)
+                result = run_one_test(test, asset, test_config, job, config, create_engine, on_progress)
             asset_result.tests.append(result)
             if on_test_end:
                 on_test_end(result)
@@ -129,12 +130,35 @@ def run_asset(
     return asset_result
 
 
-def run_one_test(test: PhysicsTest, asset, test_config, job: AssetJob, config: ValidationConfig, create_engine) -> TestResult:
+HEARTBEAT_SECONDS = 1.0
+
+
+def _heartbeat(on_progress: Callable[[], None]):
+    """Observer that reports physics progress at most once per HEARTBEAT_SECONDS (for the parent's watchdog)."""
+    last = [time.monotonic()]
+
+    def observe(_ctx) -> None:
+        now = time.monotonic()
+        if now - last[0] >= HEARTBEAT_SECONDS:
+            last[0] = now
+            on_progress()
+
+    return observe
+
+
+def run_one_test(
+    test: PhysicsTest, asset, test_config, job: AssetJob, config: ValidationConfig, create_engine,
+    on_progress: Callable[[], None] | None = None,
+) -> TestResult:
     try:
         engine = create_engine(job.engine)
     except Exception as exc:  # noqa: BLE001
         return error_result(test.name, f"engine '{job.engine}' unavailable: {exc}", test_config.model_dump(), test.version, test.features)
-    session = TestSession(test, asset, test_config, engine, config.run.watchdog_seconds, debug=job.debug)
+    session = TestSession(
+        test, asset, test_config, engine, config.run.watchdog_seconds, debug=job.debug, max_seconds=config.run.max_test_seconds
+    )
+    if on_progress is not None:
+        session.ctx.add_observer(_heartbeat(on_progress))
     recording = None
     test_dir = Path(job.out_dir) / test.name if job.out_dir else None
     if test_dir is not None and config.run.video:
@@ -215,8 +239,11 @@ def _worker_main(job: AssetJob, conn) -> None:
     def ended(result: TestResult) -> None:
         conn.send(("result", result.model_dump(mode="json"), result.series, peak_rss_mb()))
 
+    def alive() -> None:
+        conn.send(("alive",))
+
     try:
-        run_asset(job, started, ended)
+        run_asset(job, started, ended, alive)
         conn.send(("done",))
     except BaseException as exc:  # noqa: BLE001 - report, never die silently
         try:
@@ -276,8 +303,11 @@ def run_asset_isolated(
         process.start()
         child_conn.close()
         current: str | None = None
-        started_at = time.monotonic()
-        limit = watchdog_seconds + min(WORKER_GRACE_SECONDS, 2.0 + watchdog_seconds)
+        started_at = last_progress = time.monotonic()
+        # The watchdog counts from the last sign of physics progress (a heartbeat at most every second
+        # while steps complete), so a large robot that steps slowly is never mistaken for a hang.
+        grace = min(WORKER_GRACE_SECONDS, 2.0 + watchdog_seconds)
+        max_seconds = config.run.max_test_seconds + grace
         try:
             while True:
                 if parent_conn.poll(0.2):
@@ -289,8 +319,11 @@ def run_asset_isolated(
                         _crashed(asset_result, remaining, current, process, config)
                         break
                     kind = message[0]
-                    if kind == "start":
+                    if kind == "alive":
+                        last_progress = time.monotonic()
+                    elif kind == "start":
                         current, started_at = message[1], time.monotonic()
+                        last_progress = started_at
                         if on_test_start:
                             on_test_start(current)
                     elif kind == "result":
@@ -314,16 +347,19 @@ def run_asset_isolated(
                 elif not process.is_alive():
                     _crashed(asset_result, remaining, current, process, config, on_test_end)
                     break
-                elif current is not None and time.monotonic() - started_at > limit:
+                elif current is not None and (
+                    time.monotonic() - last_progress > watchdog_seconds + grace
+                    or time.monotonic() - started_at > max_seconds
+                ):
                     process.kill()
-                    _record_error(
-                        asset_result,
-                        remaining,
-                        current,
-                        f"hang: no result after {limit:.0f} s (watchdog {watchdog_seconds:g} s); the worker was stopped",
-                        config,
-                        on_test_end,
-                    )
+                    now = time.monotonic()
+                    if now - last_progress > watchdog_seconds + grace:
+                        reason = (f"hang: no physics progress for {now - last_progress:.0f} s "
+                                  f"(watchdog {watchdog_seconds:g} s); the worker was stopped")
+                    else:
+                        reason = (f"no verdict after {now - started_at:.0f} s (max_test_seconds "
+                                  f"{config.run.max_test_seconds:g} s watchdog); the worker was stopped")
+                    _record_error(asset_result, remaining, current, reason, config, on_test_end)
                     break
         except KeyboardInterrupt:
             process.kill()

@@ -95,24 +95,27 @@ class TestSession:
         engine: "Engine",
         watchdog_seconds: float | None = None,
         debug: bool = False,
+        max_seconds: float | None = None,
     ):
         self.test = test
         self.asset = asset
         self.config = config
         self.engine = engine
-        self.watchdog_seconds = watchdog_seconds
+        self.watchdog_seconds = watchdog_seconds  # no progress between two steps for this long = hang
+        self.max_seconds = max_seconds  # overall cap, even while steps keep coming
         self.debug = debug
         self.result = new_result(test, config)
         self.result.engine = getattr(engine, "name", "")
         self.ctx = TestContext(engine, asset, config, self.result)
         self._generator = None
         self._started_at: float | None = None
+        self._last_progress: float | None = None
         self.done = False
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> bool:
         """Precheck, build the scene, create the generator. False when the test is already decided."""
-        self._started_at = time.perf_counter()
+        self._started_at = self._last_progress = time.perf_counter()
         decision = asset_error_precheck(self.asset) or self._guard(lambda: self.test.precheck(self.asset, self.config))
         if self.done:
             return False
@@ -131,6 +134,7 @@ class TestSession:
         for warning in getattr(self.engine, "warnings", []) or []:
             self.ctx.warn(f"engine: {warning}")
         self._generator = self._guard(lambda: self.test.run(self.ctx))
+        self._last_progress = time.perf_counter()  # building the scene is not a physics step
         return not self.done
 
     def advance(self) -> bool:
@@ -145,9 +149,20 @@ class TestSession:
         except Exception as exc:  # noqa: BLE001 - every failure becomes a verdict
             self._fail_with(exc)
             return False
-        if self.watchdog_seconds and time.perf_counter() - self._started_at > self.watchdog_seconds:
-            self._fail_with(WatchdogTimeout(f"hang: test still running after {self.watchdog_seconds:g} s (watchdog)"))
+        now = time.perf_counter()
+        if self.watchdog_seconds and now - self._last_progress > self.watchdog_seconds:
+            # Cooperative: a step that returned, but only after the watchdog. One that never returns is
+            # the parent process's to stop (core.runner).
+            self._fail_with(
+                WatchdogTimeout(f"hang: one physics step took {now - self._last_progress:.0f} s (watchdog {self.watchdog_seconds:g} s)")
+            )
             return False
+        if self.max_seconds and now - self._started_at > self.max_seconds:
+            self._fail_with(
+                WatchdogTimeout(f"no verdict after {self.max_seconds:g} s: the test kept stepping without deciding (max_test_seconds watchdog)")
+            )
+            return False
+        self._last_progress = now
         return True
 
     def after_step(self) -> None:
