@@ -50,7 +50,6 @@ class DriveGainValidationTest(DrivenJointTest):
         max_oscillations: int = Field(20, ge=0, description="Velocity sign changes allowed in the window.")
         settling_tolerance: float = Field(0.05, gt=0, lt=1, description="Settling band, fraction of the step magnitude.")
         step_fatal: bool = Field(False, description="Poor step response fails the test (default: warning).")
-        bbox_explode_ratio: float = Field(10.0, gt=1, description="Fail when the asset's AABB volume exceeds this x its baseline.")
         settled_velocity_threshold: float = Field(0.05, gt=0, description="|v| below this counts as stopped; also the sign-change deadband.")
         capture_settled_grace_frames: int = Field(24, ge=1, description="Stopped, in-band frames that end a joint early.")
 

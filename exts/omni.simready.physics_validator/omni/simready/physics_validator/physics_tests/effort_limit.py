@@ -49,7 +49,6 @@ class EffortLimitTest(DrivenJointTest):
         force_magnitude_newtons: float = Field(10.0, ge=0, description="External force at each joint's child body (N).")
         test_duration_seconds: float = Field(2.0, gt=0, description="Load time per joint, spread over the 12 directions (s).")
         break_tolerance: float = Field(0.10, ge=0, description="Break: a joint beyond its limits by more than this x its range.")
-        bbox_explode_ratio: float = Field(10.0, gt=1, description="Break when the asset's AABB volume exceeds this x its baseline.")
         stop_on_first_break: bool = Field(True, description="Stop the test at the first break (avoids cascading instability).")
 
     def run(self, ctx: TestContext) -> Iterator[None]:

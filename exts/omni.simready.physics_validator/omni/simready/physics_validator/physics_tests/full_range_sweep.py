@@ -52,7 +52,6 @@ class FullRangeSweepTest(DrivenJointTest):
         rest_tolerance: float = Field(0.10, gt=0, description="Hold error allowed at an endpoint (rad or m) for most of the pause.")
         rest_check_fatal: bool = Field(True, description="A hold failure fails the joint (false: warning; diagnostic runs only).")
         zero_return_tolerance: float = Field(0.01, gt=0, description="Final error allowed at the zero waypoint (rad or m).")
-        bbox_explode_ratio: float = Field(10.0, gt=1, description="Fail when the asset's AABB volume exceeds this x its baseline.")
         max_sweep_range: float = Field(2 * math.pi, gt=0, description="Wider ranges are swept over a window this wide.")
         newton_zero_consecutive_frames: int = Field(8, ge=1, description="Newton: in-tolerance frames that end the zero hold.")
         newton_zero_max_settling_seconds: float = Field(2.0, ge=0, description="Newton: longest zero hold (s).")

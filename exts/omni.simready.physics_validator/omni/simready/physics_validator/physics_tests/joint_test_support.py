@@ -45,6 +45,9 @@ class DrivenJointConfig(TestConfig):
         default_factory=list,
         description="Only these joints (prim names or paths); empty = every driven joint. QA uses it to re-run one joint.",
     )
+    bbox_explode_ratio: float = Field(
+        10.0, gt=1, description="Fail (break, for effort_limit) when the asset's AABB volume exceeds this x its baseline."
+    )
 
 
 class DrivenJointTest(PhysicsTest):
