@@ -216,14 +216,8 @@ class SapienPhysxEngine(EngineBase):
             return box[0].astype(float), box[1].astype(float)
         if not boxes:
             return np.zeros(3), np.zeros(3)
-        # A handful of boxes: plain float comparisons beat numpy's per-call overhead (runs every step).
-        lx = ly = lz = math.inf
-        hx = hy = hz = -math.inf
-        for box in boxes:
-            (ax, ay, az), (bx, by, bz) = box.tolist()
-            lx, ly, lz = min(lx, ax), min(ly, ay), min(lz, az)
-            hx, hy, hz = max(hx, bx), max(hy, by), max(hz, bz)
-        return np.array((lx, ly, lz)), np.array((hx, hy, hz))
+        stack = np.array(boxes)  # (n, 2, 3): one array and two reductions, the cheapest union measured
+        return stack[:, 0].min(axis=0).astype(float), stack[:, 1].max(axis=0).astype(float)
 
     def joint_positions(self) -> np.ndarray:
         return self._joint_values(velocity=False)
