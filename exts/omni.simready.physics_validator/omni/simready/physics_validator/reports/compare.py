@@ -15,6 +15,7 @@ from rich.table import Table
 
 from ..core.compare import Comparison, ComparisonRow, EngineVerdict
 from ..core.atomic_write import write_atomic
+from .console import display_path
 from .console import STATUS_STYLE
 
 DOCS_HINT = "known causes of engine disagreements: docs/engine-divergences.md"
@@ -66,7 +67,7 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
                 statuses = ", ".join(f"{e} {s.value if s else '-'}" for e, s in joint.statuses.items())
                 detail += f"\njoint {joint.joint}: {statuses}"
         table.add_row(
-            row.asset, row.test, *cells, "yes" if row.agree else "[bold red]NO[/]", detail,
+            display_path(row.asset), row.test, *cells, "yes" if row.agree else "[bold red]NO[/]", detail,
             style=None if row.agree else "on grey15",
         )
     console.print(table)
