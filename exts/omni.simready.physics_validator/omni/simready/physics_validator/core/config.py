@@ -7,7 +7,6 @@ a typo must never silently fall back to a default.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -145,7 +144,3 @@ def _describe_validation_error(exc: ValidationError, section: str, origin: str) 
         loc = ".".join(str(p) for p in err.get("loc", ()))
         parts.append(f"'{section}.{loc}': {err.get('msg')} (got {err.get('input')!r})")
     return f"{origin}: " + "; ".join(parts)
-
-
-def finite_positive(value: float) -> bool:
-    return isinstance(value, (int, float)) and math.isfinite(value) and value > 0

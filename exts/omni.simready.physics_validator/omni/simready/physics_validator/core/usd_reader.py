@@ -65,15 +65,13 @@ class AssetLoadError(Exception):
 
 def read_asset(path: str | os.PathLike) -> AssetModel:
     """Open `path` read-only and build its AssetModel. Raises AssetLoadError when it cannot be opened."""
-    from pxr import Usd
-
     stage = open_stage(path)
     return AssetReader(stage, str(path)).read()
 
 
 def open_stage(path: str | os.PathLike):
     """Open a stage for reading, turning every failure into an AssetLoadError with a one-line reason."""
-    from pxr import Sdf, Tf, Usd
+    from pxr import Tf, Usd
 
     path = Path(path)
     if not path.exists():
@@ -224,8 +222,6 @@ class AssetReader:
         self._check_composition()
 
     def _check_composition(self) -> None:
-        from pxr import Usd
-
         for prim in self.stage.Traverse():
             for spec in prim.GetPrimStack():
                 for items in (spec.referenceList.GetAddedOrExplicitItems(), spec.payloadList.GetAddedOrExplicitItems()):

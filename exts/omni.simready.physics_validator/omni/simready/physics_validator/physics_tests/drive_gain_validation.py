@@ -14,7 +14,6 @@ from typing import Iterator
 from pydantic import Field
 
 from ..core.bbox_watch import BoxWatch
-from ..core.config import TestConfig
 from ..core.context import TestContext
 from ..core.plugin import register_test
 from ..core.results import JointRow

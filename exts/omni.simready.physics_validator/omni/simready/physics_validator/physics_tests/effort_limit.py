@@ -14,7 +14,6 @@ import numpy as np
 from pydantic import Field
 
 from ..core.bbox_watch import BoxWatch
-from ..core.config import TestConfig
 from ..core.context import TestContext
 from ..core.force_directions import direction_label, icosahedron_directions
 from ..core.plugin import register_test

@@ -13,7 +13,6 @@ from typing import Iterator
 from pydantic import Field
 
 from ..core.bbox_watch import BoxWatch
-from ..core.config import TestConfig
 from ..core.context import TestContext
 from ..core.joint_motion import EASE_PROFILES, ConvergenceCounter, hold_failed, sweep_plan
 from ..core.plugin import register_test

@@ -22,7 +22,6 @@ from ..core.status import Status
 
 if TYPE_CHECKING:
     from ..core.asset_model import AssetModel, JointInfo
-    from ..core.config import TestConfig
     from ..core.context import TestContext
 
 # velocity_limit, drive_gain_validation and effort_limit check the bounding box every N steps (anchor
