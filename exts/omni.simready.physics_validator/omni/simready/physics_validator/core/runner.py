@@ -316,7 +316,7 @@ def run_asset_isolated(
                     except (EOFError, OSError):
                         message = None
                     if message is None:
-                        _crashed(asset_result, remaining, current, process, config)
+                        _crashed(asset_result, remaining, current, process, config, on_test_end)
                         break
                     kind = message[0]
                     if kind == "alive":
