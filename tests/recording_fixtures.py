@@ -12,7 +12,7 @@ import pytest
 
 from omni.simready.physics_validator.core.results import TestResult
 from omni.simready.physics_validator.core.session import TestSession
-from omni.simready.physics_validator.core.usd_reader import read_asset
+from omni.simready.physics_validator.core.usd import read_asset
 from omni.simready.physics_validator.engines import create_engine
 from omni.simready.physics_validator.physics_tests.ground_drop import GroundDropTest
 

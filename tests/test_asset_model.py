@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from omni.simready.physics_validator.core.usd_reader import AssetLoadError, read_asset
+from omni.simready.physics_validator.core.usd import AssetLoadError, read_asset
 from usd_fixtures import box_asset
 
 

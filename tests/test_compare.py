@@ -8,11 +8,11 @@ import pytest
 from rich.console import Console
 
 from omni.simready.physics_validator.cli import main
-from omni.simready.physics_validator.compare_cli import parse_engines
-from omni.simready.physics_validator.core.compare import compare_reports, deciding_metrics
+from omni.simready.physics_validator.cli import parse_engines
+from omni.simready.physics_validator.core.comparison import compare_reports, deciding_metrics
 from omni.simready.physics_validator.core.results import AssetResult, JointRow, RunReport, TestResult
 from omni.simready.physics_validator.core.status import Status
-from omni.simready.physics_validator.reports.compare import comparison_html, print_comparison, write_compare_json
+from omni.simready.physics_validator.reports.comparison_report import comparison_html, print_comparison, write_compare_json
 
 
 def _report(engine: str, verdicts: dict[tuple[str, str], Status], joints=None) -> RunReport:

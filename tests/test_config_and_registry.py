@@ -5,18 +5,19 @@ from __future__ import annotations
 import pytest
 
 from omni.simready.physics_validator.core.config import ConfigError, ValidationConfig, parse_value
-from omni.simready.physics_validator.core.plugin import PhysicsTest, TestRegistry, UnknownTestError, default_registry
+from omni.simready.physics_validator.core.plugin import PhysicsTest, TestRegistry, UnknownTestError
+from omni.simready.physics_validator.physics_tests import default_registry
 
 
 def test_ground_drop_defaults_are_the_spec_values():
-    cfg = ValidationConfig.defaults().for_test("ground_drop")
+    cfg = ValidationConfig.defaults(default_registry()).for_test("ground_drop")
     assert (cfg.drop_height_factor, cfg.floor_margin, cfg.rest_tolerance) == (8.0, 0.1, 0.02)
     assert (cfg.rest_detection_hold_seconds, cfg.rest_detection_max_seconds, cfg.simulation_seconds) == (2.0, 8.0, 10.0)
     assert (cfg.penetration_check_seconds, cfg.physics_fps, cfg.ground_restitution) == (1.0, 240.0, 0.0)
 
 
 def test_set_override_parses_values_and_names_bad_keys():
-    cfg = ValidationConfig.defaults()
+    cfg = ValidationConfig.defaults(default_registry())
     cfg.apply_set(["ground_drop.rest_tolerance=0.01", "run.video=false"])
     assert cfg.for_test("ground_drop").rest_tolerance == 0.01 and cfg.run.video is False
     with pytest.raises(ConfigError, match=r"unknown key 'ground_drop.rest_tolerence'"):
@@ -32,7 +33,7 @@ def test_set_override_parses_values_and_names_bad_keys():
 def test_toml_file_overrides_and_errors(tmp_path):
     good = tmp_path / "c.toml"
     good.write_text("[ground_drop]\nsimulation_seconds = 4.0\n[run]\nwatchdog_seconds = 30\n")
-    cfg = ValidationConfig.defaults()
+    cfg = ValidationConfig.defaults(default_registry())
     cfg.apply_file(good)
     assert cfg.for_test("ground_drop").simulation_seconds == 4.0 and cfg.run.watchdog_seconds == 30
     broken = tmp_path / "broken.toml"
@@ -72,4 +73,4 @@ def test_config_files_under_config_folder_are_valid():
     files = sorted(folder.glob("*.toml"))
     assert files, "config/ holds the run profiles"
     for path in files:
-        ValidationConfig.defaults().apply_file(path)
+        ValidationConfig.defaults(default_registry()).apply_file(path)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from omni.simready.physics_validator.core.plugin import default_registry
+from omni.simready.physics_validator.physics_tests import default_registry
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 

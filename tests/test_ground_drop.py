@@ -8,7 +8,7 @@ import pytest
 
 from omni.simready.physics_validator.core.session import TestSession
 from omni.simready.physics_validator.core.status import Status
-from omni.simready.physics_validator.core.usd_reader import read_asset
+from omni.simready.physics_validator.core.usd import read_asset
 from omni.simready.physics_validator.engines import create_engine
 from omni.simready.physics_validator.physics_tests.ground_drop import GroundDropTest
 from usd_fixtures import box_asset

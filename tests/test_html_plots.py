@@ -8,6 +8,7 @@ import re
 import pytest
 
 from joint_fixtures import build_arm
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.core.config import ValidationConfig
 from omni.simready.physics_validator import validate
 from omni.simready.physics_validator.reports.html import write_html_report
@@ -26,7 +27,7 @@ CAPTIONS = {
 def arm_report(tmp_path_factory):
     root = tmp_path_factory.mktemp("arm")
     arm = build_arm(root / "arm.usda", joints=2)
-    config = ValidationConfig.defaults()
+    config = ValidationConfig.defaults(default_registry())
     config.run.isolate = False
     config.run.video = False
     report = validate([str(arm)], list(CAPTIONS), config, "physx", root / "out")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.core.config import ValidationConfig
 from omni.simready.physics_validator import validate
 from omni.simready.physics_validator.reports.html import write_html_report
@@ -29,7 +30,7 @@ def drop_run(tmp_path_factory):
         box_asset(root / "assets" / "ghost_box.usda", collision_enabled=False),
         box_asset(root / "assets" / "anchored_box.usda", anchored=True),
     ]
-    config = ValidationConfig.defaults()
+    config = ValidationConfig.defaults(default_registry())
     config.run.isolate = False
     out = root / "out"
     report = validate([str(a) for a in assets], ["ground_drop"], config, "physx", out)

@@ -5,12 +5,12 @@ import math
 import numpy as np
 import pytest
 
-from omni.simready.physics_validator.core.bbox_watch import BoxWatch
-from omni.simready.physics_validator.core.force_directions import icosahedron_directions
-from omni.simready.physics_validator.core.joint_motion import (
+from omni.simready.physics_validator.physics_tests.driven.bbox_watch import BoxWatch
+from omni.simready.physics_validator.physics_tests.driven.force_directions import icosahedron_directions
+from omni.simready.physics_validator.physics_tests.driven.motion import (
     ConvergenceCounter, ease, far_target, hold_failed, sweep_plan,
 )
-from omni.simready.physics_validator.core.step_response import (
+from omni.simready.physics_validator.physics_tests.driven.step_response import (
     count_sign_changes, overshoot_pct, settling_time, step_target,
 )
 

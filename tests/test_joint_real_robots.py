@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from omni.simready.physics_validator.core.plugin import default_registry
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.core.session import TestSession
 from omni.simready.physics_validator.core.status import Status
-from omni.simready.physics_validator.core.usd_reader import read_asset
+from omni.simready.physics_validator.core.usd import read_asset
 
 pytest.importorskip("sapien")
 from omni.simready.physics_validator.engines import create_engine  # noqa: E402

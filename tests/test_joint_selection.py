@@ -3,9 +3,9 @@
 import pytest
 
 from joint_fixtures import build_arm, build_unarticulated
-from omni.simready.physics_validator.core.joint_selection import articulation_precheck, select_driven_joints
+from omni.simready.physics_validator.physics_tests.driven.selection import articulation_precheck, select_driven_joints
 from omni.simready.physics_validator.core.status import Status
-from omni.simready.physics_validator.core.usd_reader import read_asset
+from omni.simready.physics_validator.core.usd import read_asset
 
 
 def codes(selection):

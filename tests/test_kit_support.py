@@ -12,19 +12,17 @@ from pxr import Usd, UsdGeom, UsdPhysics
 from kit_fixtures import make_arm, make_box
 from omni.simready.physics_validator.core.geometry import quat_from_axis_angle
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
-from omni.simready.physics_validator.core.usd_reader import read_asset
+from omni.simready.physics_validator.core.usd import read_asset
+from omni.simready.physics_validator.core.units import StageFrame, quat_xyzw_to_wxyz
 from omni.simready.physics_validator.engines.kit_support import (
     BodyCornerCache,
     CaptureSchedule,
     DofMap,
-    StageFrame,
     ValidationLayer,
     centre_of_mass_world,
     downscale_rgba,
     physics_scene_paths,
-    physx_quat_to_wxyz,
     plan_validation_layer,
-    restrict_asset,
     usd_drive_target,
 )
 
@@ -50,7 +48,7 @@ def test_force_to_stage_units_rotates_and_scales():
 
 
 def test_physx_quaternion_order_is_converted():
-    np.testing.assert_array_equal(physx_quat_to_wxyz([0.1, 0.2, 0.3, 0.9]), [0.9, 0.1, 0.2, 0.3])
+    np.testing.assert_array_equal(quat_xyzw_to_wxyz([0.1, 0.2, 0.3, 0.9]), [0.9, 0.1, 0.2, 0.3])
 
 
 # -- DOF map and target arrays ------------------------------------------------------------------------
@@ -243,12 +241,12 @@ def test_capture_schedule_and_downscale():
     assert downscale_rgba(small, 320).shape == small.shape
 
 
-def test_restrict_asset_keeps_the_target_subtree(arm):
-    part = restrict_asset(arm, "/Arm/link1")
+def test_restricted_model_keeps_the_target_subtree(arm):
+    part = arm.restricted_to("/Arm/link1")
     assert list(part.bodies) == ["/Arm/link1"]
     assert set(part.joints) == {"/Arm/joint1", "/Arm/joint2"}  # both touch link1
-    assert restrict_asset(arm, "/Arm") .bodies.keys() == arm.bodies.keys()
-    assert restrict_asset(arm, None) is arm
+    assert arm.restricted_to("/Arm") .bodies.keys() == arm.bodies.keys()
+    assert arm.restricted_to(None) is arm
 
 
 def test_the_authored_scene_reads_back_as_the_test_asked_and_simulates(tmp_path):

@@ -13,7 +13,8 @@ import pytest
 pytest.importorskip("newton", reason="newton is not installed (pip install -e .[newton])")
 
 from joint_fixtures import ArmSpec, build_arm  # noqa: E402
-from omni.simready.physics_validator.core.compare import compare_reports  # noqa: E402
+from omni.simready.physics_validator.core.comparison import compare_reports  # noqa: E402
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.core.config import ValidationConfig  # noqa: E402
 from omni.simready.physics_validator import validate  # noqa: E402
 from omni.simready.physics_validator.core.status import Status  # noqa: E402
@@ -23,7 +24,7 @@ ENGINES = ("physx", "newton")
 
 
 def _config() -> ValidationConfig:
-    config = ValidationConfig.defaults()
+    config = ValidationConfig.defaults(default_registry())
     config.run.video = False
     config.run.isolate = False
     return config

@@ -14,7 +14,7 @@ from pxr import Sdf, Usd  # noqa: E402
 
 from joint_fixtures import ArmSpec, build_arm  # noqa: E402
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec  # noqa: E402
-from omni.simready.physics_validator.core.usd_reader import read_asset  # noqa: E402
+from omni.simready.physics_validator.core.usd import read_asset  # noqa: E402
 from omni.simready.physics_validator.engines import newton_bounds as nb  # noqa: E402
 from omni.simready.physics_validator.engines import newton_runtime  # noqa: E402
 from omni.simready.physics_validator.engines.newton_engine import NewtonEngine  # noqa: E402
@@ -142,13 +142,14 @@ def test_cache_folder_and_cold_compile_notice(tmp_path, monkeypatch, capsys):
 def test_full_range_sweep_keeps_the_zero_target_until_converged_on_newton_only(tmp_path):
     """Spec: Newton holds the final zero target until 8 frames in tolerance (bounded); PhysX does not."""
     from omni.simready.physics_validator.core.config import ValidationConfig
+    from omni.simready.physics_validator.physics_tests import default_registry
     from omni.simready.physics_validator import validate
 
     path = build_arm(tmp_path / "arm1.usda", ArmSpec(joints=1))
     simulated = {}
     for engine in ("physx", "newton"):
         for hold in (0.0, 2.0):
-            config = ValidationConfig.defaults()
+            config = ValidationConfig.defaults(default_registry())
             config.run.video = False
             config.run.isolate = False
             config.apply_set([f"full_range_sweep.newton_zero_max_settling_seconds={hold}"])

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from omni.simready.physics_validator.batch.progress import BatchProgress
+from omni.simready.physics_validator.reports.progress import BatchProgress
 from omni.simready.physics_validator.core.results import AssetResult, TestResult
 from omni.simready.physics_validator.core.status import Status
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from omni.simready.physics_validator.core.geometry import quat_to_matrix
-from omni.simready.physics_validator.core.usd_reader import read_asset
-from omni.simready.physics_validator.recording.geometry import load_render_geometry
+from omni.simready.physics_validator.core.usd import read_asset
+from omni.simready.physics_validator.recording.render_geometry import load_render_geometry
 from usd_fixtures import box_asset, shared_asset
 
 

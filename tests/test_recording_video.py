@@ -80,7 +80,7 @@ def test_chapters_follow_the_test_phases(recorded_drop):
 
 def test_unrenderable_asset_warns_and_the_test_still_runs(tmp_path):
     from omni.simready.physics_validator.core.session import TestSession
-    from omni.simready.physics_validator.core.usd_reader import read_asset
+    from omni.simready.physics_validator.core.usd import read_asset
     from omni.simready.physics_validator.engines import create_engine
     from omni.simready.physics_validator.physics_tests.ground_drop import GroundDropTest
     from omni.simready.physics_validator.recording import start_recording

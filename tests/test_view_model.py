@@ -343,9 +343,10 @@ def test_headless_joint_rerun_gives_one_joint_result(tmp_path):
     assert after.status == first.status  # same physics, same verdict
 
 
-def test_headless_unreadable_asset_becomes_error_rows(tmp_path):
+def test_headless_unreadable_asset_is_a_precheck_failure_as_in_the_cli(tmp_path):
     vm = ValidatorViewModel(runner=HeadlessRunner("physx"))
     _only(vm, "ground_drop")
     vm.set_stage(str(tmp_path / "missing.usda"), "/X")
     vm.validate()
-    assert vm.result("ground_drop").status == Status.ERROR and vm.errors
+    result = vm.result("ground_drop")
+    assert result.status == Status.PRECHECK_FAILURE and "unloadable asset" in result.reason and vm.errors

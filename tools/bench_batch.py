@@ -82,7 +82,7 @@ def main() -> int:
     args = parser.parse_args()
     global REPEAT
     REPEAT = max(1, args.repeat)
-    from omni.simready.physics_validator.core.usd_reader import find_usd_files
+    from omni.simready.physics_validator.core.usd import find_usd_files
 
     assets = [str(p) for p in find_usd_files(args.corpus)]
     print(f"corpus {args.corpus}: {len(assets)} assets, tests {args.tests}, best of {REPEAT}; load average {load_average()}", flush=True)

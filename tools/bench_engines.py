@@ -36,12 +36,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     from omni.simready.physics_validator.core.config import ValidationConfig
+    from omni.simready.physics_validator.physics_tests import default_registry
     from omni.simready.physics_validator import validate
     from omni.simready.physics_validator.engines import EngineUnavailable, engine_class
 
     folder = Path(tempfile.mkdtemp(prefix="bench_engines_"))
     assets = [Path(a) for a in args.assets] or _default_assets(folder, args.joints)
-    config = ValidationConfig.defaults()
+    config = ValidationConfig.defaults(default_registry())
     config.run.video = False
     config.run.isolate = False
     rows = []

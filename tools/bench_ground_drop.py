@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from omni.simready.physics_validator.core.session import TestSession  # noqa: E402
-from omni.simready.physics_validator.core.usd_reader import read_asset  # noqa: E402
+from omni.simready.physics_validator.core.usd import read_asset  # noqa: E402
 from omni.simready.physics_validator.engines import create_engine  # noqa: E402
 from omni.simready.physics_validator.physics_tests.ground_drop import GroundDropTest  # noqa: E402
 from usd_fixtures import SHARED_ASSETS, box_asset  # noqa: E402

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from omni.simready.physics_validator.core.plugin import default_registry
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.core.session import TestSession
-from omni.simready.physics_validator.core.usd_reader import read_asset
+from omni.simready.physics_validator.core.usd import read_asset
 from omni.simready.physics_validator.engines import create_engine
 
 JOINT_TESTS = ("velocity_limit", "full_range_sweep", "drive_gain_validation", "effort_limit")

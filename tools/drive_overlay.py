@@ -29,7 +29,7 @@ from pxr import Sdf, Usd, UsdGeom, UsdPhysics
 
 from omni.simready.physics_validator.core.asset_model import AssetModel, JointInfo
 from omni.simready.physics_validator.core.geometry import collider_world_aabb, compose
-from omni.simready.physics_validator.core.usd_reader import read_asset
+from omni.simready.physics_validator.core.usd import read_asset
 
 GRAVITY = 9.81
 STIFFNESS_PER_GRAVITY_TORQUE = 200.0  # gravity sag <= 1/200 rad = 0.005 rad

@@ -9,7 +9,7 @@ from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
 from omni.simready.physics_validator.engines import HEADLESS_ENGINES, EngineUnavailable, create_engine
 
 try:
-    from omni.simready.physics_validator.core.usd_reader import read_asset
+    from omni.simready.physics_validator.core.usd import read_asset
 except ImportError:  # pragma: no cover - the reader is part of the product
     read_asset = None
 
@@ -28,7 +28,7 @@ def engine(request):
 def load(engine):
     """load(usd_path, **scene_fields) -> (engine, asset model): read the USD and build it in the engine."""
     if read_asset is None:
-        pytest.skip("core.usd_reader.read_asset not available")
+        pytest.skip("core.usd.read_asset not available")
 
     def _load(path, ground=True, **scene_fields):
         asset = read_asset(path)

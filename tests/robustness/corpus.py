@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from omni.simready.physics_validator.core.runner import WORKER_GRACE_SECONDS
+from omni.simready.physics_validator.run.worker import WORKER_GRACE_SECONDS
 from omni.simready.physics_validator.core.status import Status
 
 from . import builders as b

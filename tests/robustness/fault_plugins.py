@@ -15,6 +15,7 @@ from typing import Iterator
 
 from omni.simready.physics_validator.core.plugin import ENTRY_POINT_GROUP, PhysicsTest
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
+from omni.simready.physics_validator.core.status import Status
 
 STEPS_BEFORE_FAULT = 20
 
@@ -74,6 +75,7 @@ class SlowTest(_FaultTest):
         for _ in range(100):
             time.sleep(0.1)
             yield
+        ctx.finish(Status.PASS, "stepped slowly to the end")
 
 
 FAULT_TESTS = (HangingStepTest, KilledWorkerTest, EndlessTest, SlowTest)

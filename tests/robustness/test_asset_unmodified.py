@@ -14,9 +14,9 @@ import pytest
 from pxr import Sdf, Usd, UsdGeom, UsdPhysics
 
 from omni.simready.physics_validator.core.config import ValidationConfig
-from omni.simready.physics_validator.core.plugin import default_registry
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator import validate
-from omni.simready.physics_validator.core.usd_reader import read_asset
+from omni.simready.physics_validator.core.usd import read_asset
 from omni.simready.physics_validator.engines import EngineUnavailable, engine_class
 
 from . import builders as b
@@ -89,7 +89,7 @@ def test_headless_engines_leave_every_layer_untouched(arm, tmp_path, engine, iso
     folder = arm.parent
     before = snapshot(folder)
     assert {"arm.usda", "physics.usda", "parts/link.usda"} <= set(before)
-    config = ValidationConfig.defaults()
+    config = ValidationConfig.defaults(default_registry())
     config.run.video = False
     config.run.isolate = isolate
     tests = default_registry().names() if engine == "physx" and not isolate else ["ground_drop"]
@@ -106,7 +106,7 @@ def test_kit_session_sublayer_never_dirties_or_rewrites_a_user_layer(arm):
     before = snapshot(folder)
     stage = Usd.Stage.Open(str(arm))
     asset = read_asset(arm)
-    config = ValidationConfig.defaults()
+    config = ValidationConfig.defaults(default_registry())
     user_layers = [layer for layer in stage.GetUsedLayers() if not layer.anonymous]
     assert len(user_layers) >= 3
     composed_before = stage.ExportToString()

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics, UsdShade, Vt
 
 from omni.simready.physics_validator.core.config import ValidationConfig
-from omni.simready.physics_validator.core.plugin import default_registry
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.core.session import asset_error_precheck
-from omni.simready.physics_validator.core.usd_reader import AssetLoadError, read_asset
+from omni.simready.physics_validator.core.usd import AssetLoadError, read_asset
 
 from . import builders as b
 
@@ -157,7 +157,7 @@ def test_mutated_stages_never_break_the_reader_or_prechecks(edits):
         except AssetLoadError:
             return
         asset_error_precheck(asset)
-        config = ValidationConfig.defaults()
+        config = ValidationConfig.defaults(default_registry())
         for name, test_cls in default_registry().items():
             test = test_cls()
             decision = test.precheck(asset, config.for_test(name))

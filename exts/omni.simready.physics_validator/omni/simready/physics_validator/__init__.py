@@ -5,7 +5,7 @@ Importable without Kit: the headless core, engines and reports live here. The Ki
 extension manager finds it while plain Python never touches omni.*.
 """
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 
 def validate(paths, tests=None, config=None, engine="physx", out_dir=None, progress=None, debug=False, **batch_options):
@@ -13,7 +13,7 @@ def validate(paths, tests=None, config=None, engine="physx", out_dir=None, progr
 
     `batch_options`: jobs, executor ("local" or "ray"), ray_address, changed_only. See docs/batch.md.
     """
-    from .batch.run import validate_batch
+    from .run import validate_batch
 
     return validate_batch(paths, tests, config, engine, out_dir, progress=progress, debug=debug, **batch_options)
 

@@ -1,7 +1,7 @@
 """`simready-physics`: the headless command line.
 
-    simready-physics validate PATH... [--tests a,b] [--engine physx] [--config F] [--set k=v]
-                                      [--out DIR] [--json F] [--junit F] [--no-video] [--debug]
+    simready-physics validate PATH... [--tests a,b] [--engine physx] [--compare E1,E2] [--config F]
+                                      [--set k=v] [--out DIR] [--json F] [--junit F] [--no-video] [--debug]
     simready-physics list-tests
     simready-physics show-config [--config F] [--set k=v]
 
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     console = Console(stderr=True, soft_wrap=True)
     if args.version:
-        from . import __version__
+        from ._version import __version__
 
         print(__version__)
         return ExitCode.OK
@@ -100,8 +100,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _load_config(args):
     from .core.config import ValidationConfig
+    from .physics_tests import default_registry
 
-    config = ValidationConfig.defaults()
+    config = ValidationConfig.defaults(default_registry())
     for path in args.config:
         config.apply_file(path)
     config.apply_set(args.set)
@@ -115,22 +116,17 @@ def _usage_error(console: Console, message: str) -> int:
 
 def _validate(args, console: Console) -> int:
     from .core.config import ConfigError
-    from .core.plugin import UnknownTestError, default_registry
-    from .batch import validate_batch
-    from .core.runner import InputError
+    from .core.plugin import UnknownTestError
     from .engines import EngineUnavailable, engine_class
+    from .physics_tests import default_registry
 
     try:
         config = _load_config(args)
         tests = [t.strip() for t in args.tests.split(",") if t.strip()] if args.tests else None
         default_registry().select(tests)
-        engine_class(args.engine)
-        if args.compare:
-            from .compare_cli import parse_engines
-
-            compare_engines = parse_engines(args.compare)
-            for name in compare_engines:
-                engine_class(name)
+        engines = parse_engines(args.compare) if args.compare else [args.engine]
+        for name in engines:
+            engine_class(name)
     except (ConfigError, UnknownTestError, EngineUnavailable, ValueError) as exc:  # ValueError: --compare syntax
         return _usage_error(console, str(exc))
     if args.no_video:
@@ -157,55 +153,103 @@ def _validate(args, console: Console) -> int:
 
     if args.jobs is not None and args.jobs < 1:
         return _usage_error(console, "--jobs must be at least 1")
+    from .run import validate_batch
+    from .run.inputs import InputError
+
+    reports = {}
+    codes = []
+    for engine in engines:
+        engine_out = out_dir / engine if args.compare else out_dir
+        engine_out.mkdir(parents=True, exist_ok=True)
+        progress = None
+        if not args.quiet:
+            from .reports.progress import BatchProgress
+
+            if args.compare:
+                console.print(f"[bold]engine {engine}[/]")
+            progress = BatchProgress(console)
+        try:
+            report = validate_batch(
+                args.paths, tests, config, engine, engine_out, progress=progress, debug=args.debug,
+                jobs=args.jobs, executor=args.executor, ray_address=args.ray_address, changed_only=args.changed_only,
+            )
+        except InputError as exc:
+            return _usage_error(console, str(exc))
+        reports[engine] = report
+        # With --compare each engine's reports go to OUT/<engine>/ (explicit --json/--junit paths apply to one engine only).
+        json_path = Path(args.json) if args.json and not args.compare else engine_out / "report.json"
+        junit_path = Path(args.junit) if args.junit and not args.compare else engine_out / "junit.xml"
+        written = _write_reports(report, json_path, junit_path, None if args.no_html else engine_out, console)
+        if not args.quiet and not args.compare:
+            from .reports.console import print_summary
+
+            print_summary(report, Console())
+        if not args.quiet:
+            for label, path in written:
+                console.print(f"{label}: {path}")
+        codes.append(_exit_code(report, written))
     if args.compare:
-        from .compare_cli import run_comparison
+        _write_comparison(reports, out_dir, args, console)
+    return int(max(codes))
 
-        return run_comparison(args, config, tests, compare_engines, out_dir, console)
-    from .batch.progress import BatchProgress
 
-    progress = None if args.quiet else BatchProgress(console)
-    try:
-        report = validate_batch(
-            args.paths, tests, config, args.engine, out_dir, progress=progress, debug=args.debug,
-            jobs=args.jobs, executor=args.executor, ray_address=args.ray_address, changed_only=args.changed_only,
-        )
-    except InputError as exc:
-        return _usage_error(console, str(exc))
-    written = _write_reports(report, args, out_dir, console)
-    if not args.quiet:
-        from .reports.console import print_summary
+def parse_engines(text: str) -> list[str]:
+    """'physx,newton' -> ['physx', 'newton']; raises ValueError for fewer than two or repeated names."""
+    from .engines import engine_names
 
-        print_summary(report, Console())
-        for label, path in written:
-            console.print(f"{label}: {path}")
+    engines = [e.strip() for e in text.split(",") if e.strip()]
+    if len(engines) < 2 or len(set(engines)) != len(engines):
+        raise ValueError(f"--compare needs two or more different engines, e.g. physx,newton (got '{text}')")
+    unknown = [e for e in engines if e not in engine_names()]
+    if unknown:
+        raise ValueError(f"--compare: unknown engine {', '.join(unknown)} (known: {', '.join(engine_names())})")
+    return engines
+
+
+def _exit_code(report, written) -> int:
+    """The rule for every run: worst verdict; an incomplete run is an ERROR; a report CI cannot read is never green."""
     code = exit_code_for(r.status for r in report.all_results())
     if not report.complete and code == ExitCode.OK:
         code = ExitCode.ERROR
     if not any(label == "JSON" for label, _ in written) or not any(label == "JUnit" for label, _ in written):
-        code = max(code, ExitCode.USAGE)  # a report CI cannot read is never a green run
+        code = max(code, ExitCode.USAGE)
     return int(code)
 
 
-def _write_reports(report, args, out_dir: Path, console: Console):
+def _write_comparison(reports: dict, out_dir: Path, args, console: Console) -> None:
+    """--compare: the verdicts of every engine side by side (a disagreement alone does not fail the run)."""
+    from .core.comparison import compare_reports
+    from .reports.comparison_report import print_comparison, write_compare_html, write_compare_json
+
+    comparison = compare_reports(reports)
+    written = [("compare JSON", write_compare_json(comparison, out_dir / "compare.json"))]
+    if not args.no_html:
+        written.append(("compare HTML", write_compare_html(comparison, out_dir)))
+    if not args.quiet:
+        print_comparison(comparison, Console())
+        for label, path in written:
+            console.print(f"{label}: {path}")
+
+
+def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | None, console: Console):
+    """JSON and JUnit (each failure named, never raised), then HTML when `html_dir` is given."""
     from .reports.json_report import write_json_report
     from .reports.junit import write_junit_report
 
     written = []
-    json_path = Path(args.json) if args.json else out_dir / "report.json"
-    junit_path = Path(args.junit) if args.junit else out_dir / "junit.xml"
     for label, writer, path in (("JSON", write_json_report, json_path), ("JUnit", write_junit_report, junit_path)):
         try:
             written.append((label, writer(report, path)))
         except OSError as exc:
             console.print(f"[bold red]error:[/] cannot write the {label} report {path}: {exc.strerror or exc}")
-    if not args.no_html:
+    if html_dir is not None:
         try:
             from .reports.html import write_html_report
         except ImportError:
             write_html_report = None
         if write_html_report is not None:
             try:
-                written.append(("HTML", write_html_report(report, out_dir)))
+                written.append(("HTML", write_html_report(report, html_dir)))
             except Exception as exc:  # noqa: BLE001 - the JSON/JUnit reports are already safe on disk
                 console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
     return written
@@ -214,7 +258,7 @@ def _write_reports(report, args, out_dir: Path, console: Console):
 def _list_tests() -> int:
     from rich.table import Table
 
-    from .core.plugin import default_registry
+    from .physics_tests import default_registry
 
     table = Table(title="registered tests")
     for column in ("test", "version", "features", "summary", "defaults"):

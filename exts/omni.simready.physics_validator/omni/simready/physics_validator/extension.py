@@ -19,7 +19,7 @@ import omni.ui as ui
 import omni.usd
 from omni.kit.menu.utils import MenuItemDescription
 
-from .core.plugin import default_registry
+from .physics_tests import default_registry
 
 WINDOW_TITLE = "Physics Validator"
 ACTION_ID = "toggle_physics_validator_window"

@@ -1,6 +1,6 @@
 """The asset model: everything the tests and engines need from a USD asset, in SI and Z-up.
 
-Built once by `usd_reader.read_asset` (one pxr pass, never writes the file). Units are converted
+Built once by `core.usd.read_asset` (one pxr pass, never writes the file). Units are converted
 here, once: positions in m, angles in rad, masses in kg, joint velocities in rad/s or m/s, angular
 drive gains per radian. The world frame is the stage's world rotated so +Z is up and scaled to metres.
 Quaternions are (w, x, y, z).
@@ -8,6 +8,7 @@ Quaternions are (w, x, y, z).
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 
@@ -222,6 +223,20 @@ class AssetModel:
     def world_anchors(self) -> list[JointInfo]:
         return [j for j in self.joints.values() if j.is_world_anchor]
 
+    def restricted_to(self, root: str | None) -> "AssetModel":
+        """The part of the model below `root` (the panel's target prim). A joint stays when it lies
+        under the root or touches a body that does (world anchors often live outside the asset)."""
+        if not root or root == "/":
+            return self
+        out = copy.copy(self)
+        out.bodies = {p: b for p, b in self.bodies.items() if _under(p, root)}
+        out.colliders = {p: c for p, c in self.colliders.items() if _under(p, root)}
+        out.joints = {p: j for p, j in self.joints.items() if _under(p, root) or _under(j.body0, root) or _under(j.body1, root)}
+        out.articulations = [a for a in self.articulations if _under(a.root, root) or any(_under(b, root) for b in a.bodies)]
+        out.issues = [i for i in self.issues if _under(i.path, root)]
+        out.default_prim = root
+        return out
+
     def errors(self) -> list[AssetIssue]:
         return [i for i in self.issues if i.severity == "error"]
 
@@ -251,3 +266,7 @@ class AssetModel:
         lo = np.min([b[0] for b in boxes], axis=0)
         hi = np.max([b[1] for b in boxes], axis=0)
         return lo, hi
+
+
+def _under(path: str | None, root: str) -> bool:
+    return path is not None and (path == root or path.startswith(root.rstrip("/") + "/"))

@@ -28,7 +28,8 @@ CACHE_DIRNAME = ".cache"
 _RUN_KEYS_IGNORED = ("isolate",)
 
 
-def _file_digest(path: Path) -> str:
+def file_digest(path: str | os.PathLike) -> str:
+    """sha256 (hex) of one file's bytes; raises OSError when it cannot be read."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
@@ -59,12 +60,13 @@ def asset_dependencies(path: str | os.PathLike) -> tuple[list[Path], list[str]]:
     return files, sorted(str(p) for p in unresolved)
 
 
-def asset_content_hash(path: str | os.PathLike) -> str | None:
+def asset_content_hash(path: str | os.PathLike, root_digest: str = "") -> str | None:
     """sha256 over the asset's own bytes and those of every file it depends on; None if it does not exist.
 
     Dependency paths enter the hash relative to the asset's folder, so copying a whole library
     elsewhere keeps its cache keys; an unresolved reference enters by name, so adding the missing
-    file later changes the hash.
+    file later changes the hash. `root_digest`: the asset file's own sha256 when the caller has it
+    already (a run hashes each asset file once).
     """
     root = Path(path)
     if not root.is_file():
@@ -78,7 +80,7 @@ def asset_content_hash(path: str | os.PathLike) -> str | None:
         except ValueError:  # another drive (Windows)
             name = str(file)
         try:
-            content = _file_digest(file)
+            content = root_digest if (root_digest and file == files[0]) else file_digest(file)
         except OSError:
             content = "unreadable"
         digest.update(f"{name}\0{content}\n".encode("utf-8"))

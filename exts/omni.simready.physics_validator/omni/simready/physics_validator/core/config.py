@@ -57,10 +57,8 @@ class ValidationConfig:
         self.run = run or RunConfig()
 
     @classmethod
-    def defaults(cls, registry=None) -> "ValidationConfig":
-        from .plugin import default_registry
-
-        registry = registry or default_registry()
+    def defaults(cls, registry) -> "ValidationConfig":
+        """Every test of `registry` (a core.plugin.TestRegistry) at its spec defaults."""
         return cls({name: test_cls.Config() for name, test_cls in registry.items()})
 
     def for_test(self, name: str) -> TestConfig:

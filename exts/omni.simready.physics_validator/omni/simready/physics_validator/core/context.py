@@ -14,7 +14,7 @@ from .results import ExcludedJoint, JointRow, TestResult
 from .status import Status
 
 if TYPE_CHECKING:
-    from ..engines.base import Engine
+    from .engine import Engine
     from .asset_model import AssetModel
     from .config import TestConfig
 
@@ -115,7 +115,7 @@ class TestContext:
         self.result.excluded_joints.append(ExcludedJoint(joint=joint, path=path, why=why))
 
     def finish(self, status: Status, reason: str = "", fix_hints: Iterable[str] = ()) -> None:
-        """Set the verdict. A test that never calls finish() ends as PASS."""
+        """Set the verdict. A test that never calls finish() ends as ERROR (session.NO_VERDICT)."""
         self.result.status = status
         self.result.reason = reason
         for hint in fix_hints:

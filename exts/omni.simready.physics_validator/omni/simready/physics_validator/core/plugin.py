@@ -1,11 +1,12 @@
-"""Test plugins: a base class, a registry with a decorator, and entry-point discovery.
+"""Test plugins: a base class, a registry, and entry-point discovery.
 
 A test is a class with a pydantic `Config`, a `precheck` on the asset model, a `scene` it needs,
 and `run(ctx)`: a generator that yields once per physics step. Straight-line multi-phase code that
 every engine can drive: headless engines call next() in a loop, the Kit engine resumes it from an
 omni.physx pre-step subscription.
 
-Third parties add tests through the entry-point group `omni.simready.physics_validator.tests`.
+Third parties add tests through the entry-point group `omni.simready.physics_validator.tests`;
+the built-ins and the process-wide registry live in `physics_tests` (above core).
 """
 
 from __future__ import annotations
@@ -112,44 +113,8 @@ class TestRegistry:
         return len(self._tests)
 
 
-_REGISTRY: TestRegistry | None = None
-_BUILTIN_MODULES = (
-    "ground_drop",
-    "velocity_limit",
-    "full_range_sweep",
-    "drive_gain_validation",
-    "effort_limit",
-)
-
-
-def register_test(test_cls: type[PhysicsTest]) -> type[PhysicsTest]:
-    """Class decorator: add a test to the default registry."""
-    return default_registry().register(test_cls)
-
-
-def default_registry() -> TestRegistry:
-    """The process-wide registry: built-in tests, then entry-point plugins."""
-    global _REGISTRY
-    if _REGISTRY is None:
-        _REGISTRY = TestRegistry()
-        _load_builtins()
-        _load_entry_points(_REGISTRY)
-    return _REGISTRY
-
-
-def _load_builtins() -> None:
-    import importlib
-
-    for module in _BUILTIN_MODULES:
-        try:
-            importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.physics_tests.{module}")
-        except ModuleNotFoundError as exc:
-            # A built-in that is not written yet must not break the others.
-            if module not in str(exc):
-                raise
-
-
-def _load_entry_points(registry: TestRegistry, on_error: Callable[[str], None] | None = None) -> None:
+def load_entry_points(registry: TestRegistry, on_error: Callable[[str], None] | None = None) -> None:
+    """Add the tests third parties declare in ENTRY_POINT_GROUP; a broken plugin never breaks the run."""
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
             test_cls = entry.load()

@@ -18,7 +18,7 @@ from .results import TestResult
 from .status import Status
 
 if TYPE_CHECKING:
-    from ..engines.base import Engine
+    from .engine import Engine
     from .asset_model import AssetModel
     from .config import TestConfig
 
@@ -27,12 +27,20 @@ class WatchdogTimeout(RuntimeError):
     pass
 
 
+NO_VERDICT = "test ended without a verdict"
+
+
 def new_result(test: PhysicsTest, config: "TestConfig") -> TestResult:
+    """A result before the test has decided: ERROR until `finish()` (or a precheck) sets the verdict.
+
+    A test generator that returns without calling finish() must never read as a PASS.
+    """
     return TestResult(
         name=test.name,
         version=test.version,
         features=list(test.features),
-        status=Status.PASS,
+        status=Status.ERROR,
+        reason=NO_VERDICT,
         config=config.model_dump(),
     )
 
@@ -152,7 +160,7 @@ class TestSession:
         now = time.perf_counter()
         if self.watchdog_seconds and now - self._last_progress > self.watchdog_seconds:
             # Cooperative: a step that returned, but only after the watchdog. One that never returns is
-            # the parent process's to stop (core.runner).
+            # the parent process's to stop (run.worker).
             self._fail_with(
                 WatchdogTimeout(f"hang: one physics step took {now - self._last_progress:.0f} s (watchdog {self.watchdog_seconds:g} s)")
             )
@@ -168,16 +176,21 @@ class TestSession:
     def after_step(self) -> None:
         self.ctx.after_step()
 
+    def step_to_end(self) -> TestResult:
+        """Headless driving of a started session: one engine step per yield until the test ends."""
+        while self.advance():
+            try:
+                self.engine.step()
+            except Exception as exc:  # noqa: BLE001 - an engine failure is an ERROR verdict
+                self._fail_with(exc)
+                break
+            self.after_step()
+        return self.result
+
     def run_to_end(self) -> TestResult:
-        """Headless driving: one engine step per yield until the test ends."""
+        """Start, then step to the end (headless engines)."""
         if self.start():
-            while self.advance():
-                try:
-                    self.engine.step()
-                except Exception as exc:  # noqa: BLE001
-                    self._fail_with(exc)
-                    break
-                self.after_step()
+            self.step_to_end()
         return self.result
 
     # -- internals ---------------------------------------------------------------------------------

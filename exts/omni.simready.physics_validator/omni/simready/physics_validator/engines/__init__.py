@@ -1,4 +1,4 @@
-"""Physics engines behind one protocol (engines.base.Engine).
+"""Physics engines behind one protocol (core.engine.Engine).
 
 Engines are looked up by name and imported lazily, so the core never imports sapien, newton or omni.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 
-from .base import Engine, EngineError, EngineUnavailable
+from ..core.engine import Engine, EngineError, EngineUnavailable
 
 _ENGINES = {
     "physx": ("omni.simready.physics_validator.engines.physx_sapien", "SapienPhysxEngine"),

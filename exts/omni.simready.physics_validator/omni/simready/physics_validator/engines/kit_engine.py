@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from .base import EngineError
+from ..core.units import quat_xyzw_to_wxyz
 from .kit_support import (
     BodyCornerCache,
     CaptureSchedule,
@@ -36,7 +37,6 @@ from .kit_support import (
     centre_of_mass_world,
     downscale_rgba,
     physics_scene_paths,
-    physx_quat_to_wxyz,
     plan_validation_layer,
     usd_drive_target,
 )
@@ -238,7 +238,7 @@ class KitPhysxEngine:
             if not pose.get("ret_val", False):
                 raise EngineError(f"PhysX has no rigid body at {body.path}")
             pos = np.array([pose["position"][i] for i in range(3)], float)
-            quat = physx_quat_to_wxyz([pose["rotation"][i] for i in range(4)])
+            quat = quat_xyzw_to_wxyz([pose["rotation"][i] for i in range(4)])
             poses[body.path] = self._frame.pose_to_si(pos, quat)
         return poses
 
@@ -372,8 +372,7 @@ def read_open_stage(usd_context_name: str = "", target: str | None = None) -> "A
     """The asset model of the open stage (with unsaved edits): flattened to a temp file, read, restricted."""
     import omni.usd
 
-    from ..core.usd_reader import read_asset
-    from .kit_support import restrict_asset
+    from ..core.usd import read_asset
 
     stage = omni.usd.get_context(usd_context_name).get_stage()
     handle, path = tempfile.mkstemp(suffix=".usdc", prefix="physics_validator_")
@@ -384,7 +383,7 @@ def read_open_stage(usd_context_name: str = "", target: str | None = None) -> "A
     finally:
         os.unlink(path)
     asset.path = stage.GetRootLayer().identifier
-    return restrict_asset(asset, target)
+    return asset.restricted_to(target)
 
 
 class KitLiveRunner:
@@ -408,7 +407,7 @@ class KitLiveRunner:
         self._progress_every = 24
 
     def start(self, request, sink) -> None:
-        from ..core.plugin import default_registry
+        from ..physics_tests import default_registry
 
         self._request, self._sink, self._cancelled = request, sink, False
         try:

@@ -3,7 +3,7 @@
 `kit_engine.KitPhysxEngine` only moves data between omni.physx / omni.physics.tensors and the
 functions here, so pytest can cover the logic without Kit:
 
-- `StageFrame`: the open stage's up axis and units <-> the SI Z-up world of the asset model.
+- `core.units.StageFrame` converts between the open stage's up axis and units and the SI Z-up world.
 - `DofMap`: engine joint order <-> tensor-view (articulation, dof) slots; full-size target arrays.
 - `BodyCornerCache` / `world_bounds`: asset bounds from PhysX body poses and cached local boxes
   (USD poses are stale when Fabric is on, so PhysX poses are the only trustworthy source).
@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 
 import numpy as np
 
-from ..core.geometry import box_corners, collider_local_extent, compose, quat_conj, quat_mul, quat_to_matrix, rotate
+from ..core.geometry import box_corners, collider_local_extent, compose, quat_to_matrix
+from ..core.units import StageFrame
 
 if TYPE_CHECKING:
     from ..core.asset_model import AssetModel, JointInfo
@@ -30,62 +31,6 @@ if TYPE_CHECKING:
 
 VALIDATION_ROOT = "/PhysicsValidator"
 LIFT_OP_SUFFIX = "physicsValidatorLift"
-
-
-# -- frames and units --------------------------------------------------------------------------------
-def _up_to_z_quat(up_axis: str) -> np.ndarray:
-    """Rotation (wxyz) taking the stage's up axis onto +Z (Y-up: +90 deg about X; Z-up: identity)."""
-    if up_axis.upper() == "Y":
-        half = math.pi / 4.0
-        return np.array([math.cos(half), math.sin(half), 0.0, 0.0])
-    return np.array([1.0, 0.0, 0.0, 0.0])
-
-
-@dataclass(frozen=True)
-class StageFrame:
-    """The open stage's frame: up axis and units. Converts to and from the SI Z-up world."""
-
-    up_axis: str = "Z"
-    meters_per_unit: float = 1.0
-    kilograms_per_unit: float = 1.0
-
-    @classmethod
-    def of_asset(cls, asset: "AssetModel") -> "StageFrame":
-        return cls(asset.up_axis or "Z", float(asset.meters_per_unit or 1.0), float(asset.kilograms_per_unit or 1.0))
-
-    @property
-    def to_si_quat(self) -> np.ndarray:
-        return _up_to_z_quat(self.up_axis)
-
-    @property
-    def up_vector(self) -> np.ndarray:
-        """The stage's up direction in stage coordinates."""
-        return np.array([0.0, 1.0, 0.0]) if self.up_axis.upper() == "Y" else np.array([0.0, 0.0, 1.0])
-
-    def point_to_si(self, p) -> np.ndarray:
-        return rotate(self.to_si_quat, np.asarray(p, float) * self.meters_per_unit)
-
-    def point_from_si(self, p) -> np.ndarray:
-        return rotate(quat_conj(self.to_si_quat), np.asarray(p, float)) / self.meters_per_unit
-
-    def quat_to_si(self, q_wxyz) -> np.ndarray:
-        return quat_mul(self.to_si_quat, np.asarray(q_wxyz, float))
-
-    def pose_to_si(self, pos, q_wxyz) -> tuple[np.ndarray, np.ndarray]:
-        return self.point_to_si(pos), self.quat_to_si(q_wxyz)
-
-    def force_from_si(self, f) -> np.ndarray:
-        """Newtons in the SI world -> stage force units (kgpu * mpu / s^2) in the stage frame."""
-        return rotate(quat_conj(self.to_si_quat), np.asarray(f, float)) / (self.meters_per_unit * self.kilograms_per_unit)
-
-    def length_from_si(self, metres: float) -> float:
-        return float(metres) / self.meters_per_unit
-
-
-def physx_quat_to_wxyz(q_xyzw) -> np.ndarray:
-    """PhysX and the tensor API give quaternions as (x, y, z, w); the core uses (w, x, y, z)."""
-    x, y, z, w = (float(v) for v in q_xyzw)
-    return np.array([w, x, y, z])
 
 
 # -- joint order and units ----------------------------------------------------------------------------
@@ -224,27 +169,6 @@ def usd_drive_target(joint: "JointInfo", value_si: float, frame: StageFrame) -> 
 
 
 # -- restricting the asset to the panel's target ------------------------------------------------------
-def _under(path: str | None, root: str) -> bool:
-    return path is not None and (path == root or path.startswith(root.rstrip("/") + "/"))
-
-
-def restrict_asset(asset: "AssetModel", root: str | None) -> "AssetModel":
-    """The part of the stage's asset model below `root` (the panel target). A joint stays when it
-    lies under the root or touches a body that does (world anchors live outside the asset often)."""
-    if not root or root == "/":
-        return asset
-    out = copy.copy(asset)
-    out.bodies = {p: b for p, b in asset.bodies.items() if _under(p, root)}
-    out.colliders = {p: c for p, c in asset.colliders.items() if _under(p, root)}
-    out.joints = {
-        p: j for p, j in asset.joints.items() if _under(p, root) or _under(j.body0, root) or _under(j.body1, root)
-    }
-    out.articulations = [a for a in asset.articulations if _under(a.root, root) or any(_under(b, root) for b in a.bodies)]
-    out.issues = [i for i in asset.issues if _under(i.path, root)]
-    out.default_prim = root
-    return out
-
-
 # -- the session sublayer -----------------------------------------------------------------------------
 @dataclass
 class GroundPlan:

@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import Field
 
 from ..core.config import TestConfig
-from ..core.plugin import PhysicsTest, Precheck, register_test
+from ..core.plugin import PhysicsTest, Precheck
 from ..core.scene import GroundSpec, SceneSpec
 from ..core.status import Status
 
@@ -70,7 +70,6 @@ class GroundDropConfig(TestConfig):
     ground_restitution: float = Field(0.0, ge=0, le=1, description="Floor restitution; the spec fixes 0.")
 
 
-@register_test
 class GroundDropTest(PhysicsTest):
     name = "ground_drop"
     version = "3.0.0"

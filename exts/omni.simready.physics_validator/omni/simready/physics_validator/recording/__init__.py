@@ -60,7 +60,7 @@ def start_recording(
     try:
         import imageio_ffmpeg  # noqa: F401
 
-        from .geometry import load_render_geometry
+        from .render_geometry import load_render_geometry
         from .renderer import SceneRenderer
 
         asset = getattr(ctx, "asset", None)

@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 from ..core.geometry import quat_to_matrix
-from .geometry import BodyGeometry
+from .render_geometry import BodyGeometry
 
 ROOM_FLOOR = (0.58, 0.68, 0.86)
 ROOM_WALL = (0.22, 0.40, 0.72)

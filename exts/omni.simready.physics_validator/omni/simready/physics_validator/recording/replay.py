@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.geometry import quat_to_matrix
-from .geometry import gf_to_numpy, stage_to_si
+from .render_geometry import gf_to_numpy, stage_to_si
 
 
 def _to_gf(matrix: np.ndarray):

@@ -8,7 +8,7 @@ import omni.kit.app
 import omni.kit.test
 import omni.ui as ui
 
-from ..core.plugin import default_registry
+from ..physics_tests import default_registry
 from ..extension import ACTION_ID, WINDOW_TITLE, PhysicsValidatorExtension
 
 BUILTIN_TESTS = {"ground_drop", "velocity_limit", "full_range_sweep", "drive_gain_validation", "effort_limit"}

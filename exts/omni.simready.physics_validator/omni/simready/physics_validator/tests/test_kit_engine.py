@@ -11,7 +11,7 @@ import omni.kit.test
 import omni.timeline
 import omni.usd
 
-from ..core.plugin import default_registry
+from ..physics_tests import default_registry
 from ..core.session import TestSession
 from ..core.status import Status
 from ..engines.kit_engine import KitPhysxEngine, read_open_stage

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from ..core.config import ConfigError, ValidationConfig, parse_value
-from ..core.plugin import TestRegistry, default_registry
+from ..core.plugin import TestRegistry
+from ..physics_tests import default_registry
 from ..core.results import AssetResult, JointRow, RunReport, TestResult
 from ..core.status import Status, worst
 
@@ -488,7 +489,7 @@ class ValidatorViewModel:
         return out
 
     def report(self) -> RunReport:
-        from .. import __version__
+        from .._version import __version__
 
         request = self.last_request
         not_run = [] if request is None else [t for t in request.tests if self.result(t) is None]
@@ -503,34 +504,30 @@ class ValidatorViewModel:
 
     def export_json(self, path: str | os.PathLike) -> Path:
         """The report as the CLI writes it (reports.json when present, else the same pydantic schema)."""
+        from ..reports.json_report import write_json_report
+
         path = Path(path)
-        report = self.report()
-        writer = _optional_writer("json_report", ("write_json_report",))
-        if writer is not None:
-            writer(report, path)
-        else:
-            _atomic_write(path, report.model_dump_json(indent=2))
+        write_json_report(self.report(), path)
         self._say(f"JSON report written to {path}")
         return path
 
     def export_junit(self, path: str | os.PathLike) -> Path | None:
+        from ..reports.junit import write_junit_report
+
         path = Path(path)
-        writer = _optional_writer("junit", ("write_junit_report",))
-        if writer is None:
-            self._say("JUnit export is not available (reports.junit missing)")
-            return None
-        writer(self.report(), path)
+        write_junit_report(self.report(), path)
         self._say(f"JUnit report written to {path}")
         return path
 
     def export_html(self, out_dir: str | os.PathLike, opener: Callable[[str], Any] | None = None) -> Path | None:
         """Write the HTML report under `out_dir` (reports.html layout) and open it; `opener`
         defaults to the web browser."""
-        writer = _optional_writer("html", ("write_html_report",))
-        if writer is None:
-            self._say("HTML export is not available (reports.html missing)")
+        try:
+            from ..reports.html import write_html_report
+        except ImportError as exc:  # jinja2/matplotlib missing from this Python
+            self._say(f"HTML export is not available: {exc}")
             return None
-        index = Path(writer(self.report(), Path(out_dir)))
+        index = Path(write_html_report(self.report(), Path(out_dir)))
         if opener is None:
             import webbrowser
 
@@ -586,27 +583,6 @@ class ValidatorViewModel:
         return None
 
 
-def _optional_writer(module: str, names: tuple[str, ...]):
-    import importlib
-
-    try:
-        mod = importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.reports.{module}")
-    except ModuleNotFoundError:
-        return None
-    for name in names:
-        fn = getattr(mod, name, None)
-        if callable(fn):
-            return fn
-    return None
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 class HeadlessRunner:
     """Runs a request synchronously on a headless engine (default "physx"): pytest and scripts.
 
@@ -619,37 +595,39 @@ class HeadlessRunner:
         self._cancelled = False
 
     def start(self, request: RunRequest, sink) -> None:
-        from ..core.plugin import default_registry
-        from ..core.session import TestSession, error_result
-        from ..core.usd_reader import read_asset
         from ..engines import create_engine
-        from ..engines.kit_support import restrict_asset
+        from ..run.asset_run import AssetRun, RunHooks, load_asset
 
         self._cancelled = False
-        try:
-            asset = restrict_asset(read_asset(request.asset_path), request.target)
-        except Exception as exc:  # noqa: BLE001 - a verdict for each test, not a crash of the panel
-            sink.on_error(f"cannot read {request.asset_path}: {exc}")
-            for name in request.tests:
-                sink.on_result(error_result(name, f"asset unreadable: {exc}"))
-            sink.on_finished(complete=True)
-            return
-        registry = default_registry()
-        for name in request.tests:
+        asset, load_error = load_asset(request.asset_path, request.target)
+        if asset is None:  # a verdict for each test, not a crash of the panel
+            sink.on_error(f"cannot read {request.asset_path}: {load_error}")
+
+        def ended(result: TestResult) -> None:
+            sink.on_progress(result.name, result.simulated_seconds, "")
+            sink.on_result(result)
+
+        run = AssetRun(
+            request.asset_path, request.tests, request.config, lambda: create_engine(self.engine),
+            asset=asset, load_error=load_error, narrow=_joint_narrowing(request.joint),
+            hooks=RunHooks(test_started=sink.on_test_started, test_ended=ended),
+        )
+        for session in run:
+            session.step_to_end()
             if self._cancelled:
                 break
-            sink.on_test_started(name)
-            config = request.config.for_test(name)
-            if request.joint and "joints" in type(config).model_fields:
-                config = config.model_copy(update={"joints": [request.joint]})
-            engine = create_engine(self.engine)
-            try:
-                result = TestSession(registry.get(name)(), asset, config, engine, request.watchdog_seconds).run_to_end()
-            finally:
-                engine.close()
-            sink.on_progress(name, result.simulated_seconds, "")
-            sink.on_result(result)
         sink.on_finished(complete=not self._cancelled)
 
     def cancel(self) -> None:
         self._cancelled = True
+
+
+def _joint_narrowing(joint: str | None):
+    """A joint re-run sets the test config's `joints` field where the test has one (the driven-joint tests)."""
+    if not joint:
+        return None
+
+    def narrow(config):
+        return config.model_copy(update={"joints": [joint]}) if "joints" in type(config).model_fields else config
+
+    return narrow

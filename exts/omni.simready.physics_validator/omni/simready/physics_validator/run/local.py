@@ -14,7 +14,9 @@ import threading
 from typing import Iterator
 
 from ..core.results import AssetResult, TestResult
-from ..core.runner import AssetJob, run_asset, run_asset_isolated
+from .asset_run import RunHooks, run_asset
+from .inputs import AssetJob
+from .worker import run_asset_isolated
 
 # ("test", job index, TestResult) as each test ends, then ("asset", job index, AssetResult).
 Event = tuple[str, int, "TestResult | AssetResult"]
@@ -36,7 +38,7 @@ class LocalExecutor:
         if not self.isolate:  # the physics engine is not thread-safe: in-process means one at a time
             for index, job in enumerate(jobs):
                 tests: list[TestResult] = []
-                asset_result = run_asset(job, None, tests.append)
+                asset_result = run_asset(job, RunHooks(test_ended=tests.append))
                 for result in tests:
                     yield ("test", index, result)
                 yield ("asset", index, asset_result)

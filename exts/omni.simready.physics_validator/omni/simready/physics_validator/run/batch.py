@@ -1,7 +1,7 @@
 """validate_batch: a whole asset library in one report, in parallel, reusing unchanged verdicts.
 
 Order and verdicts do not depend on the number of jobs or the executor: assets are listed in input
-order (as `core.runner.validate` does), tests in registry order. Every finished test is written to
+order, tests in registry order. Every finished test is written to
 the results cache at once (`core.cache`), so an interrupted run loses only what was in flight, and
 `changed_only=True` (CLI `--changed-only` / `--resume`) runs only the tests whose key changed.
 """
@@ -15,9 +15,9 @@ from typing import Iterable
 
 from ..core.cache import ResultCache, asset_content_hash, result_cache_key
 from ..core.config import ValidationConfig
-from ..core.plugin import default_registry
 from ..core.results import AssetResult, RunReport, TestResult
-from ..core.runner import AssetJob, InputError, artifact_dir, collect_assets, file_sha256
+from ..physics_tests import default_registry
+from .inputs import AssetJob, InputError, artifact_dir, collect_assets, file_sha256
 from ..core.session import error_result, new_result
 from ..core.status import Status
 
@@ -95,7 +95,7 @@ def validate_batch(
 
     registry = default_registry()
     names = [t.name for t in registry.select(tests)]
-    config = config or ValidationConfig.defaults()
+    config = config or ValidationConfig.defaults(registry)
     engine_cls = engine_class(engine)
     if changed_only and out_dir is None:
         raise InputError("--changed-only needs the output folder of the earlier run (--out)")
@@ -119,8 +119,9 @@ def validate_batch(
     keys: list[dict[str, str]] = []
     jobs_to_run: list[AssetJob] = []
     job_slot: list[int] = []
+    digests = [file_sha256(asset_path) for asset_path in assets]  # each asset file hashed once per run
     for slot, asset_path in enumerate(assets):
-        content = asset_content_hash(asset_path) if cache is not None else None
+        content = asset_content_hash(asset_path, digests[slot]) if cache is not None else None
         asset_keys = {}
         if content is not None:
             for name in names:
@@ -137,9 +138,9 @@ def validate_batch(
                     reused[name] = hit
         todo = [name for name in names if name not in reused]
         if not todo:
-            slots[slot] = _assemble(asset_path, names, reused, None)
+            slots[slot] = _reused_result(asset_path, digests[slot], names, reused)
             continue
-        partial = _assemble(asset_path, names, reused, None) if reused else None
+        partial = _reused_result(asset_path, digests[slot], names, reused) if reused else None
         slots[slot] = partial  # filled in when the job ends; None/partial marks "not finished"
         job_slot.append(slot)
         jobs_to_run.append(
@@ -150,6 +151,7 @@ def validate_batch(
                 engine=engine,
                 out_dir=str(artifact_dir(Path(out_dir), asset_path)) if out_dir else None,
                 debug=debug,
+                sha256=digests[slot],
             )
         )
 
@@ -205,7 +207,7 @@ def validate_batch(
         report.complete = False
         ran = unfinished_tests.get(slot, [])
         if ran or slots[slot] is not None:
-            fresh = AssetResult(path=str(asset_path), sha256=file_sha256(asset_path), error="interrupted before all tests ran")
+            fresh = AssetResult(path=str(asset_path), sha256=digests[slot], error="interrupted before all tests ran")
             fresh.tests = list({r.name: r for r in ran}.values())
             slots[slot] = _merge(slots[slot], fresh, names)
             report.assets.append(slots[slot])
@@ -215,8 +217,9 @@ def validate_batch(
     return report
 
 
-def _assemble(asset_path: Path, names: list[str], reused: dict[str, TestResult], fresh: AssetResult | None) -> AssetResult:
-    result = AssetResult(path=str(asset_path), sha256=file_sha256(asset_path))
+def _reused_result(asset_path: Path, sha256: str, names: list[str], reused: dict[str, TestResult]) -> AssetResult:
+    """The cached verdicts of one asset, in registry order."""
+    result = AssetResult(path=str(asset_path), sha256=sha256)
     result.tests = [reused[n] for n in names if n in reused]
     result.from_cache = [n for n in names if n in reused]
     return result
@@ -249,7 +252,7 @@ def _problem_result(path: Path, reason: str, names: list[str], config: Validatio
 def _failed_result(job: AssetJob, reason: str, config: ValidationConfig) -> AssetResult:
     """The executor lost the asset (e.g. a Ray node died): ERROR for each of its tests."""
     registry = default_registry()
-    asset_result = AssetResult(path=job.path, sha256=file_sha256(Path(job.path)), error=reason)
+    asset_result = AssetResult(path=job.path, sha256=job.sha256, error=reason)
     for name in job.tests:
         test_cls = registry.get(name)
         asset_result.tests.append(error_result(name, reason, config.for_test(name).model_dump(), test_cls.version, test_cls.features))

@@ -13,13 +13,12 @@ from typing import Iterator
 
 from pydantic import Field
 
-from ..core.bbox_watch import BoxWatch
-from ..core.context import TestContext
-from ..core.plugin import register_test
-from ..core.results import JointRow
-from ..core.status import Status
-from ..core.step_response import count_sign_changes, overshoot_pct, settling_time, step_target
-from .joint_test_support import DrivenJointConfig, ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, fmt, position_rate, settle, unit
+from .bbox_watch import BoxWatch
+from ...core.context import TestContext
+from ...core.results import JointRow
+from ...core.status import Status
+from .step_response import count_sign_changes, overshoot_pct, settling_time, step_target
+from .base import DrivenJointConfig, ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, fmt, position_rate, settle, unit
 
 HINT_OVERSHOOT = (
     "Overshoot: raise driveDamping on the joint's UsdPhysics.DriveAPI (damping resists velocity and lowers the "
@@ -32,7 +31,6 @@ HINT_SETTLE = (
 HINT_OSCILLATE = "Oscillation: raise driveDamping; sometimes a little more driveMaxForce is needed for damping to act."
 
 
-@register_test
 class DriveGainValidationTest(DrivenJointTest):
     name = "drive_gain_validation"
     version = "1.0.0"

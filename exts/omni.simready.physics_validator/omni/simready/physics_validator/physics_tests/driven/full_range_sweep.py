@@ -12,13 +12,12 @@ from typing import Iterator
 
 from pydantic import Field
 
-from ..core.bbox_watch import BoxWatch
-from ..core.context import TestContext
-from ..core.joint_motion import EASE_PROFILES, ConvergenceCounter, hold_failed, sweep_plan
-from ..core.plugin import register_test
-from ..core.results import JointRow
-from ..core.status import Status
-from .joint_test_support import DrivenJointConfig, ADD_DRIVE_HINT, DrivenJointTest, SeriesRecorder, fmt, settle, unit
+from .bbox_watch import BoxWatch
+from ...core.context import TestContext
+from .motion import EASE_PROFILES, ConvergenceCounter, hold_failed, sweep_plan
+from ...core.results import JointRow
+from ...core.status import Status
+from .base import DrivenJointConfig, ADD_DRIVE_HINT, DrivenJointTest, SeriesRecorder, fmt, settle, unit
 
 HINT_REACH = (
     "Joint cannot reach a limit: raise driveStiffness and driveMaxForce on its UsdPhysics.DriveAPI (or its direct "
@@ -32,7 +31,6 @@ HINT_EXPLODE = (
 )
 
 
-@register_test
 class FullRangeSweepTest(DrivenJointTest):
     name = "full_range_sweep"
     version = "1.4.0"

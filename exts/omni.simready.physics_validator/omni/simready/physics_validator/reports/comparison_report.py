@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from ..core.compare import Comparison, ComparisonRow, EngineVerdict
+from ..core.comparison import Comparison, ComparisonRow, EngineVerdict
 from ..core.atomic_write import write_atomic
 from .console import display_path
 from .console import STATUS_STYLE

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .asset_model import (
+from ..asset_model import (
     ArticulationInfo,
     AssetIssue,
     AssetModel,
@@ -30,7 +30,7 @@ from .asset_model import (
     MaterialInfo,
     Pose,
 )
-from .geometry import quat_mul, quat_normalize, quat_to_matrix
+from ..geometry import quat_mul, quat_normalize, quat_to_matrix
 
 DEFAULT_DENSITY = 1000.0  # kg/m^3, what PhysX uses when nothing is authored
 USD_EXTENSIONS = (".usd", ".usda", ".usdc", ".usdz")
@@ -353,7 +353,7 @@ class AssetReader:
         local = self._local_pose(local_pos, local_rot)
         if body_path is not None:
             body = self.model.bodies[body_path]
-            from .geometry import compose
+            from ..geometry import compose
 
             wp, wq = compose(body.world_pose.pos, body.world_pose.quat, local.pos, local.quat)
             world = Pose(wp, wq)
@@ -428,7 +428,7 @@ class AssetReader:
         collider.mesh_points = (frame_rot.T @ (world_pts - collider.world_pose.pos).T).T
 
     def _check_collider_size(self, collider: ColliderInfo) -> None:
-        from .geometry import collider_local_extent
+        from ..geometry import collider_local_extent
 
         if collider.shape == "plane":
             return

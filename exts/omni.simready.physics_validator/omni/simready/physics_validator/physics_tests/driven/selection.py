@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
-    from .asset_model import AssetModel, JointInfo
+    from ...core.asset_model import AssetModel, JointInfo
 
 # code -> short human reason, in the order the rules are applied (the first that matches wins).
 EXCLUSION_REASONS: dict[str, str] = {
@@ -137,8 +137,8 @@ def articulation_precheck(asset: "AssetModel"):
     No revolute or prismatic joint at all (a prop): NOT_APPLICABLE, the FET022 tests do not concern it.
     Such joints but no articulation root: PRECHECK_FAILURE, as NVIDIA's runtime does (anchor §2.0 step 5).
     """
-    from .plugin import Precheck
-    from .status import Status
+    from ...core.plugin import Precheck
+    from ...core.status import Status
 
     if not any(j.is_dof and j.enabled for j in asset.joints.values()):
         return Precheck(

@@ -14,15 +14,15 @@ import numpy as np
 
 from pydantic import Field
 
-from ..core.config import TestConfig
-from ..core.joint_selection import JointSelection, articulation_precheck, report_selection, select_driven_joints
-from ..core.plugin import PhysicsTest
-from ..core.scene import SceneSpec
-from ..core.status import Status
+from ...core.config import TestConfig
+from .selection import JointSelection, articulation_precheck, report_selection, select_driven_joints
+from ...core.plugin import PhysicsTest
+from ...core.scene import SceneSpec
+from ...core.status import Status
 
 if TYPE_CHECKING:
-    from ..core.asset_model import AssetModel, JointInfo
-    from ..core.context import TestContext
+    from ...core.asset_model import AssetModel, JointInfo
+    from ...core.context import TestContext
 
 # velocity_limit, drive_gain_validation and effort_limit check the bounding box every N steps (anchor
 # rule; NaN joint states are caught every step); full_range_sweep checks it every step (spec).

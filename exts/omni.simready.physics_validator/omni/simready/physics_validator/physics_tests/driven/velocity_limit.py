@@ -13,14 +13,13 @@ from typing import Iterator
 
 from pydantic import Field
 
-from ..core.bbox_watch import BoxWatch
-from ..core.context import TestContext
-from ..core.joint_motion import far_target
-from ..core.joint_selection import select_driven_joints
-from ..core.plugin import register_test
-from ..core.results import JointRow
-from ..core.status import Status
-from .joint_test_support import (
+from .bbox_watch import BoxWatch
+from ...core.context import TestContext
+from .motion import far_target
+from .selection import select_driven_joints
+from ...core.results import JointRow
+from ...core.status import Status
+from .base import (
     DrivenJointConfig,
     ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, engine_runs_actuators, fmt, position_rate, settle,
 )
@@ -49,7 +48,6 @@ HINT_AUTHOR_LIMIT = (
 )
 
 
-@register_test
 class VelocityLimitTest(DrivenJointTest):
     name = "velocity_limit"
     version = "1.0.0"

@@ -13,13 +13,12 @@ from typing import Iterator
 import numpy as np
 from pydantic import Field
 
-from ..core.bbox_watch import BoxWatch
-from ..core.context import TestContext
-from ..core.force_directions import direction_label, icosahedron_directions
-from ..core.plugin import register_test
-from ..core.results import JointRow
-from ..core.status import Status
-from .joint_test_support import DrivenJointConfig, ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, fmt, settle
+from .bbox_watch import BoxWatch
+from ...core.context import TestContext
+from .force_directions import direction_label, icosahedron_directions
+from ...core.results import JointRow
+from ...core.status import Status
+from .base import DrivenJointConfig, ADD_DRIVE_HINT, BBOX_CHECK_EVERY, DrivenJointTest, SeriesRecorder, fmt, settle
 
 HINT_MAX_FORCE = (
     "Joint breaks under the external force: raise driveMaxForce on the failing joint's UsdPhysics.DriveAPI to the "
@@ -35,7 +34,6 @@ HINT_LOAD = (
 )
 
 
-@register_test
 class EffortLimitTest(DrivenJointTest):
     name = "effort_limit"
     version = "1.0.0"

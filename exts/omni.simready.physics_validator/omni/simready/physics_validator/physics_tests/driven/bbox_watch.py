@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .geometry import aabb_volume
+from ...core.geometry import aabb_volume
 
 
 class BoxWatch:

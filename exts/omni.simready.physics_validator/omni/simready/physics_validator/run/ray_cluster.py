@@ -15,7 +15,8 @@ from dataclasses import asdict
 from typing import Iterator
 
 from ..core.results import AssetResult
-from ..core.runner import AssetJob, InputError, run_asset_isolated
+from .inputs import AssetJob, InputError
+from .worker import run_asset_isolated
 
 
 def run_job_remotely(job_fields: dict, watchdog_seconds: float) -> tuple[dict, dict]:

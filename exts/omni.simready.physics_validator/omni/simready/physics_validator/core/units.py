@@ -1,0 +1,111 @@
+"""Stage frame and units <-> the SI Z-up world, written once.
+
+USD stages carry their own up axis and units (metersPerUnit, kilogramsPerUnit); the asset model,
+the engines and the tests work in metres, kilograms and a Z-up world. The rule is
+`world_si = R_up * (stage_world * metersPerUnit)` with R_up = +90 deg about X for a Y-up stage and
+identity for Z-up. Every place that crosses that boundary (the USD reader, the video recorder, the
+USD replay layer, the Kit and ovphysx engines) uses `StageFrame`, so there is one rule to test.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .geometry import quat_conj, quat_mul, quat_normalize, quat_to_matrix, rotate
+
+
+def up_to_z_quat(up_axis: str) -> np.ndarray:
+    """Rotation (wxyz) taking the stage's up axis onto +Z (Y-up: +90 deg about X; Z-up: identity)."""
+    if str(up_axis).upper() == "Y":
+        half = math.pi / 4.0
+        return np.array([math.cos(half), math.sin(half), 0.0, 0.0])
+    return np.array([1.0, 0.0, 0.0, 0.0])
+
+
+@dataclass(frozen=True)
+class StageFrame:
+    """A stage's up axis and units, and the conversions to and from the SI Z-up world."""
+
+    up_axis: str = "Z"
+    meters_per_unit: float = 1.0
+    kilograms_per_unit: float = 1.0
+
+    @classmethod
+    def of_asset(cls, asset) -> "StageFrame":
+        """The frame an AssetModel was read in."""
+        return cls(asset.up_axis or "Z", float(asset.meters_per_unit or 1.0), float(asset.kilograms_per_unit or 1.0))
+
+    @classmethod
+    def of_stage(cls, stage) -> "StageFrame":
+        """The frame of an open pxr stage (invalid or missing metadata falls back to Z-up metres, kilograms)."""
+        from pxr import UsdGeom, UsdPhysics
+
+        mpu = float(UsdGeom.GetStageMetersPerUnit(stage) or 1.0)
+        kpu = float(UsdPhysics.GetStageKilogramsPerUnit(stage) or 1.0)
+        up = str(UsdGeom.GetStageUpAxis(stage) or "Z")
+        return cls(
+            up if up.upper() in ("Y", "Z") else "Z",
+            mpu if math.isfinite(mpu) and mpu > 0 else 1.0,
+            kpu if math.isfinite(kpu) and kpu > 0 else 1.0,
+        )
+
+    # -- rotations -------------------------------------------------------------------------------
+    @property
+    def to_si_quat(self) -> np.ndarray:
+        return up_to_z_quat(self.up_axis)
+
+    @property
+    def to_si_rotation(self) -> np.ndarray:
+        """3x3 rotation taking stage directions to SI world directions."""
+        return quat_to_matrix(self.to_si_quat)
+
+    @property
+    def up_vector(self) -> np.ndarray:
+        """The stage's up direction in stage coordinates."""
+        return np.array([0.0, 1.0, 0.0]) if self.up_axis.upper() == "Y" else np.array([0.0, 0.0, 1.0])
+
+    def to_si_matrix(self) -> np.ndarray:
+        """4x4 column-vector matrix mapping stage world coordinates to the SI Z-up world."""
+        out = np.eye(4)
+        out[:3, :3] = self.to_si_rotation * self.meters_per_unit
+        return out
+
+    # -- stage -> SI ------------------------------------------------------------------------------
+    def point_to_si(self, p) -> np.ndarray:
+        return self.to_si_rotation @ (np.asarray(p, float) * self.meters_per_unit)
+
+    def vector_to_si(self, v, scale: float = 1.0) -> np.ndarray:
+        """A direction-like quantity (velocity, axis): rotated, and multiplied by `scale`."""
+        return self.to_si_rotation @ (np.asarray(v, float) * scale)
+
+    def quat_to_si(self, q_wxyz) -> np.ndarray:
+        return quat_normalize(quat_mul(self.to_si_quat, np.asarray(q_wxyz, float)))
+
+    def pose_to_si(self, pos, q_wxyz) -> tuple[np.ndarray, np.ndarray]:
+        return self.point_to_si(pos), self.quat_to_si(q_wxyz)
+
+    def length_to_si(self, length: float) -> float:
+        return float(length) * self.meters_per_unit
+
+    # -- SI -> stage ------------------------------------------------------------------------------
+    def point_from_si(self, p) -> np.ndarray:
+        return rotate(quat_conj(self.to_si_quat), np.asarray(p, float)) / self.meters_per_unit
+
+    def quat_from_si(self, q_wxyz) -> np.ndarray:
+        return quat_normalize(quat_mul(quat_conj(self.to_si_quat), np.asarray(q_wxyz, float)))
+
+    def force_from_si(self, f) -> np.ndarray:
+        """Newtons in the SI world -> stage force units (kgpu * mpu / s^2) in the stage frame."""
+        return rotate(quat_conj(self.to_si_quat), np.asarray(f, float)) / (self.meters_per_unit * self.kilograms_per_unit)
+
+    def length_from_si(self, metres: float) -> float:
+        return float(metres) / self.meters_per_unit
+
+
+def quat_xyzw_to_wxyz(q_xyzw) -> np.ndarray:
+    """PhysX, the tensor API and ovphysx give quaternions as (x, y, z, w); the core uses (w, x, y, z)."""
+    x, y, z, w = (float(v) for v in q_xyzw)
+    return np.array([w, x, y, z])

@@ -1,0 +1,13 @@
+"""The run layer: from paths to a RunReport, above the engines, the tests and the recorder.
+
+- `inputs`: the asset files under the given paths, hashed once; per-asset output folders.
+- `asset_run`: the one loop over an asset's tests (`AssetRun`), used by every front door.
+- `worker`: an asset in a worker process; hangs and crashes become ERROR verdicts.
+- `batch`: many assets, in parallel (`local`) or on a Ray cluster (`ray_cluster`), with a results cache.
+
+`validate_batch` is public as `omni.simready.physics_validator.validate`. See docs/batch.md.
+"""
+
+from .batch import EXECUTORS, validate_batch
+
+__all__ = ["EXECUTORS", "validate_batch"]

@@ -1,0 +1,235 @@
+"""One asset's tests, one after another: the single loop every front door drives.
+
+`AssetRun` is a generator of started `TestSession`s. Whoever iterates it drives each session to its
+end in its own way and then asks for the next one; the loop itself does everything around a test:
+read the asset once, look the test up, create the engine, attach the recorder, turn every problem
+into a verdict, write the series, close the engine and report the result through the hooks.
+
+- headless (CLI, batch workers, the panel's headless runner): `run_asset` below, which steps the
+  engine in a plain loop (`TestSession.step_to_end`);
+- Kit (the panel's live runner): resumes the generator from Kit's update loop after the live
+  timeline has stepped a session to its end.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ..core.asset_model import AssetModel
+from ..core.atomic_write import write_atomic
+from ..core.config import TestConfig, ValidationConfig
+from ..core.engine import Engine, EngineUnavailable
+from ..core.results import AssetResult, TestResult
+from ..core.session import TestSession, error_result, new_result
+from ..core.status import Status
+from ..core.usd import AssetLoadError, read_asset
+from ..physics_tests import default_registry
+from .inputs import AssetJob, file_sha256
+
+HEARTBEAT_SECONDS = 1.0
+UNLOADABLE_HINT = "Open the file in usdview to see the composition or syntax error, and fix or re-export it."
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C while an asset was running: carries the verdicts that asset already has, so none are lost."""
+
+    def __init__(self, partial: AssetResult):
+        super().__init__("interrupted")
+        self.partial = partial
+
+
+@dataclass
+class RunHooks:
+    """Optional callbacks of a run; a front door passes the ones it shows."""
+
+    test_started: Callable[[str], None] | None = None
+    test_ended: Callable[[TestResult], None] | None = None
+    progress: Callable[[], None] | None = None  # physics is stepping (at most once per HEARTBEAT_SECONDS)
+
+
+# A recorder factory: (session, folder for this test's artifacts or None) -> object with
+# close(result) -> {artifact: path}, or None when nothing is recorded.
+RecorderFactory = Callable[[TestSession, "Path | None"], object]
+
+
+def config_from_dict(data: dict) -> ValidationConfig:
+    """The effective ValidationConfig from its dict form (as it crosses a process boundary)."""
+    config = ValidationConfig.defaults(default_registry())
+    config.apply(data, origin="config")
+    return config
+
+
+def load_asset(path: str | Path, target: str | None = None) -> tuple[AssetModel | None, str | None]:
+    """(model, None), or (None, why) when the file cannot be opened or composed."""
+    try:
+        return read_asset(path).restricted_to(target), None
+    except AssetLoadError as exc:
+        return None, str(exc)
+
+
+class AssetRun:
+    """The tests of one asset. Iterate it to get each started session; drive it; ask for the next."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        tests: list[str],
+        config: ValidationConfig,
+        make_engine: Callable[[], Engine],
+        *,
+        asset: AssetModel | None = None,
+        load_error: str | None = None,
+        sha256: str = "",
+        out_dir: str | Path | None = None,
+        start_recorder: RecorderFactory | None = None,
+        narrow: Callable[[TestConfig], TestConfig] | None = None,
+        hooks: RunHooks | None = None,
+        debug: bool = False,
+    ):
+        self.path = str(path)
+        self.tests = list(tests)
+        self.config = config
+        self.make_engine = make_engine
+        self.asset, self.load_error = asset, load_error
+        if asset is None and load_error is None:
+            self.asset, self.load_error = load_asset(path)
+        self.out_dir = Path(out_dir) if out_dir else None
+        self.start_recorder = start_recorder
+        self.narrow = narrow
+        self.hooks = hooks or RunHooks()
+        self.debug = debug
+        self.result = AssetResult(path=self.path, sha256=sha256 or file_sha256(path))
+
+    def __iter__(self) -> Iterator[TestSession]:
+        registry = default_registry()
+        try:
+            for name in self.tests:
+                test = registry.get(name)()
+                test_config = self.config.for_test(name)
+                if self.narrow is not None:
+                    test_config = self.narrow(test_config)
+                if self.hooks.test_started:
+                    self.hooks.test_started(name)
+                if self.asset is None:
+                    result = new_result(test, test_config)
+                    result.status = Status.PRECHECK_FAILURE
+                    result.reason = f"unloadable asset: {self.load_error}"
+                    result.fix_hints = [UNLOADABLE_HINT]
+                    self._ended(result)
+                    continue
+                try:
+                    engine = self.make_engine()
+                except Exception as exc:  # noqa: BLE001 - its message is the reason
+                    self._ended(error_result(name, str(exc), test_config.model_dump(), test.version, test.features))
+                    continue
+                session = TestSession(
+                    test, self.asset, test_config, engine, self.config.run.watchdog_seconds,
+                    debug=self.debug, max_seconds=self.config.run.max_test_seconds,
+                )
+                if self.hooks.progress is not None:
+                    session.ctx.add_observer(_heartbeat(self.hooks.progress))
+                test_dir = self.out_dir / name if self.out_dir else None
+                recording = None
+                if self.start_recorder is not None:
+                    recording = self.start_recorder(session, test_dir)
+                try:
+                    if session.start():
+                        yield session
+                except BaseException:  # abandoned (interrupt, generator closed): clean up, record nothing
+                    _close_test(session, engine, recording, test_dir)
+                    raise
+                self._ended(_close_test(session, engine, recording, test_dir))
+        except KeyboardInterrupt:
+            raise RunInterrupted(self.result) from None
+
+    def _ended(self, result: TestResult) -> None:
+        self.result.tests.append(result)
+        if self.hooks.test_ended:
+            self.hooks.test_ended(result)
+
+
+def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
+    """Validate one asset with the job's tests in this process, on a headless engine."""
+    from ..engines import create_engine
+
+    def make_engine() -> Engine:
+        try:
+            return create_engine(job.engine)
+        except Exception as exc:  # noqa: BLE001 - the reason names the engine
+            raise EngineUnavailable(f"engine '{job.engine}' unavailable: {exc}") from None
+
+    config = config_from_dict(job.config)
+    asset, load_error = load_asset(job.path, job.target)
+    run = AssetRun(
+        job.path, job.tests, config, make_engine,
+        asset=asset, load_error=load_error, sha256=job.sha256, out_dir=job.out_dir,
+        start_recorder=(lambda s, d: _start_video(s, job.path, d, config)) if config.run.video else None,
+        hooks=hooks, debug=job.debug,
+    )
+    try:
+        for session in run:
+            session.step_to_end()
+    except KeyboardInterrupt:
+        # The verdicts so far; the test in flight is not among them (it is listed as not run).
+        raise RunInterrupted(run.result.model_copy(update={"tests": list(run.result.tests)})) from None
+    return run.result
+
+
+# -- around one test -------------------------------------------------------------------------------
+def _heartbeat(on_progress: Callable[[], None]):
+    """Observer that reports physics progress at most once per HEARTBEAT_SECONDS (for the parent's watchdog)."""
+    last = [time.monotonic()]
+
+    def observe(_ctx) -> None:
+        now = time.monotonic()
+        if now - last[0] >= HEARTBEAT_SECONDS:
+            last[0] = now
+            on_progress()
+
+    return observe
+
+
+def _close_test(session: TestSession, engine: Engine, recording, test_dir: Path | None) -> TestResult:
+    """After the session ended (or was abandoned): artifacts, series, engine closed; never raises."""
+    result = session.result
+    if recording is not None:
+        try:
+            result.artifacts.update(recording.close(result))
+        except Exception as exc:  # noqa: BLE001 - a video problem never costs the verdict
+            result.warnings.append(f"video not written: {exc}")
+    if test_dir is not None and result.series:
+        try:
+            test_dir.mkdir(parents=True, exist_ok=True)
+            path = test_dir / "series.json"
+            write_atomic(path, json.dumps(result.series, separators=(",", ":")))
+            result.artifacts["series"] = str(path)
+        except OSError as exc:
+            result.warnings.append(f"series not written: {exc}")
+    try:
+        engine.close()
+    except Exception:  # noqa: BLE001
+        pass
+    return result
+
+
+def _start_video(session: TestSession, asset_path: str, test_dir: Path | None, config: ValidationConfig):
+    """The headless recorder (VTK video, USD replay, timeline), or None with a warning on the result."""
+    if test_dir is None:
+        return None
+    try:
+        from ..recording import start_recording
+    except ImportError:
+        return None
+    try:
+        test_dir.mkdir(parents=True, exist_ok=True)
+        return start_recording(
+            session.ctx, asset_path, session.test.name, test_dir, session.config.capture_fps,
+            config.run.video_width, config.run.video_height,
+        )
+    except Exception as exc:  # noqa: BLE001
+        session.ctx.warn(f"video recording unavailable: {exc}")
+        return None

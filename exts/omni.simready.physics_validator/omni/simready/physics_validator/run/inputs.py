@@ -1,0 +1,62 @@
+"""What a run validates: asset files found under the given paths, each hashed once, and its output folder."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..core.cache import file_digest
+from ..core.usd import USD_EXTENSIONS, find_usd_files
+
+
+class InputError(ValueError):
+    """Bad command-line input (nothing to validate, unknown executor...); exit code 2."""
+
+
+@dataclass
+class AssetJob:
+    """One asset and what to run on it; plain data, so it crosses process and Ray boundaries."""
+
+    path: str
+    tests: list[str]
+    config: dict[str, Any]
+    engine: str
+    out_dir: str | None
+    debug: bool = False
+    sha256: str = ""  # of the asset file, computed once per run by whoever builds the job ("" = not known)
+    target: str | None = None  # validate only this prim's subtree (the panel's selection)
+
+
+def collect_assets(paths: Iterable[str | os.PathLike]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """Expand files and folders into asset files; returns (assets, problems) where a problem is (path, reason)."""
+    assets: list[Path] = []
+    problems: list[tuple[Path, str]] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = find_usd_files(path)
+            if not found:
+                problems.append((path, f"folder contains no USD files ({', '.join(USD_EXTENSIONS)}): {path}"))
+            assets.extend(found)
+        else:
+            assets.append(path)  # missing or unreadable files become PRECHECK_FAILURE verdicts with the reason
+    return assets, problems
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """sha256 of one file's bytes ("" when it cannot be read: the verdict says why)."""
+    try:
+        return file_digest(path)
+    except OSError:
+        return ""
+
+
+def artifact_dir(out_dir: Path, asset_path: Path) -> Path:
+    """A folder per asset that stays unique when two assets share a file name."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", asset_path.stem) or "asset"
+    tag = hashlib.sha1(str(asset_path.resolve()).encode("utf-8")).hexdigest()[:8]
+    return out_dir / f"{stem}-{tag}"
