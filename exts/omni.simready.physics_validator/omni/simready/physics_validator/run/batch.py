@@ -90,7 +90,7 @@ def validate_batch(
     asset_finished(asset_result) and close(). An interrupted run (Ctrl-C) returns what finished,
     with `complete=False` and the rest in `not_run`.
     """
-    from .. import __version__
+    from .._version import __version__
     from ..engines import engine_class
 
     registry = default_registry()
