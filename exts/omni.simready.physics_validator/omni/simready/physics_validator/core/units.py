@@ -40,14 +40,36 @@ class StageFrame:
 
     @classmethod
     def of_stage(cls, stage) -> "StageFrame":
-        """The frame of an open pxr stage (invalid or missing metadata falls back to Z-up metres, kilograms)."""
-        from pxr import UsdGeom, UsdPhysics
+        """The frame of an open pxr stage, the same one the USD reader reads the asset in (see `from_metadata`)."""
+        return cls.from_metadata(*cls.stage_metadata(stage))
+
+    @staticmethod
+    def stage_metadata(stage) -> tuple[str, float, float]:
+        """(upAxis, metersPerUnit, kilogramsPerUnit) as pxr reports them, not yet checked.
+
+        Unauthored values are pxr's fallbacks (Y-up centimetres, kilograms); an empty axis or a 0 unit
+        reads as Z or 1. The USD reader reports invalid values as asset issues before `from_metadata`
+        makes them harmless.
+        """
+        from pxr import UsdGeom
 
         mpu = float(UsdGeom.GetStageMetersPerUnit(stage) or 1.0)
-        kpu = float(UsdPhysics.GetStageKilogramsPerUnit(stage) or 1.0)
         up = str(UsdGeom.GetStageUpAxis(stage) or "Z")
+        try:
+            from pxr import UsdPhysics
+
+            kpu = float(UsdPhysics.GetStageKilogramsPerUnit(stage) or 1.0)
+        except Exception:  # noqa: BLE001 - a usd-core without UsdPhysics stage metadata
+            kpu = 1.0
+        return up, mpu, kpu
+
+    @classmethod
+    def from_metadata(cls, up_axis: str, meters_per_unit: float, kilograms_per_unit: float) -> "StageFrame":
+        """The frame for authored metadata: an up axis other than "Y"/"Z" (USD allows only those two) reads
+        as Z, and a unit that is not finite and positive reads as 1, so nothing downstream turns into NaN."""
+        mpu, kpu = float(meters_per_unit), float(kilograms_per_unit)
         return cls(
-            up if up.upper() in ("Y", "Z") else "Z",
+            up_axis if up_axis in ("Y", "Z") else "Z",
             mpu if math.isfinite(mpu) and mpu > 0 else 1.0,
             kpu if math.isfinite(kpu) and kpu > 0 else 1.0,
         )
@@ -77,6 +99,10 @@ class StageFrame:
     def point_to_si(self, p) -> np.ndarray:
         return self.to_si_rotation @ (np.asarray(p, float) * self.meters_per_unit)
 
+    def points_to_si(self, points) -> np.ndarray:
+        """`point_to_si` for an (N, 3) array of points, one matrix product for all of them."""
+        return (self.to_si_rotation @ (np.asarray(points, float) * self.meters_per_unit).T).T
+
     def vector_to_si(self, v, scale: float = 1.0) -> np.ndarray:
         """A direction-like quantity (velocity, axis): rotated, and multiplied by `scale`."""
         return self.to_si_rotation @ (np.asarray(v, float) * scale)
@@ -96,6 +122,13 @@ class StageFrame:
 
     def quat_from_si(self, q_wxyz) -> np.ndarray:
         return quat_normalize(quat_mul(quat_conj(self.to_si_quat), np.asarray(q_wxyz, float)))
+
+    def rigid_from_si(self, pos, q_wxyz) -> np.ndarray:
+        """4x4 column-vector transform, in stage units and axes, of a body at an SI world pose (no scale)."""
+        out = np.eye(4)
+        out[:3, :3] = self.to_si_rotation.T @ quat_to_matrix(q_wxyz)
+        out[:3, 3] = self.point_from_si(pos)
+        return out
 
     def force_from_si(self, f) -> np.ndarray:
         """Newtons in the SI world -> stage force units (kgpu * mpu / s^2) in the stage frame."""
