@@ -1,0 +1,144 @@
+"""The stage as a whole: opening it read-only, its metadata, its layers, and finding USD files.
+
+Everything here concerns the file and its composition rather than any physics prim. A file that
+cannot be opened raises AssetLoadError (one-line reason, no pxr stack); a stage that opens but is
+broken (hostile units, missing sublayers or references) is read anyway and its problems become
+asset issues, which the tests turn into PRECHECK_FAILURE.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from pathlib import Path
+
+from .read_context import ReadContext, authored
+
+USD_EXTENSIONS = (".usd", ".usda", ".usdc", ".usdz")
+
+
+class AssetLoadError(Exception):
+    """The file cannot be opened as a USD stage (missing, unreadable, not USD, syntax error)."""
+
+
+def open_stage(path: str | os.PathLike):
+    """Open a stage for reading, turning every failure into an AssetLoadError with a one-line reason."""
+    from pxr import Tf, Usd
+
+    path = Path(path)
+    if not path.exists():
+        raise AssetLoadError(f"file not found: {path}")
+    if path.is_dir():
+        raise AssetLoadError(f"is a folder, not a USD file: {path}")
+    if path.suffix.lower() not in USD_EXTENSIONS:
+        raise AssetLoadError(f"not a USD file (expected {', '.join(USD_EXTENSIONS)}): {path}")
+    if path.stat().st_size == 0:
+        raise AssetLoadError(f"empty file (0 bytes): {path}")
+    try:
+        stage = Usd.Stage.Open(str(path), Usd.Stage.LoadAll)
+    except Tf.ErrorException as exc:
+        raise AssetLoadError(f"cannot open {path.name}: {first_line(str(exc))}") from None
+    except Exception as exc:  # noqa: BLE001 - pxr raises several types for corrupt files
+        raise AssetLoadError(f"cannot open {path.name}: {first_line(str(exc))}") from None
+    if stage is None:
+        raise AssetLoadError(f"cannot open {path.name}: not a readable USD stage")
+    return stage
+
+
+_TF_ERROR = re.compile(r"Error in '[^']*' at line \d+ in file [^\n]*? : '(.*?)'\s*(?=\n\s*Error in|$)", re.S)
+
+
+def first_line(text: str) -> str:
+    """The first human message of a pxr error (Tf errors carry C++ function and file names first)."""
+    messages = [" ".join(m.split()) for m in _TF_ERROR.findall(text)]
+    messages = [m for m in messages if m]
+    if messages:
+        first = re.sub(r"(?:[A-Za-z]:)?[^\s:'@]*[/\\]([^/\\\s:'@]+):(\d+):(\d+):", r"\1 line \2:\3:", messages[0])
+        return first[:300]
+    for line in text.splitlines():
+        line = line.strip().strip("\t -")
+        if line and not line.startswith("Error in"):
+            return line[:300]
+    return text.strip()[:300] or "unknown error"
+
+
+def find_usd_files(folder: str | os.PathLike) -> list[Path]:
+    """USD files under a folder, sorted; payload/sublayer files of converted assets are skipped.
+
+    Converted assets keep their layers in a `Payload/` folder; those layers are parts, not assets.
+    """
+    folder = Path(folder)
+    found = []
+    for path in sorted(folder.rglob("*")):
+        if path.suffix.lower() in USD_EXTENSIONS and path.is_file():
+            if any(part.lower() == "payload" for part in path.relative_to(folder).parts[:-1]):
+                continue
+            found.append(path)
+    return found
+
+
+def metadata_problems(mpu: float, kpu: float, up: str) -> list[tuple[str, str]]:
+    """Units and up axis that would turn every length or mass into NaN, a mirror image or a wrong frame."""
+    problems = []
+    for name, value in (("metersPerUnit", mpu), ("kilogramsPerUnit", kpu)):
+        if not (math.isfinite(value) and value > 0):
+            problems.append(("STAGE_UNITS_INVALID", f"stage {name} is {value}: must be a finite positive number"))
+    if up not in ("Y", "Z"):
+        problems.append(("STAGE_UP_AXIS_INVALID", f"stage upAxis is {up!r}: USD allows only \"Y\" or \"Z\""))
+    return problems
+
+
+def check_stage(ctx: ReadContext, problems: list[tuple[str, str]]) -> None:
+    """Metadata problems, missing sublayers, several roots without a defaultPrim, missing references."""
+    for code, message in problems:
+        ctx.issue("error", code, "/", message)
+    root_layer = ctx.stage.GetRootLayer()
+    for layer_path in root_layer.subLayerPaths:
+        if not _resolves(root_layer, layer_path):
+            ctx.issue("error", "UNRESOLVED_SUBLAYER", "/", f"sublayer cannot be found: {layer_path}")
+    if not ctx.stage.GetDefaultPrim():
+        roots = [p for p in ctx.stage.GetPseudoRoot().GetChildren() if p.GetTypeName() != "PhysicsScene"]
+        if len(roots) > 1:
+            ctx.issue("warning", "NO_DEFAULT_PRIM", "/", f"no defaultPrim and {len(roots)} root prims; validating the whole stage")
+    _check_composition(ctx)
+
+
+def _check_composition(ctx: ReadContext) -> None:
+    """pxr composes around a missing reference or payload silently; the asset would lose parts unseen."""
+    for prim in ctx.stage.Traverse():
+        for spec in prim.GetPrimStack():
+            for items in (spec.referenceList.GetAddedOrExplicitItems(), spec.payloadList.GetAddedOrExplicitItems()):
+                for item in items:
+                    if item.assetPath and not _resolves(spec.layer, item.assetPath):
+                        ctx.issue(
+                            "error",
+                            "UNRESOLVED_REFERENCE",
+                            str(prim.GetPath()),
+                            f"reference or payload cannot be found: {item.assetPath}",
+                        )
+
+
+def _resolves(layer, asset_path: str) -> bool:
+    from pxr import Sdf
+
+    try:
+        resolved = Sdf.ComputeAssetPathRelativeToLayer(layer, asset_path)
+    except Exception:  # noqa: BLE001
+        return False
+    if not resolved:
+        return False
+    if Sdf.Layer.Find(resolved):
+        return True
+    return os.path.exists(resolved)
+
+
+def robot_type(stage) -> str | None:
+    """isaac:robotType on the default prim or one of its children, as a lower_snake token."""
+    prim = stage.GetDefaultPrim()
+    candidates = [prim, *prim.GetChildren()] if prim else []
+    for candidate in candidates:
+        value = authored(candidate, "isaac:robotType")
+        if value:
+            return str(value).strip().lower().replace(" ", "_")
+    return None
