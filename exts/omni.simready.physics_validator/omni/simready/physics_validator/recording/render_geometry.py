@@ -2,7 +2,7 @@
 
 Read with pxr from the asset file (the asset model holds collision geometry only). The engine
 reports body poses in the SI Z-up world, so each visible gprim under a body is converted once:
-stage world -> SI world (`world = R_up * (stage world * metersPerUnit)`, the asset model's rule)
+stage world -> SI world (`core.units.StageFrame`, the same conversion the asset model is read with)
 -> body frame. Nested rigid bodies own their own subtree. A body with no visible render geometry
 falls back to its collision prims (often purpose=guide) so it never disappears from the video.
 The stage is opened read-only in memory; nothing is ever written to the asset.
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.geometry import quat_to_matrix
+from ..core.units import StageFrame
 
 # Triangle budget for the whole asset: software rendering slows down beyond this; larger meshes
 # are decimated (the video is a review aid, not a measurement).
@@ -42,23 +43,6 @@ class BodyGeometry:
     source_prims: list[str] = field(default_factory=list)
 
 
-def up_axis_rotation(up_axis: str) -> np.ndarray:
-    """Rotation taking the stage's up axis to +Z (identity for Z-up; +90 deg about X for Y-up)."""
-    if up_axis.upper() == "Y":
-        return np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
-    return np.eye(3)
-
-
-def stage_to_si(stage) -> np.ndarray:
-    """4x4 column-vector matrix mapping stage world coordinates to the SI Z-up world."""
-    from pxr import UsdGeom
-
-    mpu = UsdGeom.GetStageMetersPerUnit(stage) or 1.0
-    out = np.eye(4)
-    out[:3, :3] = up_axis_rotation(UsdGeom.GetStageUpAxis(stage)) * mpu
-    return out
-
-
 def gf_to_numpy(matrix) -> np.ndarray:
     """Gf (row-vector convention) matrix -> numpy 4x4 acting on column vectors."""
     return np.array(matrix, dtype=float).T
@@ -68,7 +52,7 @@ def body_frames_from_stage(stage, body_paths) -> dict[str, tuple[np.ndarray, np.
     """Body path -> (pos, 3x3 rotation) in the SI world, scale removed (the rigid body frame)."""
     from pxr import Gf, Usd, UsdGeom
 
-    to_si = stage_to_si(stage)
+    frame = StageFrame.of_stage(stage)
     cache = UsdGeom.XformCache(Usd.TimeCode.Default())
     out = {}
     for path in body_paths:
@@ -79,8 +63,7 @@ def body_frames_from_stage(stage, body_paths) -> dict[str, tuple[np.ndarray, np.
         transform = Gf.Transform(world)
         rot = gf_to_numpy(Gf.Matrix4d().SetRotate(transform.GetRotation()))[:3, :3]
         pos = np.array(transform.GetTranslation(), dtype=float)
-        r_up = to_si[:3, :3] / np.linalg.norm(to_si[:3, 0])
-        out[path] = (to_si[:3, :3] @ pos, r_up @ rot)
+        out[path] = (frame.point_to_si(pos), frame.to_si_rotation @ rot)
     return out
 
 
@@ -113,7 +96,7 @@ def load_render_geometry(asset_path: str, body_frames: dict[str, tuple[np.ndarra
         elif path in stage_frames:
             frames[path] = stage_frames[path]
 
-    to_si = stage_to_si(stage)
+    to_si = StageFrame.of_stage(stage).to_si_matrix()
     body_set = set(body_paths)
     out: dict[str, BodyGeometry] = {}
     cache = UsdGeom.XformCache(Usd.TimeCode.Default())

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.geometry import quat_to_matrix
-from .render_geometry import gf_to_numpy, stage_to_si
+from ..core.units import StageFrame
+from .render_geometry import gf_to_numpy
 
 
 def _to_gf(matrix: np.ndarray):
@@ -48,9 +48,7 @@ def write_replay(
     source = Usd.Stage.Open(str(asset_path), load=Usd.Stage.LoadAll)
     if source is None:
         raise RuntimeError(f"cannot open {asset_path}")
-    to_si = stage_to_si(source)
-    mpu = float(np.linalg.norm(to_si[:3, 0]))
-    r_up = to_si[:3, :3] / mpu
+    stage_frame = StageFrame.of_stage(source)
     cache = UsdGeom.XformCache(Usd.TimeCode.Default())
 
     body_paths = sorted({p for frame in frames for p in frame}, key=lambda p: (p.count("/"), p))
@@ -102,7 +100,6 @@ def write_replay(
         xformable = UsdGeom.Xformable(stage.GetPrimAtPath(path))
         ops[path] = xformable.MakeMatrixXform()
 
-    inv_r_up = r_up.T
     for index, frame in enumerate(frames):
         world_now: dict[str, np.ndarray] = {}
         for path in body_paths:
@@ -110,10 +107,7 @@ def write_replay(
             if pose is None:
                 continue
             pos, quat = pose
-            rigid = np.eye(4)
-            rigid[:3, :3] = inv_r_up @ quat_to_matrix(quat)
-            rigid[:3, 3] = inv_r_up @ np.asarray(pos, float) / mpu
-            world = rigid @ shape[path]
+            world = stage_frame.rigid_from_si(pos, quat) @ shape[path]
             world_now[path] = world
             ancestor, parent_world = parents[path]
             if ancestor is not None and ancestor in world_now:
