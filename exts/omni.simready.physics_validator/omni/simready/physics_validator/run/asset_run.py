@@ -7,8 +7,11 @@ into a verdict, write the series, close the engine and report the result through
 
 - headless (CLI, batch workers, the panel's headless runner): `run_asset` below, which steps the
   engine in a plain loop (`TestSession.step_to_end`);
-- Kit (the panel's live runner): resumes the generator from Kit's update loop after the live
-  timeline has stepped a session to its end.
+- Kit (the panel's live runner, `live.loop.LiveLoop`): resumes the generator from Kit's update
+  loop after the live timeline has stepped a session to its end.
+
+`stop()` asks for no further test: the session in flight still ends, and is reported, when the
+generator is resumed.
 """
 
 from __future__ import annotations
@@ -103,11 +106,19 @@ class AssetRun:
         self.hooks = hooks or RunHooks()
         self.debug = debug
         self.result = AssetResult(path=self.path, sha256=sha256 or file_sha256(path))
+        self.stopped = False
+
+    def stop(self) -> None:
+        """Start no further test (a panel's Stop). The session in flight is finalized and reported
+        when the generator is resumed; the tests after it are not run."""
+        self.stopped = True
 
     def __iter__(self) -> Iterator[TestSession]:
         registry = default_registry()
         try:
             for name in self.tests:
+                if self.stopped:
+                    break
                 test = registry.get(name)()
                 test_config = self.config.for_test(name)
                 if self.narrow is not None:
@@ -150,6 +161,18 @@ class AssetRun:
         self.result.tests.append(result)
         if self.hooks.test_ended:
             self.hooks.test_ended(result)
+
+
+def joint_narrowing(joint: str | None) -> Callable[[TestConfig], TestConfig] | None:
+    """AssetRun's `narrow` for a one-joint re-run: sets the test config's `joints` field where the
+    test has one (the driven-joint tests); other tests run as configured."""
+    if not joint:
+        return None
+
+    def narrow(config: TestConfig) -> TestConfig:
+        return config.model_copy(update={"joints": [joint]}) if "joints" in type(config).model_fields else config
+
+    return narrow
 
 
 def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
