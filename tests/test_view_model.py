@@ -12,15 +12,10 @@ import pytest
 from kit_fixtures import make_arm, make_box
 from omni.simready.physics_validator.core.results import ExcludedJoint, JointRow, TestResult
 from omni.simready.physics_validator.core.status import Status
-from omni.simready.physics_validator.ui.view_model import (
-    HeadlessRunner,
-    PanelState,
-    ValidatorViewModel,
-    VideoModel,
-    merge_joint_result,
-    narrow_to_joint,
-    rows_from_results,
-)
+from omni.simready.physics_validator.ui.headless_runner import HeadlessRunner
+from omni.simready.physics_validator.ui.rows import merge_joint_result, narrow_to_joint, rows_from_results
+from omni.simready.physics_validator.ui.video import VideoModel
+from omni.simready.physics_validator.ui.view_model import PanelState, ValidatorViewModel
 
 
 class RecordingRunner:
@@ -350,3 +345,23 @@ def test_headless_unreadable_asset_is_a_precheck_failure_as_in_the_cli(tmp_path)
     vm.validate()
     result = vm.result("ground_drop")
     assert result.status == Status.PRECHECK_FAILURE and "unloadable asset" in result.reason and vm.errors
+
+
+def test_headless_stop_reports_the_running_test_and_starts_no_other(tmp_path):
+    """Stop during a headless run (from a sink call): the test in flight ends and is reported, the
+    next one is not started, the run is incomplete."""
+    vm = ValidatorViewModel(runner=HeadlessRunner("physx"))
+    _only(vm, "ground_drop", "velocity_limit")
+    vm.set_stage(str(make_box(tmp_path / "box.usda")), "/Box")
+    started = []
+
+    def stop_on_first_start(topic):
+        if topic == "progress" and vm.current_test and not started:
+            started.append(vm.current_test)
+            vm.stop()
+
+    vm.subscribe(stop_on_first_start)
+    vm.validate()
+    assert started == ["ground_drop"] and vm.state == PanelState.DONE and not vm.complete
+    assert [r.name for r in vm.results] == ["ground_drop"] and vm.result("ground_drop").status == Status.PASS
+    assert vm.report().not_run == ["velocity_limit"]

@@ -4,10 +4,12 @@ What the panel shows and does lives here: the target (the stage's default prim o
 which tests run, each test's thresholds (edited through the same pydantic models as the CLI's
 `--set`, so a rejected value gets the same message), Validate / Stop, progress, the verdict rows
 (one per test, one per joint, one per excluded joint, each with its fix hints), a video player per
-test, "re-run this test" / "re-run this joint", and export to JSON / JUnit / HTML.
+test, "re-run this test" / "re-run this joint", and export to JSON / JUnit / HTML. The rows are
+built in `rows`, the player is `video.VideoModel`.
 
-Validations go through a pluggable runner (`start(request, sink)`, `cancel()`): in Kit the live
-runner of `engines.kit_engine`, in pytest `HeadlessRunner` on the headless engine. The runner
+Validations go through a pluggable runner (`start(request, sink)`, `cancel()`): in Kit
+`live.runner.KitLiveRunner`, in pytest and scripts `headless_runner.HeadlessRunner`; both drive the
+tests through `run.asset_run.AssetRun`. The runner
 reports back through the sink methods `on_test_started`, `on_progress`, `on_frame`, `on_result`,
 `on_error`, `on_finished`; it may call them synchronously (headless) or across app frames (Kit).
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any, Callable, Protocol
@@ -24,8 +26,10 @@ from typing import Any, Callable, Protocol
 from ..core.config import ConfigError, ValidationConfig, parse_value
 from ..core.plugin import TestRegistry
 from ..physics_tests import default_registry
-from ..core.results import AssetResult, JointRow, RunReport, TestResult
-from ..core.status import Status, worst
+from ..core.results import AssetResult, RunReport, TestResult
+from ..core.status import Status
+from .rows import VerdictRow, merge_joint_result, narrow_to_joint, rows_from_results
+from .video import VideoModel
 
 
 class PanelState(str, Enum):
@@ -81,166 +85,6 @@ class ThresholdField:
 class EditOutcome:
     ok: bool
     message: str
-
-
-@dataclass
-class VerdictRow:
-    """One line of the verdict table: a test (level 0) or one of its joints (level 1)."""
-
-    test: str
-    name: str
-    status: str
-    detail: str = ""
-    measured: str = ""
-    limits: str = ""
-    fix_hints: list[str] = field(default_factory=list)
-    joint: str | None = None  # joint path for joint rows
-    level: int = 0
-    kind: str = "test"  # test, joint, excluded
-    children: list["VerdictRow"] = field(default_factory=list)
-
-    @property
-    def can_rerun_joint(self) -> bool:
-        return self.kind == "joint" and bool(self.joint)
-
-
-class VideoModel:
-    """Frames of one test's recording, and a player over them (play / pause / tick / scrub)."""
-
-    def __init__(self, fps: float = 15.0):
-        self.fps = fps
-        self.frames: list[Any] = []  # HxWx4 uint8 arrays
-        self.steps: list[int] = []  # physics step each frame was taken at
-        self.index = 0
-        self.playing = False
-        self._clock = 0.0
-
-    @property
-    def frame_count(self) -> int:
-        return len(self.frames)
-
-    @property
-    def current(self):
-        return self.frames[self.index] if self.frames else None
-
-    def add(self, frame, step: int = -1) -> None:
-        self.frames.append(frame)
-        self.steps.append(step)
-
-    def scrub(self, index: int) -> int:
-        self.playing = False
-        self.index = max(0, min(int(index), self.frame_count - 1)) if self.frames else 0
-        self._clock = 0.0
-        return self.index
-
-    def play(self) -> None:
-        if self.frames:
-            if self.index >= self.frame_count - 1:
-                self.index = 0
-            self.playing = True
-
-    def pause(self) -> None:
-        self.playing = False
-
-    def tick(self, seconds: float) -> bool:
-        """Advance playback by wall time; True when the shown frame changed. Stops at the end."""
-        if not self.playing or not self.frames:
-            return False
-        self._clock += seconds
-        advance = int(self._clock * self.fps)
-        if advance == 0:
-            return False
-        self._clock -= advance / self.fps
-        new_index = min(self.index + advance, self.frame_count - 1)
-        if new_index == self.frame_count - 1:
-            self.playing = False
-        changed = new_index != self.index
-        self.index = new_index
-        return changed
-
-
-def _format_values(values: dict) -> str:
-    parts = []
-    for key, value in values.items():
-        if isinstance(value, float):
-            parts.append(f"{key}={value:.4g}")
-        else:
-            parts.append(f"{key}={value}")
-    return ", ".join(parts)
-
-
-def rows_from_results(results: list[TestResult]) -> list[VerdictRow]:
-    """The verdict table: each test, under it each joint row and each excluded joint."""
-    rows = []
-    for result in results:
-        row = VerdictRow(
-            test=result.name,
-            name=result.name,
-            status=result.status.value,
-            detail=result.reason,
-            measured=_format_values(result.metrics),
-            fix_hints=list(result.fix_hints),
-        )
-        for joint in result.joints:
-            row.children.append(
-                VerdictRow(
-                    test=result.name,
-                    name=joint.joint,
-                    status=joint.status.value,
-                    detail=joint.reason,
-                    measured=_format_values(joint.measured),
-                    limits=_format_values(joint.limits),
-                    fix_hints=list(joint.fix_hints),
-                    joint=joint.path or joint.joint,
-                    level=1,
-                    kind="joint",
-                )
-            )
-        for excluded in result.excluded_joints:
-            row.children.append(
-                VerdictRow(
-                    test=result.name,
-                    name=excluded.joint,
-                    status="EXCLUDED",
-                    detail=excluded.why,
-                    joint=excluded.path or excluded.joint,
-                    level=1,
-                    kind="excluded",
-                )
-            )
-        rows.append(row)
-    return rows
-
-
-def narrow_to_joint(result: TestResult, joint: str) -> TestResult:
-    """A re-run of one joint keeps only that joint's row; its status becomes the test's."""
-    narrowed = result.model_copy(deep=True)
-    narrowed.joints = [r for r in result.joints if joint in (r.path, r.joint)]
-    narrowed.excluded_joints = [e for e in result.excluded_joints if joint in (e.path, e.joint)]
-    if narrowed.joints and result.status not in (Status.ERROR, Status.PRECHECK_FAILURE):
-        narrowed.status = narrowed.joints[0].status
-        narrowed.reason = narrowed.joints[0].reason
-    return narrowed
-
-
-def merge_joint_result(previous: TestResult, rerun: TestResult, joint: str) -> TestResult:
-    """Put a joint's re-run row into the previous result. The test status is re-derived from the
-    rows only when it was derived from them before (a test-level verdict is left as it was)."""
-    merged = previous.model_copy(deep=True)
-    was_row_derived = bool(previous.joints) and worst(r.status for r in previous.joints) == previous.status
-    new_rows = [r for r in rerun.joints if joint in (r.path, r.joint)]
-    if not new_rows:
-        merged.warnings.append(f"re-run of joint {joint}: {rerun.status.value} {rerun.reason}".strip())
-        return merged
-    replaced: list[JointRow] = []
-    for row in merged.joints:
-        replaced.append(new_rows[0] if joint in (row.path, row.joint) else row)
-    if not any(joint in (r.path, r.joint) for r in merged.joints):
-        replaced.append(new_rows[0])
-    merged.joints = replaced
-    if was_row_derived:
-        merged.status = worst(r.status for r in merged.joints)
-    return merged
 
 
 class ValidatorViewModel:
@@ -581,53 +425,3 @@ class ValidatorViewModel:
             if isinstance(value, (int, float)) and value > 0:
                 return float(value)
         return None
-
-
-class HeadlessRunner:
-    """Runs a request synchronously on a headless engine (default "physx"): pytest and scripts.
-
-    A joint re-run sets the test config's `joints` field when the test has one (so only that joint
-    is exercised); the view-model keeps only that joint's row either way.
-    """
-
-    def __init__(self, engine: str = "physx"):
-        self.engine = engine
-        self._cancelled = False
-
-    def start(self, request: RunRequest, sink) -> None:
-        from ..engines import create_engine
-        from ..run.asset_run import AssetRun, RunHooks, load_asset
-
-        self._cancelled = False
-        asset, load_error = load_asset(request.asset_path, request.target)
-        if asset is None:  # a verdict for each test, not a crash of the panel
-            sink.on_error(f"cannot read {request.asset_path}: {load_error}")
-
-        def ended(result: TestResult) -> None:
-            sink.on_progress(result.name, result.simulated_seconds, "")
-            sink.on_result(result)
-
-        run = AssetRun(
-            request.asset_path, request.tests, request.config, lambda: create_engine(self.engine),
-            asset=asset, load_error=load_error, narrow=_joint_narrowing(request.joint),
-            hooks=RunHooks(test_started=sink.on_test_started, test_ended=ended),
-        )
-        for session in run:
-            session.step_to_end()
-            if self._cancelled:
-                break
-        sink.on_finished(complete=not self._cancelled)
-
-    def cancel(self) -> None:
-        self._cancelled = True
-
-
-def _joint_narrowing(joint: str | None):
-    """A joint re-run sets the test config's `joints` field where the test has one (the driven-joint tests)."""
-    if not joint:
-        return None
-
-    def narrow(config):
-        return config.model_copy(update={"joints": [joint]}) if "joints" in type(config).model_fields else config
-
-    return narrow

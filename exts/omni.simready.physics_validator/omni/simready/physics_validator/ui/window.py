@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import omni.ui as ui
 
-from .view_model import PanelState, ValidatorViewModel, VerdictRow
+from .rows import VerdictRow
+from .view_model import PanelState, ValidatorViewModel
 
 STATUS_COLOURS = {
     "PASS": 0xFF4CAF50,
