@@ -1,5 +1,6 @@
 """The Kit engine's omni-free parts: frames/units, DOF map and target arrays, bounds from poses,
-the session sublayer (authored on real pxr stages), frame capture schedule, target restriction."""
+the validation layer (planned and authored on real pxr stages: the Kit session sublayer and any
+given layer), the viewport frame schedule, target restriction."""
 
 from __future__ import annotations
 
@@ -14,17 +15,14 @@ from omni.simready.physics_validator.core.geometry import quat_from_axis_angle
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
 from omni.simready.physics_validator.core.usd import read_asset
 from omni.simready.physics_validator.core.units import StageFrame, quat_xyzw_to_wxyz
-from omni.simready.physics_validator.engines.kit_support import (
-    BodyCornerCache,
-    CaptureSchedule,
-    DofMap,
-    ValidationLayer,
-    centre_of_mass_world,
-    downscale_rgba,
+from omni.simready.physics_validator.engines.kit.dof_map import BodyCornerCache, DofMap, centre_of_mass_world, usd_drive_target
+from omni.simready.physics_validator.engines.kit.layer import ValidationLayer
+from omni.simready.physics_validator.engines.validation_layer import (
+    author_validation_layer,
     physics_scene_paths,
     plan_validation_layer,
-    usd_drive_target,
 )
+from omni.simready.physics_validator.live.viewport import CaptureSchedule, downscale_rgba
 
 
 # -- frames -------------------------------------------------------------------------------------------
@@ -220,6 +218,35 @@ def test_validation_layer_overrides_the_users_scene_and_pins_the_base(tmp_path):
     assert stage.GetRootLayer().ExportToString() == root_before
     layer.remove()
     assert stage.ExportToString(addSourceFileComment=False) == composed_before
+
+
+def test_the_validation_layer_authors_into_any_given_layer_of_a_wrapper_stage(tmp_path):
+    """No live stage, no session layer: a headless engine that loads the asset's USD through a wrapper
+    stage authors the same scene into the wrapper's own layer; the asset's layer is untouched."""
+    from pxr import Sdf
+
+    path = make_arm(tmp_path / "arm.usda")
+    asset = read_asset(path)
+    asset_text = path.read_text()
+    wrapper = Usd.Stage.CreateInMemory()
+    wrapper.GetRootLayer().subLayerPaths.append(str(path))
+    wrapper.SetDefaultPrim(wrapper.GetPrimAtPath("/Arm"))
+    additions = Sdf.Layer.CreateAnonymous("validation")
+    wrapper.GetRootLayer().subLayerPaths.insert(0, additions.identifier)
+    scene = SceneSpec(physics_fps=240, ground=GroundSpec(restitution=0.0), place_bottom_at=0.5, pin_base=True)
+    plan = plan_validation_layer(asset, scene, existing_scenes=physics_scene_paths(wrapper))
+    author_validation_layer(wrapper, plan, additions)
+
+    assert wrapper.GetEditTarget().GetLayer() == wrapper.GetRootLayer()  # the edit target is put back
+    assert wrapper.GetRootLayer().ExportToString().count("def ") == 0  # everything went to `additions`
+    assert additions.GetPrimAtPath(plan.scene_path) and additions.GetPrimAtPath("/PhysicsValidator/PinBase")
+    assert wrapper.GetPrimAtPath(plan.scene_path).GetAttribute("physxScene:timeStepsPerSecond").Get() == 240
+    material = UsdPhysics.MaterialAPI(wrapper.GetPrimAtPath(f"{plan.ground.path}/PhysicsMaterial"))
+    assert material.GetRestitutionAttr().Get() == 0.0
+    cache = UsdGeom.BBoxCache(Usd.TimeCode.Default(), [UsdGeom.Tokens.default_])
+    bottom = min(cache.ComputeWorldBound(wrapper.GetPrimAtPath(b)).ComputeAlignedRange().GetMin()[2] for b in asset.bodies)
+    assert bottom == pytest.approx(0.5, abs=1e-6)
+    assert not wrapper.GetSessionLayer().subLayerPaths and path.read_text() == asset_text
 
 
 def test_a_non_integer_physics_rate_is_refused(tmp_path):

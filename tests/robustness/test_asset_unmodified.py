@@ -1,7 +1,7 @@
 """The input asset is never modified: every layer keeps its bytes and mtime.
 
 Headless: the real engines run every registered test on a multi-layer articulated asset (root,
-sublayer, reference, payload). Kit: the session-sublayer logic of engines/kit_support.py is applied
+sublayer, reference, payload). Kit: the session-sublayer logic of engines/kit/layer.py is applied
 to the stage the way the Kit engine does it, then the stage is saved as a user would; what needs a
 running Kit (PhysX write-back into the edit target during simulation, the panel) cannot run here.
 """
@@ -100,7 +100,8 @@ def test_headless_engines_leave_every_layer_untouched(arm, tmp_path, engine, iso
 
 def test_kit_session_sublayer_never_dirties_or_rewrites_a_user_layer(arm):
     """Every test's edits (scene, ground, lift, pinned base) go to an anonymous session sublayer."""
-    from omni.simready.physics_validator.engines.kit_support import ValidationLayer, physics_scene_paths, plan_validation_layer
+    from omni.simready.physics_validator.engines.kit.layer import ValidationLayer
+    from omni.simready.physics_validator.engines.validation_layer import physics_scene_paths, plan_validation_layer
 
     folder = arm.parent
     before = snapshot(folder)

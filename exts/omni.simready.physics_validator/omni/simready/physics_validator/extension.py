@@ -66,7 +66,7 @@ class PhysicsValidatorExtension(omni.ext.IExt):
 
     def show_window(self, visible: bool) -> None:
         if visible and self._window is None:
-            from .engines.kit_engine import KitLiveRunner
+            from .live.runner import KitLiveRunner
             from .ui.view_model import ValidatorViewModel
             from .ui.window import ValidatorWindow
 

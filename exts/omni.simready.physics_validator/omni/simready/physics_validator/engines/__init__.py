@@ -12,7 +12,7 @@ from ..core.engine import Engine, EngineError, EngineUnavailable
 _ENGINES = {
     "physx": ("omni.simready.physics_validator.engines.physx_sapien", "SapienPhysxEngine"),
     "newton": ("omni.simready.physics_validator.engines.newton_engine", "NewtonEngine"),
-    "kit": ("omni.simready.physics_validator.engines.kit_engine", "KitPhysxEngine"),
+    "kit": ("omni.simready.physics_validator.engines.kit.engine", "KitPhysxEngine"),
 }
 
 HEADLESS_ENGINES = ("physx", "newton")

@@ -14,7 +14,8 @@ import omni.usd
 from ..physics_tests import default_registry
 from ..core.session import TestSession
 from ..core.status import Status
-from ..engines.kit_engine import KitPhysxEngine, read_open_stage
+from ..engines.kit.engine import KitPhysxEngine
+from ..live.open_stage import read_open_stage
 from .stage_builders import build_arm, build_box
 
 JOINT_TESTS = ("velocity_limit", "full_range_sweep", "drive_gain_validation", "effort_limit")

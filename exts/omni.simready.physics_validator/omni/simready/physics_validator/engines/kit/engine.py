@@ -1,16 +1,18 @@
-"""The Kit engine: the Engine protocol on the stage open in Isaac Sim / Kit (omni.physx).
+"""KitPhysxEngine: the Engine protocol on the stage open in Isaac Sim / Kit (omni.physx).
 
-Written against ../shared/notes/kit-api.md and the public omni.physx sources; it only runs inside
-Kit. All computation lives in `kit_support` (omni-free, covered by pytest); this module moves data
-between omni.physx / omni.physics.tensors and those functions.
+Written against the public omni.physx sources (NVIDIA-Omniverse/PhysX, omni/extensions/runtime/source:
+omni.physx/bindings/BindingsPhysXPython.cpp, omni.physics.tensors/python/api.py); it only runs inside
+Kit and has not been run from this repository. What it computes lives in omni-free modules covered
+by pytest (`dof_map`, `layer`, `engines.validation_layer`); this module moves data between
+omni.physx / omni.physics.tensors and those.
 
 Two ways to drive it:
 - **manual** (`step()`): `IPhysxSimulation.attach_stage` + `simulate`/`fetch_results`, synchronous.
   Deterministic; the Kit test suites use it through `TestSession.run_to_end()`.
-- **live** (`KitLiveRunner`): the timeline plays, a pre-step `subscribe_physics_on_step_events`
-  callback calls `TestSession.advance()` (the test sets targets and forces for the coming step)
-  and a post-step callback counts time and calls `after_step()`. This is what the panel uses, so the
-  user watches the test in the viewport.
+- **live** (`live.runner.KitLiveRunner`): the timeline plays, a pre-step
+  `subscribe_physics_on_step_events` callback calls `TestSession.advance()` (the test sets targets
+  and forces for the coming step) and a post-step callback counts time (`physics_stepped()`) and
+  calls `after_step()`. This is what the panel uses, so the user watches the test in the viewport.
 
 Either way the validation edits live on a session sublayer that `close()` removes, and the
 timeline time, play state and selection are put back.
@@ -18,32 +20,19 @@ timeline time, play state and selection are put back.
 
 from __future__ import annotations
 
-import ctypes
-import os
-import tempfile
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .base import EngineError
-from ..core.units import quat_xyzw_to_wxyz
-from .kit_support import (
-    BodyCornerCache,
-    CaptureSchedule,
-    DofMap,
-    StageFrame,
-    UserState,
-    ValidationLayer,
-    centre_of_mass_world,
-    downscale_rgba,
-    physics_scene_paths,
-    plan_validation_layer,
-    usd_drive_target,
-)
+from ...core.engine import EngineError
+from ...core.units import StageFrame, quat_xyzw_to_wxyz
+from ..validation_layer import physics_scene_paths, plan_validation_layer
+from .dof_map import BodyCornerCache, DofMap, centre_of_mass_world, usd_drive_target
+from .layer import UserState, ValidationLayer
 
 if TYPE_CHECKING:
-    from ..core.asset_model import AssetModel
-    from ..core.scene import SceneSpec
+    from ...core.asset_model import AssetModel
+    from ...core.scene import SceneSpec
 
 
 def _omni():
@@ -133,8 +122,11 @@ class KitPhysxEngine:
         self._dt = plan.dt
         self._steps = 0
         self._corners = BodyCornerCache(asset)
-        physx.get_physx_interface().overwrite_gpu_setting(0)  # numpy tensors need the CPU pipeline
+        # The numpy tensor frontend needs the CPU pipeline (omni.physics.tensors/python/api.py). The setting is
+        # process-wide and persistent (omni.physx/plugins/PhysX.cpp) and not restored yet: issue 14.
+        physx.get_physx_interface().overwrite_gpu_setting(0)
         if self.mode == "manual":
+            # IPhysxSimulation attach_stage / simulate / fetch_results: omni.physx/bindings/BindingsPhysXPython.cpp
             simulation = physx.get_physx_simulation_interface()
             if not simulation.attach_stage(self._stage_id):
                 raise EngineError("omni.physx could not attach the stage")
@@ -147,6 +139,7 @@ class KitPhysxEngine:
         """Create the tensor views once PhysX has stepped (live mode: called after the first step)."""
         _physx, tensors, _timeline, _usd = _omni()
         assert self._asset is not None
+        # omni.physics.tensors/python/api.py: views over (count, max_dofs) float32 arrays, radians, stage lengths
         self._sim_view = tensors.create_simulation_view("numpy", stage_id=self._stage_id)
         roots = [a.root for a in self._asset.articulations]
         view_dof_paths: list[list[str]] = []
@@ -224,6 +217,7 @@ class KitPhysxEngine:
             force = self._frame.force_from_si(force_si)
             point = self._frame.point_from_si(point_si)
             body_id = PhysicsSchemaTools.sdfPathToInt(body)
+            # World point, stage force units, for the coming step: omni.physx/bindings/BindingsPhysXPython.cpp
             simulation.wake_up(self._stage_id, body_id)
             simulation.apply_force_at_pos(self._stage_id, body_id, carb.Float3(*force), carb.Float3(*point), "Force")
         self._pending_forces.clear()
@@ -234,6 +228,7 @@ class KitPhysxEngine:
         poses = {}
         assert self._asset is not None
         for body in self._asset.dynamic_bodies:
+            # {'ret_val', 'position', 'rotation' (x, y, z, w)}, world, stage units: BindingsPhysXPython.cpp
             pose = interface.get_rigidbody_transformation(body.path)
             if not pose.get("ret_val", False):
                 raise EngineError(f"PhysX has no rigid body at {body.path}")
@@ -277,6 +272,8 @@ class KitPhysxEngine:
             physx.get_physx_simulation_interface().detach_stage()
             self._attached = False
         timeline = timeline_mod.get_timeline_interface()
+        # Timeline changes apply on the next frame (omni.timeline docs), so the reset-on-stop runs after the
+        # layer is gone; issue 14 turns this into a stop -> wait -> remove sequence.
         if not timeline.is_stopped():
             timeline.stop()
         if self._layer is not None:
@@ -326,190 +323,3 @@ class KitPhysxEngine:
             state["body_velocities"] = np.array(self._rigid_bodies.get_velocities())
         state["ok"] = True
         return state
-
-
-# -- viewport frames -----------------------------------------------------------------------------------
-def capsule_to_rgba(capsule, size: int, width: int, height: int) -> np.ndarray:
-    """The viewport's ByteCapture hands a PyCapsule; copy it into an HxWx4 uint8 array."""
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.restype = ctypes.POINTER(ctypes.c_byte * size)
-    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    content = get_pointer(capsule, None).contents
-    return np.frombuffer(content, dtype=np.uint8, count=size).reshape(height, width, 4).copy()
-
-
-class ViewportRecorder:
-    """Schedules a viewport capture on due physics steps; frames arrive a render frame later."""
-
-    def __init__(self, physics_fps: float, capture_fps: float, on_frame: Callable[[np.ndarray, int], None]):
-        self.schedule = CaptureSchedule(physics_fps, capture_fps)
-        self.on_frame = on_frame
-        self._viewport = None
-        try:
-            from omni.kit.viewport.utility import get_active_viewport
-
-            self._viewport = get_active_viewport()
-        except ImportError:
-            pass
-
-    @property
-    def available(self) -> bool:
-        return self._viewport is not None
-
-    def maybe_capture(self, step: int) -> None:
-        if self._viewport is None or not self.schedule.due(step):
-            return
-        from omni.kit.viewport.utility import capture_viewport_to_buffer
-
-        def on_capture(buffer, buffer_size, width, height, _format, step=step):
-            self.on_frame(downscale_rgba(capsule_to_rgba(buffer, buffer_size, width, height)), step)
-
-        capture_viewport_to_buffer(self._viewport, on_capture)
-
-
-# -- the panel's live runner ---------------------------------------------------------------------------
-def read_open_stage(usd_context_name: str = "", target: str | None = None) -> "AssetModel":
-    """The asset model of the open stage (with unsaved edits): flattened to a temp file, read, restricted."""
-    import omni.usd
-
-    from ..core.usd import read_asset
-
-    stage = omni.usd.get_context(usd_context_name).get_stage()
-    handle, path = tempfile.mkstemp(suffix=".usdc", prefix="physics_validator_")
-    os.close(handle)
-    try:
-        stage.Export(path)
-        asset = read_asset(path)
-    finally:
-        os.unlink(path)
-    asset.path = stage.GetRootLayer().identifier
-    return asset.restricted_to(target)
-
-
-class KitLiveRunner:
-    """Runs the panel's request on the live stage, one test after another, across app frames.
-
-    Implements the view-model's runner protocol (`start(request, sink)`, `cancel()`). The generator
-    of each test advances in the pre-step callback; results, progress and frames go to the sink.
-    """
-
-    def __init__(self, usd_context_name: str = ""):
-        self.usd_context_name = usd_context_name
-        self._queue: list = []
-        self._session = None
-        self._engine: KitPhysxEngine | None = None
-        self._recorder: ViewportRecorder | None = None
-        self._subscriptions: list = []
-        self._sink = None
-        self._request = None
-        self._cancelled = False
-        self._asset = None
-        self._progress_every = 24
-
-    def start(self, request, sink) -> None:
-        from ..physics_tests import default_registry
-
-        self._request, self._sink, self._cancelled = request, sink, False
-        try:
-            self._asset = read_open_stage(self.usd_context_name, request.target)
-        except Exception as exc:  # noqa: BLE001 - shown in the panel, not raised into Kit
-            sink.on_error(f"cannot read the open stage: {exc}")
-            sink.on_finished(complete=False)
-            return
-        registry = default_registry()
-        self._queue = [(registry.get(name)(), request.config.for_test(name)) for name in request.tests]
-        self._watch_updates()
-        self._next_test()
-
-    def cancel(self) -> None:
-        self._cancelled = True
-
-    # -- per test ------------------------------------------------------------------------------------
-    def _next_test(self) -> None:
-        from ..core.session import TestSession
-
-        self._end_physics()
-        if self._cancelled or not self._queue:
-            self._shutdown(complete=not self._cancelled and not self._queue)
-            return
-        test, config = self._queue.pop(0)
-        self._sink.on_test_started(test.name)
-        self._engine = KitPhysxEngine(mode="live", target=self._request.target, usd_context_name=self.usd_context_name)
-        self._session = TestSession(test, self._asset, config, self._engine, watchdog_seconds=self._request.watchdog_seconds)
-        if not self._session.start():  # precheck verdict or load error: no physics needed
-            self._finish_test()
-            return
-        if self._request.video:
-            self._recorder = ViewportRecorder(config.physics_fps, config.capture_fps, self._on_frame)
-        physx, _t, timeline_mod, _u = _omni()
-        interface = physx.get_physx_interface()
-        self._subscriptions = [
-            interface.subscribe_physics_on_step_events(self._pre_step, True, 0),
-            interface.subscribe_physics_on_step_events(self._post_step, False, 0),
-        ]
-        timeline_mod.get_timeline_interface().play()
-
-    def _pre_step(self, _dt: float) -> None:
-        session, engine = self._session, self._engine
-        if session is None or session.done or not engine.ready or self._cancelled:
-            return
-        if session.advance():
-            engine.flush_forces()
-
-    def _post_step(self, _dt: float) -> None:
-        session, engine = self._session, self._engine
-        if session is None or session.done:
-            return
-        was_ready = engine.ready
-        engine.physics_stepped()
-        if not was_ready:
-            return  # the warm-up step: views were just created, the test starts on the next step
-        session.after_step()
-        step = session.ctx.step_count
-        if self._recorder is not None:
-            self._recorder.maybe_capture(step)
-        if step % self._progress_every == 0:
-            self._sink.on_progress(session.test.name, engine.time, session.ctx.label)
-
-    def _on_update(self, _event=None) -> None:
-        # Subscriptions cannot change inside a physics callback: the end of a test is handled here.
-        if self._session is not None and (self._session.done or self._cancelled):
-            self._finish_test()
-
-    def _on_frame(self, frame: np.ndarray, step: int) -> None:
-        if self._session is not None:
-            self._sink.on_frame(self._session.test.name, frame, step)
-
-    def _finish_test(self) -> None:
-        session = self._session
-        self._end_physics()
-        if session is not None:
-            if self._cancelled and not session.done:
-                from ..core.status import Status
-
-                session.result.status = Status.ERROR
-                session.result.reason = "stopped by the user"
-            self._sink.on_result(session.result)
-        self._session = None
-        self._next_test()
-
-    def _end_physics(self) -> None:
-        self._subscriptions = []
-        self._recorder = None
-        if self._engine is not None:
-            self._engine.close()
-            self._engine = None
-
-    def _watch_updates(self) -> None:
-        import carb.eventdispatcher
-        import omni.kit.app
-
-        self._update_observer = carb.eventdispatcher.get_eventdispatcher().observe_event(
-            event_name=omni.kit.app.GLOBAL_EVENT_UPDATE, on_event=self._on_update, observer_name="physics_validator.runner"
-        )
-
-    def _shutdown(self, complete: bool) -> None:
-        self._update_observer = None
-        sink, self._sink = self._sink, None
-        if sink is not None:
-            sink.on_finished(complete=complete)

@@ -1,0 +1,233 @@
+"""The scene a test asks for, authored as USD next to the asset. Pure pxr, no Kit.
+
+Engines that simulate the asset's own USD stage (rather than building a scene from the AssetModel)
+add what the test's `SceneSpec` asks for on a layer of their own: the physics scene at the test's
+rate with gravity, the ground plane with its restitution-0 material, the lift that puts the asset's
+bottom at the drop height, the fixed joint that pins the base, CPU dynamics. Two steps:
+
+- `plan_validation_layer(asset, scene, ...)` decides what to author, in stage units and the stage's
+  frame (reuse the user's physics scene when there is one, else define ours);
+- `author_validation_layer(stage, plan, layer)` authors it into `layer`, any layer of the stage's
+  layer stack (the Kit engine: an anonymous sublayer of the live stage's session layer, see
+  `engines.kit.layer`; a headless engine: e.g. the root layer of a wrapper stage that sublayers the
+  asset). The asset's own layers are never edited.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable
+
+import numpy as np
+
+from ..core.units import StageFrame
+
+if TYPE_CHECKING:
+    from ..core.asset_model import AssetModel
+    from ..core.scene import SceneSpec
+
+VALIDATION_ROOT = "/PhysicsValidator"
+LIFT_OP_SUFFIX = "physicsValidatorLift"
+
+
+@dataclass
+class GroundPlan:
+    path: str
+    height_stage: float  # along the up axis, stage units
+    static_friction: float
+    dynamic_friction: float
+    restitution: float
+    half_size_stage: float
+
+
+@dataclass
+class ValidationLayerPlan:
+    """What an engine authors for one test, in stage units and the stage's frame."""
+
+    scene_path: str
+    define_scene: bool  # False: override the user's own physics scene (in our layer only)
+    time_steps_per_second: int
+    gravity_direction: tuple[float, float, float]
+    gravity_magnitude_stage: float
+    up_axis: str
+    ground: GroundPlan | None = None
+    lift_prim: str | None = None
+    lift_stage: float = 0.0  # distance along the stage up axis, stage units, in world space
+    pin_body: str | None = None
+    articulation_roots: list[str] = field(default_factory=list)
+    solver_position_iterations: int = 16
+    solver_velocity_iterations: int = 1
+    cpu_dynamics: bool = True
+
+    @property
+    def dt(self) -> float:
+        return 1.0 / self.time_steps_per_second
+
+    @property
+    def up_vector(self) -> tuple[float, float, float]:
+        return (0.0, 1.0, 0.0) if self.up_axis == "Y" else (0.0, 0.0, 1.0)
+
+
+def plan_validation_layer(
+    asset: "AssetModel",
+    scene: "SceneSpec",
+    target: str | None = None,
+    existing_scenes: Iterable[str] = (),
+    frame: StageFrame | None = None,
+) -> ValidationLayerPlan:
+    """Decide what to author: reuse the user's physics scene when there is one, else define ours."""
+    frame = frame or StageFrame.of_asset(asset)
+    existing = sorted(existing_scenes)
+    fps = int(round(scene.physics_fps))
+    if fps <= 0 or not math.isclose(fps, scene.physics_fps, rel_tol=0, abs_tol=1e-6):
+        raise ValueError(f"physxScene:timeStepsPerSecond is an integer; physics_fps={scene.physics_fps} is not")
+    up = frame.up_vector
+    plan = ValidationLayerPlan(
+        scene_path=existing[0] if existing else f"{VALIDATION_ROOT}/PhysicsScene",
+        define_scene=not existing,
+        time_steps_per_second=fps,
+        gravity_direction=tuple(float(v) for v in -up),
+        gravity_magnitude_stage=frame.length_from_si(scene.gravity),
+        up_axis=frame.up_axis.upper(),
+        articulation_roots=[a.root for a in asset.articulations],
+        solver_position_iterations=scene.solver_position_iterations,
+        solver_velocity_iterations=scene.solver_velocity_iterations,
+    )
+    bounds = asset.authored_bounds()
+    if scene.ground is not None:
+        extent = 10.0 if bounds is None else max(10.0, 4.0 * float(np.max(bounds[1] - bounds[0])))
+        plan.ground = GroundPlan(
+            path=f"{VALIDATION_ROOT}/GroundPlane",
+            height_stage=frame.length_from_si(scene.ground.height),
+            static_friction=scene.ground.static_friction,
+            dynamic_friction=scene.ground.dynamic_friction,
+            restitution=scene.ground.restitution,
+            half_size_stage=frame.length_from_si(extent),
+        )
+    if scene.place_bottom_at is not None and bounds is not None:
+        plan.lift_prim = target or asset.default_prim
+        plan.lift_stage = frame.length_from_si(scene.place_bottom_at - float(bounds[0][2]))
+    if scene.pin_base:
+        plan.pin_body = _base_body(asset)
+    return plan
+
+
+def _base_body(asset: "AssetModel") -> str | None:
+    for art in asset.articulations:
+        if art.base_body:
+            return art.base_body
+    roots = [b.path for b in asset.dynamic_bodies]
+    return min(roots, key=lambda p: (p.count("/"), p)) if roots else None
+
+
+def physics_scene_paths(stage) -> list[str]:
+    """Paths of the physics scenes already on `stage` (the plan overrides the first instead of adding one)."""
+    from pxr import UsdPhysics
+
+    return [str(p.GetPath()) for p in stage.Traverse() if p.IsA(UsdPhysics.Scene)]
+
+
+# -- authoring ------------------------------------------------------------------------------------------
+def author_validation_layer(stage, plan: ValidationLayerPlan, layer=None) -> None:
+    """Author `plan` on `stage` into `layer` (an Sdf.Layer of the stage's layer stack; default: the
+    current edit target). The edit target is the same after the call as before it."""
+    from pxr import Usd
+
+    with Usd.EditContext(stage, stage.GetEditTarget() if layer is None else Usd.EditTarget(layer)):
+        _author(stage, plan)
+
+
+def _author(stage, plan: ValidationLayerPlan) -> None:
+    from pxr import Gf, Sdf, UsdGeom, UsdPhysics
+
+    if plan.define_scene:
+        UsdGeom.Scope.Define(stage, VALIDATION_ROOT)
+        UsdPhysics.Scene.Define(stage, plan.scene_path)
+    scene_prim = stage.GetPrimAtPath(plan.scene_path)
+    scene = UsdPhysics.Scene(scene_prim)
+    scene.CreateGravityDirectionAttr().Set(Gf.Vec3f(*plan.gravity_direction))
+    scene.CreateGravityMagnitudeAttr().Set(float(plan.gravity_magnitude_stage))
+    scene_prim.AddAppliedSchema("PhysxSceneAPI")
+    _set(scene_prim, "physxScene:timeStepsPerSecond", Sdf.ValueTypeNames.UInt, plan.time_steps_per_second)
+    if plan.cpu_dynamics:  # the numpy tensor frontend only works on the CPU pipeline
+        _set(scene_prim, "physxScene:enableGPUDynamics", Sdf.ValueTypeNames.Bool, False)
+        _set(scene_prim, "physxScene:broadphaseType", Sdf.ValueTypeNames.Token, "MBP")
+    for root in plan.articulation_roots:
+        prim = stage.GetPrimAtPath(root)
+        if prim.IsValid():
+            prim.AddAppliedSchema("PhysxArticulationAPI")
+            _set(prim, "physxArticulation:solverPositionIterationCount", Sdf.ValueTypeNames.Int, plan.solver_position_iterations)
+            _set(prim, "physxArticulation:solverVelocityIterationCount", Sdf.ValueTypeNames.Int, plan.solver_velocity_iterations)
+    if plan.ground is not None:
+        _author_ground(stage, plan.ground, plan.up_axis)
+    if plan.lift_prim and plan.lift_stage:
+        _author_lift(stage, plan.lift_prim, plan.lift_stage, plan.up_vector)
+    if plan.pin_body:
+        _author_pin(stage, plan.pin_body)
+
+
+def _author_ground(stage, ground: GroundPlan, axis: str) -> None:
+    """A collision plane along the up axis with a physics material (restitution as the test asks).
+
+    Not omni.physx's `physicsUtils.add_ground_plane`: that re-roots the path under the stage's default
+    prim (NVIDIA-Omniverse/PhysX omni/extensions/runtime/source/omni.physx/python/scripts/physicsUtils.py,
+    `get_stage_next_free_path(..., True)`), which on an asset stage makes the floor part of the asset.
+    """
+    from pxr import Gf, UsdGeom, UsdPhysics, UsdShade
+
+    UsdGeom.Scope.Define(stage, VALIDATION_ROOT)
+    xform = UsdGeom.Xform.Define(stage, ground.path)
+    offset = [0.0, 0.0, 0.0]
+    offset["XYZ".index(axis)] = ground.height_stage
+    xform.AddTranslateOp().Set(Gf.Vec3d(*offset))
+    plane = UsdGeom.Plane.Define(stage, f"{ground.path}/CollisionPlane")
+    plane.CreateAxisAttr().Set(axis)
+    plane.CreateWidthAttr().Set(2.0 * ground.half_size_stage)
+    plane.CreateLengthAttr().Set(2.0 * ground.half_size_stage)
+    plane.CreateDisplayColorAttr().Set([Gf.Vec3f(0.2, 0.35, 0.75)])  # the spec's blue floor
+    UsdPhysics.CollisionAPI.Apply(plane.GetPrim())
+    material = UsdShade.Material.Define(stage, f"{ground.path}/PhysicsMaterial")
+    physics_material = UsdPhysics.MaterialAPI.Apply(material.GetPrim())
+    physics_material.CreateStaticFrictionAttr().Set(float(ground.static_friction))
+    physics_material.CreateDynamicFrictionAttr().Set(float(ground.dynamic_friction))
+    physics_material.CreateRestitutionAttr().Set(float(ground.restitution))
+    UsdShade.MaterialBindingAPI.Apply(plane.GetPrim()).Bind(material, UsdShade.Tokens.weakerThanDescendants, "physics")
+
+
+def _author_lift(stage, prim_path: str, distance: float, up_vector: tuple[float, float, float]) -> None:
+    """Prepend a translate op so the lift happens in the parent's space, along world up."""
+    from pxr import Gf, UsdGeom
+
+    prim = stage.GetPrimAtPath(prim_path)
+    xformable = UsdGeom.Xformable(prim)
+    if not xformable:
+        raise ValueError(f"cannot lift {prim_path}: not an Xformable prim")
+    world_up = Gf.Vec3d(*up_vector)
+    parent = prim.GetParent()
+    parent_to_world = UsdGeom.Xformable(parent).ComputeLocalToWorldTransform(0) if parent.IsA(UsdGeom.Xformable) else Gf.Matrix4d(1)
+    in_parent = parent_to_world.GetInverse().TransformDir(world_up * distance)
+    ops = xformable.GetOrderedXformOps()
+    lift = xformable.AddTranslateOp(UsdGeom.XformOp.PrecisionDouble, LIFT_OP_SUFFIX)
+    lift.Set(Gf.Vec3d(in_parent))
+    xformable.SetXformOpOrder([lift, *ops], xformable.GetResetXformStack())
+
+
+def _author_pin(stage, body_path: str) -> None:
+    """A fixed joint from the world to the base body at its current pose (never in the asset)."""
+    from pxr import Gf, Sdf, UsdGeom, UsdPhysics
+
+    body = stage.GetPrimAtPath(body_path)
+    world = UsdGeom.Xformable(body).ComputeLocalToWorldTransform(0)
+    world.Orthonormalize()
+    joint = UsdPhysics.FixedJoint.Define(stage, f"{VALIDATION_ROOT}/PinBase")
+    joint.CreateBody1Rel().SetTargets([Sdf.Path(body_path)])
+    joint.CreateLocalPos0Attr().Set(Gf.Vec3f(world.ExtractTranslation()))
+    joint.CreateLocalRot0Attr().Set(Gf.Quatf(world.ExtractRotationQuat()))
+    joint.CreateLocalPos1Attr().Set(Gf.Vec3f(0.0, 0.0, 0.0))
+    joint.CreateLocalRot1Attr().Set(Gf.Quatf(1.0))
+
+
+def _set(prim, name: str, type_name, value) -> None:
+    attr = prim.GetAttribute(name) or prim.CreateAttribute(name, type_name)
+    attr.Set(value)
