@@ -21,8 +21,6 @@ try:
 except ImportError as exc:  # engines/__init__ turns this into EngineUnavailable
     raise ImportError(f"newton is not installed (pip install -e .[newton]): {exc}") from exc
 
-from ..core.asset_model import AssetModel
-from ..core.scene import SceneSpec
 from . import newton_bounds as nb
 from .base import EngineBase, EngineError
 
@@ -54,14 +52,11 @@ class NewtonEngine(EngineBase):
         self._pipeline = None
         self._contacts = None
         self._state0 = self._state1 = self._control = None
-        self._asset: AssetModel | None = None
-        self._spec: SceneSpec | None = None
         self._dofs: list[_Dof] = []
         self._body_index: dict[str, int] = {}
         self._dynamic_bodies: set[int] = set()
-        self._targets = np.zeros(0)
+        self._target_q = np.zeros(0)  # Newton's whole joint_target_q (Newton's sign), written as one array
         self._initial: dict = {}
-        self._pending: dict[int, np.ndarray] = {}
         self._bound_shapes: list[int] = []
         self._mesh_vertices: dict[int, np.ndarray] = {}
         self._actuators: list = []
@@ -69,44 +64,6 @@ class NewtonEngine(EngineBase):
         self._steps = 0
 
     # -- protocol ---------------------------------------------------------------------------------
-    def load(self, asset: AssetModel, scene: SceneSpec) -> None:
-        self._begin_load(asset, scene)
-        announce_cold_compile()
-        try:
-            self._build()
-        except EngineError:
-            self.close()
-            raise
-        except Exception as exc:  # Newton's importer or finalize refused the asset
-            self.close()
-            raise EngineError(f"newton engine could not build {asset.path}: {type(exc).__name__}: {exc}") from exc
-        self._time = 0.0
-
-    def step(self) -> None:
-        s0, s1, control = self._state0, self._state1, self._control
-        s0.clear_forces()
-        if self._pending:
-            wrench = np.zeros((self._model.body_count, 6), np.float32)
-            for index, w in self._pending.items():
-                wrench[index] = w
-            s0.body_f.assign(wrench)
-            self._pending.clear()
-        if self._actuators:
-            control.joint_f.zero_()
-            for k, actuator in enumerate(self._actuators):
-                current, following = self._actuator_states[k]
-                actuator.step(s0, control, current, following, self._dt)
-                self._actuator_states[k] = (following, current)
-        self._pipeline.collide(s0, self._contacts)
-        self._solver.step(s0, s1, control, self._contacts, self._dt)
-        self._state0, self._state1 = s1, s0
-        self._time += self._dt
-        self._steps += 1
-        if self._steps == 1:
-            mark_warm()
-        if self._steps % 240 == 0:
-            self._check_capacity()
-
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         box = self._aabb(self._state0.body_q.numpy())
         if box is None:
@@ -118,36 +75,6 @@ class NewtonEngine(EngineBase):
 
     def joint_velocities(self) -> np.ndarray:
         return self._read(self._state0.joint_qd.numpy(), "qd_index")
-
-    def set_joint_position_targets(self, targets: np.ndarray) -> None:
-        targets = np.asarray(targets, float)
-        if targets.shape != (len(self._dofs),):
-            raise EngineError(f"expected {len(self._dofs)} joint targets, got shape {targets.shape}")
-        changed = False
-        for dof, value in zip(self._dofs, targets):
-            if not np.isnan(value) and dof.q_index >= 0:
-                self._targets[dof.q_index] = dof.sign * float(value)
-                changed = True
-        if changed:
-            self._control.joint_target_q.assign(self._targets.astype(np.float32))
-
-    def apply_force(self, body_path: str, force: np.ndarray, point: np.ndarray | None = None) -> None:
-        index = self._body_index.get(body_path)
-        if index is None:
-            if body_path in self._asset.bodies:
-                return  # a disabled (static) body: nothing moves it
-            raise EngineError(f"apply_force: unknown body {body_path}")
-        if index not in self._dynamic_bodies:
-            return  # kinematic
-        f = np.asarray(force, float)
-        torque = np.zeros(3)
-        if point is not None:
-            pose = self._state0.body_q.numpy()[index]
-            com = pose[:3] + nb.quat_xyzw_to_matrix(pose[3:]) @ self._body_com[index]
-            torque = np.cross(np.asarray(point, float) - com, f)
-        wrench = self._pending.setdefault(index, np.zeros(6))
-        wrench[:3] += f
-        wrench[3:] += torque
 
     def body_poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         body_q = self._state0.body_q.numpy().astype(float)
@@ -162,27 +89,77 @@ class NewtonEngine(EngineBase):
         mass = self._model.body_mass.numpy()
         return {path: float(mass[i]) for path, i in self._body_index.items()}
 
-    def reset(self) -> None:
-        if self._model is None:
+    # -- EngineBase hooks -------------------------------------------------------------------------
+    def _write_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
+        changed = False
+        for index, value in zip(indices.tolist(), values.tolist()):
+            dof = self._dofs[index]
+            if dof.q_index >= 0:
+                self._target_q[dof.q_index] = dof.sign * value
+                changed = True
+        if changed:
+            self._control.joint_target_q.assign(self._target_q.astype(np.float32))
+
+    def _force_body(self, body_path: str):
+        index = self._body_index.get(body_path)
+        if index is None:
+            if body_path in self._asset.bodies:
+                return None  # a disabled (static) body: nothing moves it
+            raise EngineError(f"apply_force: unknown body {body_path}")
+        if index not in self._dynamic_bodies:
+            return None  # kinematic
+        return index
+
+    def _apply_forces(self, forces: list) -> None:
+        s0 = self._state0
+        s0.clear_forces()
+        if not forces:
             return
+        wrenches: dict[int, np.ndarray] = {}
+        for index, f, point in forces:
+            torque = np.zeros(3)
+            if point is not None:
+                pose = s0.body_q.numpy()[index]
+                com = pose[:3] + nb.quat_xyzw_to_matrix(pose[3:]) @ self._body_com[index]
+                torque = np.cross(point - com, f)
+            wrench = wrenches.setdefault(index, np.zeros(6))
+            wrench[:3] += f
+            wrench[3:] += torque
+        body_f = np.zeros((self._model.body_count, 6), np.float32)
+        for index, w in wrenches.items():
+            body_f[index] = w
+        s0.body_f.assign(body_f)
+
+    def _advance(self) -> None:
+        s0, s1, control = self._state0, self._state1, self._control
+        if self._actuators:
+            control.joint_f.zero_()
+            for k, actuator in enumerate(self._actuators):
+                current, following = self._actuator_states[k]
+                actuator.step(s0, control, current, following, self._dt)
+                self._actuator_states[k] = (following, current)
+        self._pipeline.collide(s0, self._contacts)
+        self._solver.step(s0, s1, control, self._contacts, self._dt)
+        self._state0, self._state1 = s1, s0
+        self._steps += 1
+        if self._steps == 1:
+            mark_warm()
+        if self._steps % 240 == 0:
+            self._check_capacity()
+
+    def _restore_initial_state(self) -> None:
         s0 = self._state0
         for name, value in self._initial.items():
             getattr(s0, name).assign(value)
-        self._targets = self._initial_targets.copy()
-        self._control.joint_target_q.assign(self._targets.astype(np.float32))
-        self._pending.clear()
         self._solver.reset(s0)
         for k, actuator in enumerate(self._actuators):
             for state in self._actuator_states[k]:
                 if state is not None:
                     state.reset()
-        self._time = 0.0
 
-    def close(self) -> None:
+    def _release(self) -> None:
         self._model = self._solver = self._pipeline = self._contacts = None
         self._state0 = self._state1 = self._control = None
-        self._pending = {}
-        self._dofs = []
         self._body_index = {}
         self._actuators, self._actuator_states = [], []
         self._steps = 0
@@ -269,6 +246,7 @@ class NewtonEngine(EngineBase):
 
     def _build(self) -> None:
         spec = self._spec
+        announce_cold_compile()
         self._scaled_stage = None
         builder, result = self._import(None)
         if spec.place_bottom_at is not None:
@@ -311,8 +289,10 @@ class NewtonEngine(EngineBase):
         self._pipeline = newton.CollisionPipeline(model)
         self._contacts = self._pipeline.contacts()
         self._body_com = model.body_com.numpy().astype(float)
-        self._targets = model.joint_target_q.numpy().astype(float)
-        self._initial_targets = self._targets.copy()
+        self._target_q = model.joint_target_q.numpy().astype(float)
+        self._targets = np.array(
+            [d.sign * self._target_q[d.q_index] if d.q_index >= 0 else np.nan for d in self._dofs], float
+        )
         self._initial = {
             name: getattr(self._state0, name).numpy().copy() for name in ("joint_q", "joint_qd", "body_q", "body_qd")
         }

@@ -23,9 +23,8 @@ try:
 except ImportError as exc:  # engines/__init__ turns this into EngineUnavailable
     raise ImportError(f"sapien is not installed: {exc}") from exc
 
-from ..core.asset_model import AssetModel, BodyInfo, ColliderInfo, JointInfo, MaterialInfo
+from ..core.asset_model import BodyInfo, ColliderInfo, JointInfo, MaterialInfo
 from ..core.geometry import compose, inverse, quat_from_axis_angle, quat_normalize, quat_to_matrix, rotate
-from ..core.scene import SceneSpec
 from . import sapien_mass as mass_lib
 from .base import EngineBase, EngineError
 from .sapien_shapes import X_TO_AXIS, build_sapien_shape, plan_shapes
@@ -161,52 +160,16 @@ class SapienPhysxEngine(EngineBase):
         px_version = physx.version().split("physx-")[-1].split(".patch")[0]
         self.version = f"sapien {sapien.__version__} / PhysX {px_version}"
         self._scene = None
-        self._asset: AssetModel | None = None
-        self._spec: SceneSpec | None = None
         self._built = _Built()
         self._dofs: list[_Dof] = []
-        self._pending: list = []
         self._materials: dict = {}
         self._masses: dict[str, float] = {}
-        self._targets = np.zeros(0)
-        self._initial_targets = np.zeros(0)
         self._initial_state: bytes | None = None
         self._bounded = []
         self._round = None
         self._read_plan = None
 
     # -- protocol ---------------------------------------------------------------------------------
-    def load(self, asset: AssetModel, scene: SceneSpec) -> None:
-        self._begin_load(asset, scene)
-        physx.set_scene_config(gravity=np.array([0.0, 0.0, -float(scene.gravity)], np.float32))
-        physx.set_body_config(
-            solver_position_iterations=int(scene.solver_position_iterations),
-            solver_velocity_iterations=int(scene.solver_velocity_iterations),
-        )
-        self._scene = sapien.Scene([physx.PhysxCpuSystem()])
-        self._scene.set_timestep(self._dt)
-        try:
-            self._build()
-        except EngineError:
-            self.close()
-            raise
-        except Exception as exc:  # a SAPIEN/PhysX failure while building
-            self.close()
-            raise EngineError(f"physx engine could not build {asset.path}: {exc}") from exc
-        self._time = 0.0
-        self._initial_state = self._scene.physx_system.pack()
-        self._initial_targets = self._targets.copy()
-
-    def step(self) -> None:
-        for component, force, point in self._pending:
-            if point is None:
-                component.add_force_torque(force, np.zeros(3, np.float32))
-            else:
-                component.add_force_at_point(force, point)
-        self._pending.clear()
-        self._scene.step()
-        self._time += self._dt
-
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         boxes = [c.compute_global_aabb_tight() for c in self._bounded]
         if self._round is not None:
@@ -225,31 +188,6 @@ class SapienPhysxEngine(EngineBase):
     def joint_velocities(self) -> np.ndarray:
         return self._joint_values(velocity=True)
 
-    def set_joint_position_targets(self, targets: np.ndarray) -> None:
-        targets = np.asarray(targets, float)
-        if targets.shape != (len(self._dofs),):
-            raise EngineError(f"expected {len(self._dofs)} joint targets, got shape {targets.shape}")
-        for index, value in enumerate(targets.tolist()):
-            if value == value:  # not NaN: NaN keeps the current target
-                self._command(self._dofs[index], value)
-                self._targets[index] = value
-
-    def set_joint_position_target(self, index: int, value: float) -> None:
-        """One joint's target (the others keep theirs), without building a full array each step."""
-        self._command(self._dofs[index], float(value))
-        self._targets[index] = value
-
-    def apply_force(self, body_path: str, force: np.ndarray, point: np.ndarray | None = None) -> None:
-        component = self._built.bodies.get(body_path)
-        if component is None:
-            raise EngineError(f"apply_force: unknown body {body_path}")
-        if not isinstance(component, physx.PhysxRigidBodyComponent):
-            return  # static (disabled) body: nothing moves it
-        if isinstance(component, physx.PhysxRigidDynamicComponent) and component.kinematic:
-            return
-        f = np.asarray(force, np.float32)
-        self._pending.append((component, f, None if point is None else np.asarray(point, np.float32)))
-
     def body_poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         return {path: _np_pose(c.entity.pose) for path, c in self._built.bodies.items()}
 
@@ -257,24 +195,56 @@ class SapienPhysxEngine(EngineBase):
         """Effective mass per simulated body (kg), as given to PhysX."""
         return dict(self._masses)
 
-    def reset(self) -> None:
-        if self._scene is None:
-            return
-        self._scene.physx_system.unpack(self._initial_state)
-        self._pending.clear()
-        self._targets = self._initial_targets.copy()
-        for dof, value in zip(self._dofs, self._targets):
-            if not np.isnan(value):
-                self._command(dof, float(value))
-        self._time = 0.0
+    # -- EngineBase hooks -------------------------------------------------------------------------
+    def _build(self) -> None:
+        scene = self._spec
+        physx.set_scene_config(gravity=np.array([0.0, 0.0, -float(scene.gravity)], np.float32))
+        physx.set_body_config(
+            solver_position_iterations=int(scene.solver_position_iterations),
+            solver_velocity_iterations=int(scene.solver_velocity_iterations),
+        )
+        self._scene = sapien.Scene([physx.PhysxCpuSystem()])
+        self._scene.set_timestep(self._dt)
+        self._build_scene()
+        self._initial_state = self._scene.physx_system.pack()
 
-    def close(self) -> None:
-        self._pending.clear()
+    def _build_error_detail(self, exc: Exception) -> str:
+        return str(exc)
+
+    def _write_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
+        dofs = self._dofs
+        for index, value in zip(indices.tolist(), values.tolist()):
+            self._command(dofs[index], value)
+
+    def _force_body(self, body_path: str):
+        component = self._built.bodies.get(body_path)
+        if component is None:
+            raise EngineError(f"apply_force: unknown body {body_path}")
+        if not isinstance(component, physx.PhysxRigidBodyComponent):
+            return None  # static (disabled) body: nothing moves it
+        if isinstance(component, physx.PhysxRigidDynamicComponent) and component.kinematic:
+            return None
+        return component
+
+    def _apply_forces(self, forces: list) -> None:
+        for component, force, point in forces:
+            force = force.astype(np.float32)
+            if point is None:
+                component.add_force_torque(force, np.zeros(3, np.float32))
+            else:
+                component.add_force_at_point(force, point.astype(np.float32))
+
+    def _advance(self) -> None:
+        self._scene.step()
+
+    def _restore_initial_state(self) -> None:
+        self._scene.physx_system.unpack(self._initial_state)
+
+    def _release(self) -> None:
         self._built = _Built()
         self._bounded = []
         self._round = None
         self._read_plan = None
-        self._dofs = []
         self._materials = {}
         self._scene = None
 
@@ -354,7 +324,7 @@ class SapienPhysxEngine(EngineBase):
             self._materials[key] = physx.PhysxMaterial(*key)
         return self._materials[key]
 
-    def _build(self) -> None:
+    def _build_scene(self) -> None:
         asset, spec = self._asset, self._spec
         self._check_references()
         if spec.ground is not None:
