@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...core.engine import EngineError
 from ...core.units import StageFrame, quat_xyzw_to_wxyz
+from ..base import EngineBase, EngineError
 from ..validation_layer import physics_scene_paths, plan_validation_layer
 from .dof_map import BodyCornerCache, DofMap, centre_of_mass_world, usd_drive_target
 from .layer import UserState, ValidationLayer
@@ -46,36 +46,37 @@ def _omni():
     return physx, tensors, omni.timeline, omni.usd
 
 
-class KitPhysxEngine:
-    """omni.physx on the open stage. `mode` is "manual" (step() steps PhysX) or "live" (the timeline does)."""
+class KitPhysxEngine(EngineBase):
+    """omni.physx on the open stage. `mode` is "manual" (step() steps PhysX) or "live" (the timeline does).
+
+    EngineBase keeps the protocol rules (target array shape, NaN keeps a target, the one-joint setter,
+    the force queue, targets restored on reset, the clock, the DOF list, warnings); this class loads
+    onto the open stage and implements the hooks with omni.physx / omni.physics.tensors.
+    """
 
     name = "kit"
 
     def __init__(self, mode: str = "manual", target: str | None = None, usd_context_name: str = ""):
         if mode not in ("manual", "live"):
             raise ValueError(f"mode must be 'manual' or 'live', not {mode!r}")
+        super().__init__()
         self.mode = mode
         self.target = target
         self.usd_context_name = usd_context_name
-        self.warnings: list[str] = []
         self._stage = None
         self._stage_id = -1
-        self._asset: "AssetModel | None" = None
         self._frame = StageFrame()
         self._layer: ValidationLayer | None = None
         self._user_state: UserState | None = None
-        self._dt = 1.0 / 240.0
-        self._steps = 0
         self._corners: BodyCornerCache | None = None
         self._sim_view = None
         self._articulations = None
         self._rigid_bodies = None
         self._dof_map: DofMap | None = None
         self._initial: dict = {}
-        self._pending_forces: list[tuple[str, np.ndarray, np.ndarray | None]] = []
         self._attached = False
 
-    # -- protocol: identity and time -----------------------------------------------------------------
+    # -- identity -----------------------------------------------------------------------------------
     @property
     def version(self) -> str:
         try:
@@ -87,27 +88,26 @@ class KitPhysxEngine:
             return "omni.physx (not loaded)"
 
     @property
-    def time(self) -> float:
-        return self._steps * self._dt
-
-    @property
-    def dt(self) -> float:
-        return self._dt
-
-    @property
     def ready(self) -> bool:
         """Tensor views exist (physics has started and stepped once)."""
         return self._sim_view is not None
 
     # -- protocol: load ------------------------------------------------------------------------------
     def load(self, asset: "AssetModel", scene: "SceneSpec") -> None:
+        """EngineBase's load, on the open stage: author the test's scene on a session sublayer, then
+        (manual mode) attach and warm-start PhysX; live mode waits for the timeline's first step."""
         physx, _tensors, timeline_mod, omni_usd = _omni()
+        if self._layer is not None:
+            self.close()  # a second load drops the first scene, as EngineBase.load does
         context = omni_usd.get_context(self.usd_context_name)
         self._stage = context.get_stage()
         if self._stage is None:
             raise EngineError("no stage is open")
         self._stage_id = context.get_stage_id()
-        self._asset = asset
+        self.warnings = []
+        self._asset, self._spec = asset, scene
+        self._dofs = list(asset.dof_joints)
+        self._targets = np.full(len(self._dofs), np.nan)  # known once the tensor views exist
         self._frame = StageFrame.of_asset(asset)
         timeline = timeline_mod.get_timeline_interface()
         self._user_state = UserState(
@@ -120,11 +120,11 @@ class KitPhysxEngine:
         plan = plan_validation_layer(asset, scene, self.target, physics_scene_paths(self._stage), self._frame)
         self._layer = ValidationLayer(self._stage, plan).apply()
         self._dt = plan.dt
-        self._steps = 0
         self._corners = BodyCornerCache(asset)
         # The numpy tensor frontend needs the CPU pipeline (omni.physics.tensors/python/api.py). The setting is
         # process-wide and persistent (omni.physx/plugins/PhysX.cpp) and not restored yet: issue 14.
         physx.get_physx_interface().overwrite_gpu_setting(0)
+        self._mark_loaded()
         if self.mode == "manual":
             # IPhysxSimulation attach_stage / simulate / fetch_results: omni.physx/bindings/BindingsPhysXPython.cpp
             simulation = physx.get_physx_simulation_interface()
@@ -151,36 +151,36 @@ class KitPhysxEngine:
             self._rigid_bodies = self._sim_view.create_rigid_body_view(free)
         self._dof_map = DofMap.build(self._asset, view_dof_paths, self._frame)
         for path in self._dof_map.unmapped:
-            self.warnings.append(f"joint {path} is outside any articulation: read as NaN, driven through USD targets")
+            self._warn(f"joint {path} is outside any articulation: read as NaN, driven through USD targets")
         self._initial = self._snapshot()
-        self._steps = 0
+        if self._articulations is not None:  # the targets reset() puts back (NaN: outside any articulation)
+            self._targets = self._dof_map.gather(self._initial["dof_targets"])
+        self._initial_targets = self._targets.copy()
+        self._time = 0.0  # the warm-up step is not the test's
 
     # -- protocol: stepping --------------------------------------------------------------------------
     def step(self) -> None:
         if self.mode != "manual":
             raise EngineError("the live Kit engine is stepped by the timeline, not by step()")
+        super().step()
+
+    def _advance(self) -> None:
         physx, _t, _tl, _u = _omni()
-        self.flush_forces()
         simulation = physx.get_physx_simulation_interface()
         simulation.simulate(self._dt, self.time)
         simulation.fetch_results()
-        self._steps += 1
 
     def physics_stepped(self) -> None:
         """Live mode: called from the post-step callback."""
         if self._sim_view is None:
             self.physics_started()
         else:
-            self._steps += 1
+            self._time += self._dt
 
     # -- protocol: state -----------------------------------------------------------------------------
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         assert self._corners is not None
         return self._corners.world_bounds(self.body_poses())
-
-    @property
-    def dof_joints(self) -> list[str]:
-        return [] if self._asset is None else [j.path for j in self._asset.dof_joints]
 
     def joint_positions(self) -> np.ndarray:
         return self._gather("get_dof_positions")
@@ -188,22 +188,29 @@ class KitPhysxEngine:
     def joint_velocities(self) -> np.ndarray:
         return self._gather("get_dof_velocities")
 
-    def set_joint_position_targets(self, targets: np.ndarray) -> None:
-        targets = np.asarray(targets, float)
+    def _write_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
+        """Read-modify-write of the view's full (count, max_dofs) array; joints outside any articulation
+        get a USD drive target on the validation sublayer."""
         if self._dof_map is None:
             raise EngineError("physics has not started yet")
+        targets = np.full(len(self._dofs), np.nan)
+        targets[indices] = values
         if self._articulations is not None:
-            data, indices = self._dof_map.scatter_targets(self._articulations.get_dof_position_targets(), targets)
-            if len(indices):
-                self._articulations.set_dof_position_targets(data, indices)
+            data, touched = self._dof_map.scatter_targets(self._articulations.get_dof_position_targets(), targets)
+            if len(touched):
+                self._articulations.set_dof_position_targets(data, touched)
         self._usd_targets(targets)
 
-    def apply_force(self, body_path: str, force: np.ndarray, point: np.ndarray | None = None) -> None:
-        """Queued; `flush_forces()` hands it to PhysX right before the next step (a force lasts one step)."""
-        self._pending_forces.append((body_path, np.asarray(force, float), None if point is None else np.asarray(point, float)))
+    def _force_body(self, body_path: str):
+        assert self._asset is not None
+        body = self._asset.bodies.get(body_path)
+        if body is None:
+            raise EngineError(f"apply_force: unknown body {body_path}")
+        return body_path if body.enabled and not body.kinematic else None
 
-    def flush_forces(self) -> None:
-        if not self._pending_forces:
+    def _apply_forces(self, forces: list) -> None:
+        """Right before a step (manual: step(); live: the pre-step callback through flush_forces())."""
+        if not forces:
             return
         import carb
         from pxr import PhysicsSchemaTools
@@ -211,7 +218,7 @@ class KitPhysxEngine:
         physx, _t, _tl, _u = _omni()
         simulation = physx.get_physx_simulation_interface()
         poses = self.body_poses()
-        for body, force_si, point_si in self._pending_forces:
+        for body, force_si, point_si in forces:
             if point_si is None:
                 point_si = centre_of_mass_world(self._asset, body, poses[body])
             force = self._frame.force_from_si(force_si)
@@ -220,7 +227,6 @@ class KitPhysxEngine:
             # World point, stage force units, for the coming step: omni.physx/bindings/BindingsPhysXPython.cpp
             simulation.wake_up(self._stage_id, body_id)
             simulation.apply_force_at_pos(self._stage_id, body_id, carb.Float3(*force), carb.Float3(*point), "Force")
-        self._pending_forces.clear()
 
     def body_poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         physx, _t, _tl, _u = _omni()
@@ -237,8 +243,9 @@ class KitPhysxEngine:
             poses[body.path] = self._frame.pose_to_si(pos, quat)
         return poses
 
-    def reset(self) -> None:
-        """Back to the state captured right after physics started, through the tensor views."""
+    def _restore_initial_state(self) -> None:
+        """The state captured right after physics started, through the tensor views (the view's whole
+        target array too; EngineBase then re-applies the dof_joints' targets of load)."""
         if not self._initial:
             raise EngineError("physics has not started yet")
         if self._articulations is not None:
@@ -252,11 +259,9 @@ class KitPhysxEngine:
             every = np.arange(self._rigid_bodies.count, dtype=np.uint32)
             self._rigid_bodies.set_transforms(self._initial["body_transforms"], every)
             self._rigid_bodies.set_velocities(np.zeros_like(self._initial["body_velocities"]), every)
-        self._pending_forces.clear()
-        self._steps = 0
 
-    def close(self) -> None:
-        """Drop views, detach, remove the session sublayer, restore timeline and selection."""
+    def _release(self) -> None:
+        """close(): drop views, detach, remove the session sublayer, restore timeline and selection."""
         try:
             physx, _tensors, timeline_mod, omni_usd = _omni()
         except ImportError:
@@ -293,7 +298,7 @@ class KitPhysxEngine:
         if self._dof_map is None:
             raise EngineError("physics has not started yet")
         if self._articulations is None:
-            return np.full(len(self.dof_joints), np.nan)
+            return np.full(len(self._dofs), np.nan)
         return self._dof_map.gather(getattr(self._articulations, getter)())
 
     def _usd_targets(self, targets: np.ndarray) -> None:
