@@ -13,7 +13,7 @@ from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
 from omni.simready.physics_validator.engines import EngineError
 
 sapien = pytest.importorskip("sapien")
-from omni.simready.physics_validator.engines.physx_sapien import SapienPhysxEngine  # noqa: E402
+from omni.simready.physics_validator.engines.sapien import SapienPhysxEngine  # noqa: E402
 
 
 @pytest.fixture

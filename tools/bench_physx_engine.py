@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from engine_conformance.hand_models import arm_model, box_model  # noqa: E402
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec  # noqa: E402
-from omni.simready.physics_validator.engines.physx_sapien import SapienPhysxEngine  # noqa: E402
+from omni.simready.physics_validator.engines.sapien import SapienPhysxEngine  # noqa: E402
 
 SECONDS = 5.0
 

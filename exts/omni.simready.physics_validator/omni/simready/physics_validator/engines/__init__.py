@@ -10,7 +10,7 @@ import importlib
 from ..core.engine import Engine, EngineError, EngineUnavailable
 
 _ENGINES = {
-    "physx": ("omni.simready.physics_validator.engines.physx_sapien", "SapienPhysxEngine"),
+    "physx": ("omni.simready.physics_validator.engines.sapien", "SapienPhysxEngine"),
     "newton": ("omni.simready.physics_validator.engines.newton_engine", "NewtonEngine"),
     "kit": ("omni.simready.physics_validator.engines.kit.engine", "KitPhysxEngine"),
 }

@@ -70,7 +70,7 @@ def _worker_main(job: AssetJob, conn) -> None:
 WORKER_PRELOAD = [
     "omni.simready.physics_validator.run.worker",
     "omni.simready.physics_validator.physics_tests",
-    "omni.simready.physics_validator.engines.physx_sapien",
+    "omni.simready.physics_validator.engines.sapien",
 ]
 _WORKER_CONTEXT = None
 

@@ -1,4 +1,4 @@
-"""Mass properties for the PhysX engine, computed the UsdPhysics way (pure numpy).
+"""Mass properties for the SAPIEN engine, computed the UsdPhysics way (pure numpy).
 
 PhysX needs mass, centre of mass and principal inertia per body; USD gives them only
 partially. UsdPhysics rules: a body mass > 0 wins; otherwise each collider contributes its own
@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.geometry import quat_to_matrix
+from ...core.asset_model import BodyInfo, ColliderInfo
+from ...core.geometry import quat_to_matrix
 
 DEFAULT_DENSITY = 1000.0  # kg/m^3, the UsdPhysics / omni.physx default
+_IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
 _CANONICAL_COVARIANCE = np.array([[2.0, 1.0, 1.0], [1.0, 2.0, 1.0], [1.0, 1.0, 2.0]]) / 120.0
 
 
@@ -124,6 +126,52 @@ def principal_frame(inertia: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if np.linalg.det(vectors) < 0:
         vectors[:, 2] *= -1.0
     return np.maximum(values, 0.0), matrix_to_quat(vectors)
+
+
+def collider_density(collider: ColliderInfo, body: BodyInfo) -> float:
+    """The first positive density of the collider, the body, the collider's material; else the default."""
+    for value in (collider.density, body.density, collider.material.density if collider.material else None):
+        if value is not None and value > 0:
+            return float(value)
+    return DEFAULT_DENSITY
+
+
+def body_mass(body: BodyInfo, parts, warn) -> tuple[MassProperties, np.ndarray, np.ndarray]:
+    """(mass properties, principal diagonal inertia, principal axes wxyz) of a body from its shapes'
+    unit-density parts [(collider, MassProperties in the body frame)] and what the body authors."""
+    by_collider: dict[str, list] = {}
+    for collider, unit in parts:
+        by_collider.setdefault(collider.path, []).append((collider, unit))
+    scaled = []
+    for items in by_collider.values():
+        collider = items[0][0]
+        props = [unit.scaled(collider_density(collider, body)) for _, unit in items]
+        if collider.mass is not None and collider.mass > 0:
+            total = sum(p.mass for p in props)
+            props = [p.scaled(collider.mass / total) for p in props] if total > 0 else props
+        scaled.extend(props)
+    shapes = combine(scaled)
+    if body.mass is not None and body.mass > 0:
+        if shapes is not None:
+            props = shapes.scaled(body.mass / shapes.mass)
+        else:
+            props = MassProperties(float(body.mass), np.zeros(3), np.eye(3) * body.mass * 0.01)
+            if body.diagonal_inertia is None:
+                warn(f"{body.path}: mass without colliders or inertia; inertia set to 0.01*mass (kg m^2)")
+    elif shapes is not None:
+        props = shapes
+    else:
+        props = MassProperties(1.0, np.zeros(3), np.eye(3))
+        warn(f"{body.path}: no mass and no collider to compute it from; 1 kg and unit inertia used")
+    if body.center_of_mass is not None and np.all(np.isfinite(body.center_of_mass)):
+        props = shift_inertia(props, np.asarray(body.center_of_mass, float))
+    if body.diagonal_inertia is not None and np.all(np.asarray(body.diagonal_inertia) > 0):
+        diag = np.asarray(body.diagonal_inertia, float)
+        axes = np.asarray(body.principal_axes, float) if body.principal_axes is not None else _IDENTITY
+    else:
+        diag, axes = principal_frame(props.inertia)
+    diag = np.maximum(diag, max(float(diag.max()) * 1e-6, 1e-12))
+    return props, diag, axes
 
 
 def matrix_to_quat(m: np.ndarray) -> np.ndarray:
