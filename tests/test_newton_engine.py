@@ -15,9 +15,9 @@ from pxr import Sdf, Usd  # noqa: E402
 from joint_fixtures import ArmSpec, build_arm  # noqa: E402
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec  # noqa: E402
 from omni.simready.physics_validator.core.usd import read_asset  # noqa: E402
-from omni.simready.physics_validator.engines import newton_bounds as nb  # noqa: E402
-from omni.simready.physics_validator.engines import newton_runtime  # noqa: E402
-from omni.simready.physics_validator.engines.newton_engine import NewtonEngine  # noqa: E402
+from omni.simready.physics_validator.engines.newton import bounds as nb  # noqa: E402
+from omni.simready.physics_validator.engines.newton import runtime as newton_runtime  # noqa: E402
+from omni.simready.physics_validator.engines.newton import NewtonEngine  # noqa: E402
 from usd_fixtures import box_asset  # noqa: E402
 
 

@@ -11,7 +11,7 @@ from ..core.engine import Engine, EngineError, EngineUnavailable
 
 _ENGINES = {
     "physx": ("omni.simready.physics_validator.engines.sapien", "SapienPhysxEngine"),
-    "newton": ("omni.simready.physics_validator.engines.newton_engine", "NewtonEngine"),
+    "newton": ("omni.simready.physics_validator.engines.newton", "NewtonEngine"),
     "kit": ("omni.simready.physics_validator.engines.kit.engine", "KitPhysxEngine"),
 }
 

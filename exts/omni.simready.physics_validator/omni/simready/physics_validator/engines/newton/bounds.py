@@ -1,6 +1,8 @@
 """World AABBs of Newton collision shapes, computed from shape transforms (Newton has no per-body AABB getter).
 
-Pure numpy over arrays read from a Newton model, so it also works on a builder's lists before finalize.
+Pure numpy over arrays read from a Newton model, so it also works on a builder's lists before finalize
+(`builder_aabb`, for the drop placement). Only the rigid bodies' colliding shapes count: planes,
+height fields and static scenery (body -1) never do.
 Transforms are Newton's (p xyz, quaternion xyzw). Shape geometry follows Newton's conventions: a box's
 scale holds half extents, a sphere's scale[0] is its radius, capsules, cylinders and cones lie along
 local Z with radius scale[0] and half height scale[1], an ellipsoid's scale holds its semi-axes, and a
@@ -13,6 +15,7 @@ import numpy as np
 
 # newton.GeoType values (checked against newton in tests/test_newton_engine.py)
 PLANE, HFIELD, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH, CONE, CONVEX_MESH = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+COLLIDE = 1 << 1  # newton.ShapeFlags.COLLIDE_SHAPES
 
 
 def quat_xyzw_to_matrix(q: np.ndarray) -> np.ndarray:
@@ -89,3 +92,48 @@ def world_aabb(body_q, shape_body, shape_transform, shape_type, shape_scale, ind
     if not lows:
         return None
     return np.min(lows, axis=0), np.max(highs, axis=0)
+
+
+class ShapeBounds:
+    """The engine's bounds(): shape arrays read once from the finalized model, body poses each call."""
+
+    def __init__(self, model, ground_shape: int) -> None:
+        flags, types, bodies = model.shape_flags.numpy(), model.shape_type.numpy(), model.shape_body.numpy()
+        self.shapes = [  # the rigid bodies' shapes: static scenery (body -1) never counts
+            s for s in range(model.shape_count)
+            if s != ground_shape and int(flags[s]) & COLLIDE and int(types[s]) not in (PLANE, HFIELD)
+            and int(bodies[s]) >= 0
+        ]
+        self.mesh_vertices = {}
+        for s in self.shapes:
+            if int(types[s]) in (MESH, CONVEX_MESH):
+                source = model.shape_source[s]
+                if source is not None:
+                    self.mesh_vertices[s] = np.asarray(source.vertices, float)
+        self.arrays = (model.shape_body.numpy(), model.shape_transform.numpy(), types, model.shape_scale.numpy())
+
+    def aabb(self, body_q) -> tuple[np.ndarray, np.ndarray] | None:
+        shape_body, shape_xf, types, scales = self.arrays
+        return world_aabb(body_q, shape_body, shape_xf, types, scales, self.shapes, self.mesh_vertices)
+
+
+def builder_aabb(builder) -> tuple[np.ndarray, np.ndarray] | None:
+    """Authored collision bounds from a ModelBuilder's lists, before finalize (for place_bottom_at)."""
+    types = np.asarray(builder.shape_type, int)
+    flags = np.asarray(builder.shape_flags, int)
+    owners = np.asarray(builder.shape_body, int)
+    shapes = [
+        s for s in range(len(types))
+        if flags[s] & COLLIDE and types[s] not in (PLANE, HFIELD) and owners[s] >= 0
+    ]
+    if not shapes:
+        return None
+    body_q = np.array([list(t) for t in builder.body_q], float).reshape(-1, 7)
+    xforms = np.array([list(t) for t in builder.shape_transform], float)
+    scales = np.array([list(s) for s in builder.shape_scale], float)
+    vertices = {
+        s: np.asarray(builder.shape_source[s].vertices, float)
+        for s in shapes
+        if types[s] in (MESH, CONVEX_MESH) and builder.shape_source[s] is not None
+    }
+    return world_aabb(body_q, np.asarray(builder.shape_body, int), xforms, types, scales, shapes, vertices)

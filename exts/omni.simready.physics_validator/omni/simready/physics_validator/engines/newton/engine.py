@@ -1,0 +1,161 @@
+"""NewtonEngine: the Engine protocol at run time on a model built by scene.py.
+
+EngineBase keeps the protocol rules (target array shape, NaN keeps a target, force queue, reset of
+targets, clock); this class writes Newton's arrays: joint_target_q as one array, the queued forces as
+body wrenches about the centre of mass, actuators and one SolverSteel step, the state right after load.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import EngineBase, EngineError
+from . import bounds as nb
+from .runtime import announce_cold_compile, import_newton, mark_warm
+from .scene import build_scene
+
+wp, newton = import_newton()
+
+
+class NewtonEngine(EngineBase):
+    """Newton on the CPU device, SolverSteel, one world."""
+
+    name = "newton"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.version = f"newton {newton.__version__} / warp {wp.__version__} / SolverSteel"
+        self._release()
+        self._target_q = np.zeros(0)  # Newton's whole joint_target_q (Newton's sign), written as one array
+
+    # -- reads ---------------------------------------------------------------------------------------
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        box = self._bounds.aabb(self._state0.body_q.numpy())
+        if box is None:
+            return np.zeros(3), np.zeros(3)
+        return box
+
+    def joint_positions(self) -> np.ndarray:
+        return self._read(self._state0.joint_q.numpy(), "q_index")
+
+    def joint_velocities(self) -> np.ndarray:
+        return self._read(self._state0.joint_qd.numpy(), "qd_index")
+
+    def _read(self, values: np.ndarray, field: str) -> np.ndarray:
+        out = np.full(len(self._dofs), np.nan)
+        for i, dof in enumerate(self._dofs):
+            index = getattr(dof, field)
+            if index >= 0:
+                out[i] = dof.sign * float(values[index])
+        return out
+
+    def body_poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        body_q = self._state0.body_q.numpy().astype(float)
+        out = {}
+        for path, index in self._body_index.items():
+            x, y, z, w = body_q[index, 3:]
+            out[path] = (body_q[index, :3].copy(), np.array([w, x, y, z]))
+        return out
+
+    def body_masses(self) -> dict[str, float]:
+        """Mass per simulated body (kg), as Newton computed it."""
+        mass = self._model.body_mass.numpy()
+        return {path: float(mass[i]) for path, i in self._body_index.items()}
+
+    # -- EngineBase hooks ----------------------------------------------------------------------------
+    def _build(self) -> None:
+        announce_cold_compile()
+        s = build_scene(self._asset, self._spec, self._warn)
+        self._model, self._solver, self._pipeline, self._contacts = s.model, s.solver, s.pipeline, s.contacts
+        self._state0, self._state1, self._control = s.state0, s.state1, s.control
+        self._body_index, self._dynamic_bodies, self._body_com = s.body_index, s.dynamic_bodies, s.body_com
+        self._dofs, self._bounds, self._initial = s.dofs, s.bounds, s.initial
+        self._actuators, self._actuator_states = s.actuators, s.actuator_states
+        self._target_q = s.model.joint_target_q.numpy().astype(float)
+        self._targets = np.array(
+            [d.sign * self._target_q[d.q_index] if d.q_index >= 0 else np.nan for d in self._dofs], float
+        )
+
+    def _write_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
+        changed = False
+        for index, value in zip(indices.tolist(), values.tolist()):
+            dof = self._dofs[index]
+            if dof.q_index >= 0:
+                self._target_q[dof.q_index] = dof.sign * value
+                changed = True
+        if changed:
+            self._control.joint_target_q.assign(self._target_q.astype(np.float32))
+
+    def _force_body(self, body_path: str):
+        index = self._body_index.get(body_path)
+        if index is None:
+            if body_path in self._asset.bodies:
+                return None  # a disabled (static) body: nothing moves it
+            raise EngineError(f"apply_force: unknown body {body_path}")
+        if index not in self._dynamic_bodies:
+            return None  # kinematic
+        return index
+
+    def _apply_forces(self, forces: list) -> None:
+        """Newton takes a wrench per body about its centre of mass: forces at a point add their torque."""
+        s0 = self._state0
+        s0.clear_forces()
+        if not forces:
+            return
+        wrenches: dict[int, np.ndarray] = {}
+        for index, f, point in forces:
+            torque = np.zeros(3)
+            if point is not None:
+                pose = s0.body_q.numpy()[index]
+                com = pose[:3] + nb.quat_xyzw_to_matrix(pose[3:]) @ self._body_com[index]
+                torque = np.cross(point - com, f)
+            wrench = wrenches.setdefault(index, np.zeros(6))
+            wrench[:3] += f
+            wrench[3:] += torque
+        body_f = np.zeros((self._model.body_count, 6), np.float32)
+        for index, w in wrenches.items():
+            body_f[index] = w
+        s0.body_f.assign(body_f)
+
+    def _advance(self) -> None:
+        s0, s1, control = self._state0, self._state1, self._control
+        if self._actuators:
+            control.joint_f.zero_()
+            for k, actuator in enumerate(self._actuators):
+                current, following = self._actuator_states[k]
+                actuator.step(s0, control, current, following, self._dt)
+                self._actuator_states[k] = (following, current)
+        self._pipeline.collide(s0, self._contacts)
+        self._solver.step(s0, s1, control, self._contacts, self._dt)
+        self._state0, self._state1 = s1, s0
+        self._steps += 1
+        if self._steps == 1:
+            mark_warm()
+        if self._steps % 240 == 0:
+            self._check_capacity()
+
+    def _check_capacity(self) -> None:
+        try:
+            self._solver.check_constraint_capacity()
+        except Exception as exc:  # rows or contacts were dropped: results are less trustworthy
+            self._warn(f"SolverSteel dropped constraint rows or contacts: {exc}")
+
+    def _restore_initial_state(self) -> None:
+        s0 = self._state0
+        for name, value in self._initial.items():
+            getattr(s0, name).assign(value)
+        self._solver.reset(s0)
+        for k, actuator in enumerate(self._actuators):
+            for state in self._actuator_states[k]:
+                if state is not None:
+                    state.reset()
+
+    def _release(self) -> None:
+        self._model = self._solver = self._pipeline = self._contacts = None
+        self._state0 = self._state1 = self._control = None
+        self._body_index: dict[str, int] = {}
+        self._dynamic_bodies: set[int] = set()
+        self._bounds: nb.ShapeBounds | None = None
+        self._initial: dict = {}
+        self._actuators, self._actuator_states = [], []
+        self._steps = 0

@@ -1,0 +1,93 @@
+"""The asset file into a Newton ModelBuilder through Newton's own USD importer.
+
+Newton reads the USD itself (`add_usd` with the Newton and PhysX schema resolvers). Two things it cannot
+take as authored: stages not in metres (Newton 1.8 rejects metersPerUnit != 1; we import a scaled
+in-memory stage), and joints outside any articulation (SolverSteel simulates reduced coordinates only;
+we group them into articulations, where PhysX would use maximal constraints).
+"""
+
+from __future__ import annotations
+
+from ...core.asset_model import AssetModel
+from ...core.engine import EngineError
+from ...core.scene import SceneSpec
+from .runtime import import_newton
+
+wp, newton = import_newton()
+
+
+def source_of(asset: AssetModel, warn):
+    """The asset file, or for metersPerUnit != 1 (which Newton 1.8 rejects) an in-memory stage in metres
+    that references the asset's default prim under a scaling Xform of the same path."""
+    if abs(asset.meters_per_unit - 1.0) < 1e-9:
+        return asset.path
+    from pxr import Gf, Usd, UsdGeom
+
+    if not asset.default_prim or asset.default_prim.count("/") != 1:
+        raise EngineError(f"{asset.path}: metersPerUnit {asset.meters_per_unit} needs a default prim to rescale for Newton")
+    source = Usd.Stage.Open(asset.path, Usd.Stage.LoadAll)
+    stage = Usd.Stage.CreateInMemory()
+    UsdGeom.SetStageUpAxis(stage, UsdGeom.GetStageUpAxis(source))
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+    root = UsdGeom.Xform.Define(stage, asset.default_prim)
+    s = float(asset.meters_per_unit)
+    root.AddScaleOp(UsdGeom.XformOp.PrecisionDouble).Set(Gf.Vec3d(s, s, s))
+    root.GetPrim().GetReferences().AddReference(asset.path)
+    warn(
+        f"metersPerUnit {asset.meters_per_unit}: Newton imports metres only; the asset is imported scaled, and "
+        "prismatic limits, linear drive gains and velocity limits are taken from the asset model (SI)"
+    )
+    return stage
+
+
+def import_usd(source, spec: SceneSpec, xform=None):
+    """(builder, importer result) of the source, moved by `xform` (None = as authored)."""
+    builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=(0.0, 0.0, -float(spec.gravity)))
+    result = builder.add_usd(
+        source,
+        xform=xform,
+        floating=False if spec.pin_base else None,
+        schema_resolvers=[newton.usd.SchemaResolverNewton(), newton.usd.SchemaResolverPhysx()],
+        load_visual_shapes=False,
+        load_sites=False,
+    )
+    return builder, result
+
+
+def articulate_loose_joints(builder, asset: AssetModel, warn) -> None:
+    """Joints outside any ArticulationRootAPI (PhysX: maximal D6 constraints) become Newton articulations,
+    one per connected tree, because SolverSteel simulates joints only in reduced coordinates."""
+    loose = [j for j, a in enumerate(builder.joint_articulation) if a < 0]
+    if not loose:
+        return
+    group_of_body: dict[int, int] = {}
+    groups: list[list[int]] = []
+    for j in loose:
+        parent, child = builder.joint_parent[j], builder.joint_child[j]
+        owners = {group_of_body[b] for b in (parent, child) if b >= 0 and b in group_of_body}
+        if not owners:
+            groups.append([j])
+            g = len(groups) - 1
+        else:
+            g = min(owners)
+            for other in sorted(owners - {g}, reverse=True):
+                groups[g] += groups[other]
+                groups[other] = []
+                for b, owner in group_of_body.items():
+                    if owner == other:
+                        group_of_body[b] = g
+            groups[g].append(j)
+        for b in (parent, child):
+            if b >= 0:
+                group_of_body[b] = g
+    for group in groups:
+        if not group:
+            continue
+        group = sorted(group)
+        if group != list(range(group[0], group[-1] + 1)):
+            raise EngineError(f"joints {[builder.joint_label[j] for j in group]} cannot form one Newton articulation")
+        builder.add_articulation(group, label=f"loose_{group[0]}")
+    paths = [asset.joints[p].path for p in asset.joints if asset.joints[p].is_dof and asset.joints[p].articulation is None]
+    if paths:
+        warn(f"{len(paths)} joints outside an articulation are simulated in reduced coordinates by Newton "
+             "(PhysX: maximal constraints)")

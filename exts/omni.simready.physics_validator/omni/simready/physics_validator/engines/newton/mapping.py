@@ -1,0 +1,110 @@
+"""The asset's bodies and one-DOF joints on Newton's arrays, and the SI values Newton did not read.
+
+`Dof` says where each joint of `dof_joints` lives in joint_q / joint_qd and with which sign; joints
+Newton did not import as one revolute or prismatic DOF read NaN. The asset model then overrides what
+Newton reads differently: the physxJointAxis velocity-limit spelling (and PhysX's meaning of
+maxJointVelocity outside articulations), and prismatic values of a stage not in metres.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ...core.asset_model import AssetModel
+from .runtime import import_newton
+
+wp, newton = import_newton()
+
+# Newton's default joint velocity limit when none is authored (rad/s or m/s): "unlimited".
+UNLIMITED_VELOCITY = 1.0e5
+
+
+@dataclass
+class Dof:
+    path: str
+    q_index: int = -1  # into joint_q / joint_target_q; -1 = not simulated by Newton (reads NaN)
+    qd_index: int = -1  # into joint_qd
+    sign: float = 1.0  # -1 when Newton's parent/child are USD's body1/body0
+
+
+def map_bodies(model, result, asset: AssetModel, warn) -> tuple[dict[str, int], set[int]]:
+    """(body path -> Newton body index, indices of the dynamic, i.e. not kinematic, bodies)."""
+    flags = model.body_flags.numpy() if getattr(model, "body_flags", None) is not None else None
+    kinematic = int(getattr(newton.BodyFlags, "KINEMATIC", 0))
+    labels = list(model.body_label)
+    path_map = result.get("path_body_map") or {label: i for i, label in enumerate(labels)}
+    body_index = {path: int(i) for path, i in path_map.items() if 0 <= int(i) < model.body_count}
+    dynamic = {i for i in body_index.values() if flags is None or not (int(flags[i]) & kinematic)}
+    for path, body in asset.bodies.items():
+        if body.enabled and path not in body_index:
+            warn(f"{path}: rigid body not imported by Newton")
+    return body_index, dynamic
+
+
+def map_dofs(model, result, asset: AssetModel, warn) -> list[Dof]:
+    """One Dof per asset DOF joint, in the asset's order."""
+    joint_map = result.get("path_joint_map") or {label: i for i, label in enumerate(model.joint_label)}
+    q_start, qd_start = model.joint_q_start.numpy(), model.joint_qd_start.numpy()
+    joint_type, joint_child = model.joint_type.numpy(), model.joint_child.numpy()
+    labels = list(model.body_label)
+    one_dof = {int(newton.JointType.REVOLUTE), int(newton.JointType.PRISMATIC)}
+    dofs = []
+    for joint in asset.dof_joints:
+        j = joint_map.get(joint.path)
+        if j is None or int(joint_type[j]) not in one_dof:
+            warn(f"{joint.path}: not simulated by Newton as a one-DOF joint; its readings are NaN")
+            dofs.append(Dof(joint.path))
+            continue
+        child = labels[int(joint_child[j])] if int(joint_child[j]) >= 0 else None
+        sign = -1.0 if (joint.body1 is not None and child == joint.body0 and child != joint.body1) else 1.0
+        dofs.append(Dof(joint.path, int(q_start[j]), int(qd_start[j]), sign))
+    return dofs
+
+
+def apply_velocity_limits(model, dofs: list[Dof], asset: AssetModel, warn) -> None:
+    """Write the asset's velocity limit where Newton did not read it (physxJointAxis:* spelling)."""
+    limits = model.joint_velocity_limit.numpy()
+    changed = False
+    for dof in dofs:
+        joint = asset.joints[dof.path]
+        if dof.qd_index < 0 or joint.velocity_limit is None or not math.isfinite(joint.velocity_limit):
+            continue
+        if joint.articulation is None and (joint.velocity_limit_source or "").startswith("physx"):
+            # PhysX enforces maxJointVelocity on articulation joints only: keep that meaning of the attribute.
+            if float(limits[dof.qd_index]) < UNLIMITED_VELOCITY:
+                limits[dof.qd_index] = UNLIMITED_VELOCITY
+                changed = True
+            continue
+        if abs(float(limits[dof.qd_index]) - joint.velocity_limit) > 1e-6 * max(1.0, joint.velocity_limit):
+            if float(limits[dof.qd_index]) < UNLIMITED_VELOCITY:
+                warn(
+                    f"{dof.path}: Newton read velocity limit {limits[dof.qd_index]:.6g}, the asset model "
+                    f"{joint.velocity_limit:.6g} ({joint.velocity_limit_source}); the asset model's is used"
+                )
+            limits[dof.qd_index] = joint.velocity_limit
+            changed = True
+    if changed:
+        model.joint_velocity_limit.assign(limits)
+
+
+def apply_linear_joint_units(model, dofs: list[Dof], asset: AssetModel) -> None:
+    """Prismatic limits and linear drive gains in SI from the asset model (the scaled import keeps stage units)."""
+    arrays = {name: getattr(model, name).numpy() for name in
+              ("joint_limit_lower", "joint_limit_upper", "joint_target_ke", "joint_target_kd", "joint_target_q")}
+    for dof in dofs:
+        joint = asset.joints[dof.path]
+        if dof.qd_index < 0 or joint.type != "prismatic":
+            continue
+        lo, hi = (joint.lower, joint.upper) if dof.sign > 0 else (
+            None if joint.upper is None else -joint.upper, None if joint.lower is None else -joint.lower)
+        if lo is not None:
+            arrays["joint_limit_lower"][dof.qd_index] = lo
+        if hi is not None:
+            arrays["joint_limit_upper"][dof.qd_index] = hi
+        if joint.drive is not None:
+            arrays["joint_target_ke"][dof.qd_index] = joint.drive.stiffness
+            arrays["joint_target_kd"][dof.qd_index] = joint.drive.damping
+            arrays["joint_target_q"][dof.q_index] = dof.sign * joint.drive.target_position
+    for name, values in arrays.items():
+        getattr(model, name).assign(values)

@@ -1,0 +1,93 @@
+"""Build the Newton model, solver and states for one asset and scene spec.
+
+Import (again, moved, when place_bottom_at asks), loose joints into articulations, ground, finalize on
+the CPU, then the asset model's corrections (mapping.py), bounds, actuators, and SolverSteel with joint
+limits and joint velocity limits enforced and enough articulation rows for ground contact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.asset_model import AssetModel
+from ...core.scene import SceneSpec
+from .bounds import ShapeBounds, builder_aabb
+from .importer import articulate_loose_joints, import_usd, source_of
+from .mapping import Dof, apply_linear_joint_units, apply_velocity_limits, map_bodies, map_dofs
+from .runtime import import_newton
+
+wp, newton = import_newton()
+
+# Steel's default of 32 rows per articulation overflowed with ground contact (notes/engines.md).
+ARTICULATION_CONSTRAINT_MAX = 64
+
+
+@dataclass
+class NewtonScene:
+    """Everything the engine steps and reads, as built."""
+
+    model: object
+    solver: object
+    pipeline: object
+    contacts: object
+    state0: object
+    state1: object
+    control: object
+    body_index: dict  # body path -> Newton body index
+    dynamic_bodies: set  # indices of bodies forces move
+    body_com: np.ndarray  # (bodies, 3) centre of mass in the body frame
+    dofs: list[Dof]
+    bounds: ShapeBounds
+    actuators: list
+    actuator_states: list  # per actuator: (current, following) state
+    initial: dict  # state array name -> values right after load
+
+
+def build_scene(asset: AssetModel, spec: SceneSpec, warn) -> NewtonScene:
+    source = source_of(asset, warn)
+    builder, result = import_usd(source, spec)
+    if spec.place_bottom_at is not None:
+        box = builder_aabb(builder)
+        if box is not None:
+            shift = float(spec.place_bottom_at) - float(box[0][2])
+            if abs(shift) > 1e-9:
+                builder, result = import_usd(source, spec, wp.transform((0.0, 0.0, shift), wp.quat_identity()))
+    articulate_loose_joints(builder, asset, warn)
+    ground_shape = -1
+    if spec.ground is not None:
+        cfg = newton.ModelBuilder.ShapeConfig(
+            mu=float(spec.ground.dynamic_friction), restitution=float(spec.ground.restitution)
+        )
+        ground_shape = builder.add_ground_plane(height=float(spec.ground.height), cfg=cfg)
+        if spec.ground.static_friction != spec.ground.dynamic_friction:
+            warn("Newton has one friction coefficient (mu): the ground's dynamic friction is used")
+    model = builder.finalize(device="cpu")
+    body_index, dynamic_bodies = map_bodies(model, result, asset, warn)
+    dofs = map_dofs(model, result, asset, warn)
+    apply_velocity_limits(model, dofs, asset, warn)
+    if abs(asset.meters_per_unit - 1.0) >= 1e-9:
+        apply_linear_joint_units(model, dofs, asset)
+    bounds = ShapeBounds(model, ground_shape)
+    actuators = list(getattr(model, "actuators", []) or [])
+    if result.get("actuator_count", 0) and not actuators:
+        warn(f"{result['actuator_count']} NewtonActuator prims were parsed but no actuator was built")
+    actuator_states = [(a.state(), a.state()) for a in actuators]
+    solver = newton.solvers.SolverSteel(
+        model,
+        iterations=max(int(spec.solver_position_iterations), 1),
+        enable_joint_limits=True,
+        enable_joint_velocity_limits=True,
+        articulation_constraint_max=ARTICULATION_CONSTRAINT_MAX,
+    )
+    state0, state1 = model.state(), model.state()
+    control = model.control()
+    newton.eval_fk(model, model.joint_q, model.joint_qd, state0)
+    pipeline = newton.CollisionPipeline(model)
+    contacts = pipeline.contacts()
+    initial = {name: getattr(state0, name).numpy().copy() for name in ("joint_q", "joint_qd", "body_q", "body_qd")}
+    return NewtonScene(
+        model, solver, pipeline, contacts, state0, state1, control, body_index, dynamic_bodies,
+        model.body_com.numpy().astype(float), dofs, bounds, actuators, actuator_states, initial,
+    )
