@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from usd_fixtures import SHARED_ASSETS
+from tests.fixtures.usd_assets import SHARED_ASSETS
 
 warnings.filterwarnings("ignore", message="Failed to find system libvulkan")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from omni.simready.physics_validator.cli import main
-from usd_fixtures import box_asset
+from tests.fixtures.usd_assets import box_asset
 
 pytestmark = pytest.mark.usefixtures("physx_available")
 

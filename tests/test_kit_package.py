@@ -165,3 +165,28 @@ def test_extension_images_are_pngs():
         assert icon.format == "PNG" and icon.size[0] == icon.size[1] >= 128
     with Image.open(EXT_ROOT / "data" / "preview.png") as preview:
         assert preview.format == "PNG" and preview.size[0] > preview.size[1]
+
+
+def test_version_is_declared_once(manifest):
+    from omni.simready.physics_validator._version import __version__
+
+    pyproject = tomllib.loads((EXT_ROOT.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" in pyproject["project"]["dynamic"], "pyproject.toml must read the version from _version.py"
+    assert manifest["package"]["version"] == __version__, "config/extension.toml's version differs from _version.py"
+
+
+def test_the_wheel_leaves_out_the_kit_suites(tmp_path):
+    """The omni.kit.test suites need Kit; they ship in the extension folder, never in the pip wheel."""
+    import zipfile
+
+    pytest.importorskip("wheel")
+    repo = EXT_ROOT.parents[1]
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", str(repo), "-w", str(tmp_path)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert build.returncode == 0, build.stderr[-2000:]
+    names = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
+    package = "omni/simready/physics_validator/"
+    assert f"{package}core/session.py" in names and f"{package}reports/templates/report.html.j2" in names
+    assert not [n for n in names if n.startswith(f"{package}tests/")]

@@ -16,14 +16,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the repository root: tests.fixtures
 
 TESTS = ["ground_drop", "velocity_limit", "full_range_sweep", "drive_gain_validation", "effort_limit"]
 
 
 def _default_assets(folder: Path, joints: int) -> list[Path]:
-    from joint_fixtures import ArmSpec, build_arm
-    from usd_fixtures import box_asset
+    from tests.fixtures.arms import ArmSpec, build_arm
+    from tests.fixtures.usd_assets import box_asset
 
     return [box_asset(folder / "box.usda", size=0.1, position=(0.0, 0.0, 0.5)), build_arm(folder / "arm.usda", ArmSpec(joints=joints))]
 

@@ -16,13 +16,13 @@ from pathlib import Path
 
 warnings.filterwarnings("ignore")
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the repository root: tests.fixtures
 
 from omni.simready.physics_validator.core.session import TestSession  # noqa: E402
 from omni.simready.physics_validator.core.usd import read_asset  # noqa: E402
 from omni.simready.physics_validator.engines import create_engine  # noqa: E402
 from omni.simready.physics_validator.physics_tests.ground_drop import GroundDropTest  # noqa: E402
-from usd_fixtures import SHARED_ASSETS, box_asset  # noqa: E402
+from tests.fixtures.usd_assets import SHARED_ASSETS, box_asset  # noqa: E402
 
 OBJECTS = ["pb_mug", "pb_duck_vhacd", "pb_lego", "pb_jenga", "pb_soccerball", "pb_cube_small", "pb_traybox", "pb_table"]
 
@@ -53,7 +53,7 @@ def measure(path: Path, config=None):
     def bare_run():
         engine = create_engine("physx")
         engine.load(asset, test.scene(asset, config))
-        scene = engine._scene  # the SAPIEN scene the validator steps
+        scene = engine.native_scene  # the SAPIEN scene the validator steps
         for _ in range(steps):
             scene.step()
 

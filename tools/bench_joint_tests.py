@@ -78,8 +78,8 @@ def main(argv=None) -> int:
     if args.asset:
         path = Path(args.asset)
     else:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-        from joint_fixtures import build_arm
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: tests.fixtures
+        from tests.fixtures.arms import build_arm
 
         path = build_arm(Path(tempfile.mkdtemp()) / "arm6.usda")
     asset = read_asset(path)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: tests.fixtures
 
-from engine_conformance.hand_models import arm_model, box_model  # noqa: E402
+from tests.fixtures.hand_models import arm_model, box_model  # noqa: E402
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec  # noqa: E402
 from omni.simready.physics_validator.engines.sapien import SapienPhysxEngine  # noqa: E402
 
@@ -33,7 +33,7 @@ def main() -> None:
     for label, model, ground in (("box drop", box_model(), GroundSpec()), ("3-joint arm", arm_model(), None)):
         engine = SapienPhysxEngine()
         engine.load(model, SceneSpec(ground=ground))
-        scene = engine._scene
+        scene = engine.native_scene
         bare = per_sim_second(scene.step, engine)
 
         def validator_step():

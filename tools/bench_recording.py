@@ -18,15 +18,15 @@ from pathlib import Path
 
 warnings.filterwarnings("ignore")
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the repository root: tests.fixtures
 
-from joint_fixtures import build_arm  # noqa: E402
+from tests.fixtures.arms import build_arm  # noqa: E402
 from omni.simready.physics_validator.physics_tests import default_registry  # noqa: E402
 from omni.simready.physics_validator.core.session import TestSession  # noqa: E402
 from omni.simready.physics_validator.core.usd import read_asset  # noqa: E402
 from omni.simready.physics_validator.engines import create_engine  # noqa: E402
 from omni.simready.physics_validator.recording import rendering_available, start_recording  # noqa: E402
-from usd_fixtures import SHARED_ASSETS, box_asset  # noqa: E402
+from tests.fixtures.usd_assets import SHARED_ASSETS, box_asset  # noqa: E402
 
 GOAL_SECONDS_PER_SIM_SECOND = 1.0
 

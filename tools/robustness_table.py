@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))  # the repository root: tests.robustness
 
-from robustness.corpus import CASES, WATCHDOG, figures, run_case  # noqa: E402
+from tests.robustness.corpus import CASES, WATCHDOG, figures, run_case  # noqa: E402
 
 
 def _cell(text: str) -> str:

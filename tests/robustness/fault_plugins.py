@@ -94,7 +94,7 @@ def install_entry_points(folder: Path) -> Path:
 
 def plugin_env(folder: Path) -> dict[str, str]:
     """Environment for a CLI subprocess that sees the fault plugins (entry points + this package)."""
-    tests_dir = Path(__file__).resolve().parents[1]
+    tests_dir = Path(__file__).resolve().parents[2]  # the repository root, so tests.robustness.fault_plugins imports
     install_entry_points(folder)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(folder), str(tests_dir), env.get("PYTHONPATH", "")) if p)

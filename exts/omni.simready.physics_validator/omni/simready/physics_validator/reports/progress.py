@@ -91,6 +91,11 @@ class BatchProgress:
         elif not self.per_test_lines:
             self.console.print(f"[{self.done}/{self.total}] {escape(_short(asset_result.path))}", highlight=False)
 
+    @property
+    def showing(self) -> bool:
+        """True while the live progress bar is on screen."""
+        return self._progress is not None
+
     def close(self) -> None:
         if self._progress is not None:
             self._progress.stop()

@@ -57,6 +57,10 @@ class NewtonEngine(EngineBase):
             out[path] = (body_q[index, :3].copy(), np.array([w, x, y, z]))
         return out
 
+    def joint_velocity_limits(self) -> np.ndarray:
+        """The velocity cap the solver enforces per DOF joint (rad/s or m/s, SI), in `dof_joints` order."""
+        return self._read(self._model.joint_velocity_limit.numpy(), "qd_index")
+
     def body_masses(self) -> dict[str, float]:
         """Mass per simulated body (kg), as Newton computed it."""
         mass = self._model.body_mass.numpy()

@@ -17,7 +17,7 @@ CACHE_ENV = "SIMREADY_WARP_CACHE"
 DEFAULT_CACHE = Path.home() / ".cache" / "simready-physics" / "warp"
 COMPILE_NOTICE = "compiling Newton kernels (first run, ~30 s)..."
 
-_state: dict = {}
+PROCESS_STATE: dict = {}  # this process: the imported warp and newton modules, and the cold-compile notice flags
 
 
 def cache_root() -> Path:
@@ -31,8 +31,8 @@ def cache_root() -> Path:
 
 def import_newton():
     """Import and initialise warp + newton once per process; returns (wp, newton)."""
-    if "newton" in _state:
-        return _state["wp"], _state["newton"]
+    if "newton" in PROCESS_STATE:
+        return PROCESS_STATE["wp"], PROCESS_STATE["newton"]
     import warp as wp
 
     root = cache_root()
@@ -45,7 +45,7 @@ def import_newton():
     import newton.solvers  # noqa: F401
     import newton.usd  # noqa: F401
 
-    _state.update(wp=wp, newton=newton)
+    PROCESS_STATE.update(wp=wp, newton=newton)
     return wp, newton
 
 
@@ -56,20 +56,20 @@ def _ready_marker() -> Path:
 
 def announce_cold_compile(stream=None) -> bool:
     """Print the compile notice (stderr) when this cache has not yet run a Newton step; True if printed."""
-    if _state.get("announced") or _ready_marker().exists():
+    if PROCESS_STATE.get("announced") or _ready_marker().exists():
         return False
     print(COMPILE_NOTICE, file=stream or sys.stderr, flush=True)
-    _state["announced"] = True
+    PROCESS_STATE["announced"] = True
     return True
 
 
 def mark_warm() -> None:
     """Record that the kernels a validation step needs are in the cache (after the first full step)."""
-    if _state.get("warm"):
+    if PROCESS_STATE.get("warm"):
         return
     marker = _ready_marker()
     try:
         marker.touch()
     except OSError:
         pass  # a read-only cache only means the notice shows again
-    _state["warm"] = True
+    PROCESS_STATE["warm"] = True

@@ -58,6 +58,16 @@ class SapienPhysxEngine(EngineBase):
         """Effective mass per simulated body (kg), as given to PhysX."""
         return dict(self._built.masses)
 
+    def body_inertia(self, body_path: str) -> tuple[np.ndarray, np.ndarray]:
+        """(centre of mass in the body frame (m), principal inertia (kg m^2)) as given to PhysX."""
+        component = self._built.bodies[body_path]
+        return np.asarray(component.get_cmass_local_pose().p, float), np.asarray(component.get_inertia(), float)
+
+    @property
+    def native_scene(self):
+        """The SAPIEN scene this engine steps (benchmarks compare against stepping it bare)."""
+        return self._scene
+
     # -- EngineBase hooks ----------------------------------------------------------------------------
     def _build(self) -> None:
         spec = self._spec

@@ -1,0 +1,160 @@
+"""Newton engine specifics on pxr-built assets: velocity-limit spellings, placement, pinning, forces at a point,
+reset, NewtonActuator targets, and the kernel-cache notice. Skipped when newton is not installed."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("newton", reason="newton is not installed (pip install -e .[newton])")
+
+from pxr import Sdf, Usd  # noqa: E402
+
+from tests.fixtures.arms import ArmSpec, build_arm  # noqa: E402
+from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec  # noqa: E402
+from omni.simready.physics_validator.core.usd import read_asset  # noqa: E402
+from omni.simready.physics_validator.engines.newton import bounds as nb  # noqa: E402
+from omni.simready.physics_validator.engines.newton import runtime as newton_runtime  # noqa: E402
+from omni.simready.physics_validator.engines.newton import NewtonEngine  # noqa: E402
+from tests.fixtures.usd_assets import box_asset  # noqa: E402
+
+
+def _run(engine, seconds, each=None):
+    for _ in range(int(round(seconds / engine.dt))):
+        if each:
+            each()
+        engine.step()
+
+
+@pytest.fixture
+def engine():
+    eng = NewtonEngine()
+    yield eng
+    eng.close()
+
+
+def test_geo_type_numbers_match_newton():
+    import newton
+
+    for name in ("PLANE", "HFIELD", "SPHERE", "CAPSULE", "ELLIPSOID", "CYLINDER", "BOX", "MESH", "CONE", "CONVEX_MESH"):
+        assert getattr(nb, name) == int(getattr(newton.GeoType, name)), name
+
+
+def test_physx_axis_velocity_limit_spelling_is_applied_and_enforced(engine, tmp_path):
+    """Newton 1.8 ignores physxJointAxis:angular:maxJointVelocity; the engine writes it from the asset model."""
+    path = build_arm(tmp_path / "arm.usda", ArmSpec(joints=1, velocity_attr="physxJointAxis:angular:maxJointVelocity"))
+    asset = read_asset(path)
+    engine.load(asset, SceneSpec(pin_base=True))
+    limit = asset.joints[engine.dof_joints[0]].velocity_limit
+    assert limit == pytest.approx(math.radians(120.0), rel=1e-6)
+    assert engine.joint_velocity_limits()[0] == pytest.approx(limit, rel=1e-6)
+    engine.set_joint_position_targets(np.array([math.radians(150.0)]))
+    peak = []
+    _run(engine, 1.0, lambda: peak.append(abs(engine.joint_velocities()[0])))
+    assert max(peak) <= limit * 1.01
+    assert max(peak) >= limit * 0.95  # the stiff drive really pushed against the cap
+
+
+def test_place_bottom_and_pin_base(engine, tmp_path):
+    asset = read_asset(box_asset(tmp_path / "box.usda", size=0.1, position=(0.3, 0.0, 0.5)))
+    engine.load(asset, SceneSpec(ground=GroundSpec(), place_bottom_at=0.2, pin_base=True))
+    lo, hi = engine.bounds()
+    assert lo[2] == pytest.approx(0.2, abs=1e-5)
+    assert hi - lo == pytest.approx(np.full(3, 0.1), abs=1e-5)
+    _run(engine, 0.25)
+    assert engine.bounds()[0][2] == pytest.approx(0.2, abs=1e-5)  # pinned: gravity does not move it
+    engine.load(asset, SceneSpec(ground=GroundSpec(), place_bottom_at=0.2))
+    _run(engine, 0.25)
+    assert engine.bounds()[0][2] < 0.2 - 0.1  # free: it falls (0.31 m in 0.25 s)
+
+
+def test_force_at_a_point_adds_its_torque(engine, tmp_path):
+    asset = read_asset(box_asset(tmp_path / "box.usda", size=0.1, position=(0.0, 0.0, 1.0)))
+    engine.load(asset, SceneSpec(gravity=0.0))
+    body = "/Asset/Body"
+    centre = engine.body_poses()[body][0]
+    _run(engine, 0.1, lambda: engine.apply_force(body, np.array([1.0, 0.0, 0.0])))
+    pos, quat = engine.body_poses()[body]
+    assert pos[0] > centre[0]
+    assert np.allclose(quat, [1, 0, 0, 0], atol=1e-6)  # through the COM: no spin
+    engine.reset()
+    assert engine.time == 0.0
+    assert np.allclose(engine.body_poses()[body][0], centre, atol=1e-7)
+    above = centre + np.array([0.0, 0.0, 0.05])
+    _run(engine, 0.1, lambda: engine.apply_force(body, np.array([1.0, 0.0, 0.0]), above))
+    w, x, y, z = engine.body_poses()[body][1]
+    pitch = 2 * math.atan2(y, w)
+    assert pitch > 0.01  # r x F = (0, 0, 0.05) x (1, 0, 0) = +Y torque
+    assert abs(x) < 1e-6 and abs(z) < 1e-6
+
+
+def _add_newton_actuator(path, joint: str, kp: float, kd: float) -> None:
+    stage = Usd.Stage.Open(str(path))
+    prim = stage.DefinePrim("/Robot/actuator1", "NewtonActuator")
+    prim.CreateRelationship("newton:targets").SetTargets([joint])
+    prim.AddAppliedSchema("NewtonPDControlAPI")
+    prim.CreateAttribute("newton:kp", Sdf.ValueTypeNames.Float).Set(kp)
+    prim.CreateAttribute("newton:kd", Sdf.ValueTypeNames.Float).Set(kd)
+    stage.GetRootLayer().Save()
+
+
+def test_newton_actuator_targets_are_honoured(engine, tmp_path):
+    """A joint with no DriveAPI, driven only by a NewtonActuator PD, follows the commanded target."""
+    path = build_arm(tmp_path / "arm.usda", ArmSpec(joints=1, passive=(1,), velocity_limit_deg=None))
+    passive = read_asset(path)
+    engine.load(passive, SceneSpec(pin_base=True, gravity=0.0))
+    engine.set_joint_position_targets(np.array([math.radians(30.0)]))
+    _run(engine, 0.5)
+    assert abs(engine.joint_positions()[0]) < math.radians(0.5)  # nothing drives it
+
+    _add_newton_actuator(path, "/Robot/joints/joint1", kp=0.5, kd=0.02)  # explicit PD: stable for the link's 2e-4 kg m^2 at 240 Hz
+    asset = read_asset(path)
+    assert asset.joints["/Robot/joints/joint1"].actuated_by == ["/Robot/actuator1"]
+    engine.load(asset, SceneSpec(pin_base=True, gravity=0.0))
+    engine.set_joint_position_targets(np.array([math.radians(30.0)]))
+    _run(engine, 1.5)
+    assert math.degrees(engine.joint_positions()[0]) == pytest.approx(30.0, abs=1.0)
+
+
+def test_cache_folder_and_cold_compile_notice(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(newton_runtime.CACHE_ENV, str(tmp_path / "cache"))
+    assert newton_runtime.cache_root() == tmp_path / "cache"
+    monkeypatch.delenv(newton_runtime.CACHE_ENV)
+    monkeypatch.delenv("WARP_CACHE_PATH", raising=False)
+    assert newton_runtime.cache_root() == newton_runtime.DEFAULT_CACHE
+
+    # The notice shows while the ready marker is missing and stops once a step has run.
+    monkeypatch.setattr(newton_runtime, "cache_root", lambda: tmp_path)
+    monkeypatch.setitem(newton_runtime.PROCESS_STATE, "announced", False)
+    monkeypatch.setitem(newton_runtime.PROCESS_STATE, "warm", False)
+    assert newton_runtime.announce_cold_compile() is True
+    assert newton_runtime.COMPILE_NOTICE in capsys.readouterr().err
+    monkeypatch.setitem(newton_runtime.PROCESS_STATE, "announced", False)
+    newton_runtime.mark_warm()
+    assert list(tmp_path.glob("simready-newton-*.ready"))
+    assert newton_runtime.announce_cold_compile() is False
+    assert capsys.readouterr().err == ""
+
+
+def test_full_range_sweep_keeps_the_zero_target_until_converged_on_newton_only(tmp_path):
+    """Spec: Newton holds the final zero target until 8 frames in tolerance (bounded); PhysX does not."""
+    from omni.simready.physics_validator.core.config import ValidationConfig
+    from omni.simready.physics_validator.physics_tests import default_registry
+    from omni.simready.physics_validator import validate
+
+    path = build_arm(tmp_path / "arm1.usda", ArmSpec(joints=1))
+    simulated = {}
+    for engine in ("physx", "newton"):
+        for hold in (0.0, 2.0):
+            config = ValidationConfig.defaults(default_registry())
+            config.run.video = False
+            config.run.isolate = False
+            config.apply_set([f"full_range_sweep.newton_zero_max_settling_seconds={hold}"])
+            result = validate([path], ["full_range_sweep"], config, engine).assets[0].tests[0]
+            assert result.status.value == "PASS"
+            simulated[engine, hold] = result.simulated_seconds
+    assert simulated["physx", 2.0] == pytest.approx(simulated["physx", 0.0], abs=1e-9)
+    extra = simulated["newton", 2.0] - simulated["newton", 0.0]
+    assert 8 / 240 - 1e-6 <= extra <= 2.0 + 1e-6  # at least the 8 consecutive frames, at most the cap
