@@ -14,7 +14,7 @@ from tests.fixtures.kit import make_arm, make_box
 from omni.simready.physics_validator.core.geometry import quat_from_axis_angle
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
 from omni.simready.physics_validator.core.usd import read_asset
-from omni.simready.physics_validator.core.units import StageFrame, quat_xyzw_to_wxyz
+from omni.simready.physics_validator.core.units import StageFrame
 from omni.simready.physics_validator.engines.kit.dof_map import BodyCornerCache, DofMap, centre_of_mass_world, usd_drive_target
 from omni.simready.physics_validator.engines.kit.layer import ValidationLayer
 from omni.simready.physics_validator.engines.validation_layer import (
@@ -23,30 +23,6 @@ from omni.simready.physics_validator.engines.validation_layer import (
     plan_validation_layer,
 )
 from omni.simready.physics_validator.live.viewport import CaptureSchedule, downscale_rgba
-
-
-# -- frames -------------------------------------------------------------------------------------------
-def test_stage_frame_matches_the_asset_reader_for_a_y_up_centimetre_stage(tmp_path):
-    asset = read_asset(make_box(tmp_path / "box.usda", up="Y", meters_per_unit=0.01, height=0.5))
-    frame = StageFrame.of_asset(asset)
-    stage = Usd.Stage.Open(str(tmp_path / "box.usda"))
-    world = UsdGeom.Xformable(stage.GetPrimAtPath("/Box")).ComputeLocalToWorldTransform(0)
-    pos_stage = np.array(world.ExtractTranslation())
-    body = asset.bodies["/Box"].world_pose
-    np.testing.assert_allclose(frame.point_to_si(pos_stage), body.pos, atol=1e-9)
-    np.testing.assert_allclose(frame.quat_to_si([1, 0, 0, 0]), body.quat, atol=1e-9)
-    np.testing.assert_allclose(frame.point_from_si(frame.point_to_si([1.0, 2.0, 3.0])), [1.0, 2.0, 3.0], atol=1e-9)
-
-
-def test_force_to_stage_units_rotates_and_scales():
-    frame = StageFrame("Y", 0.01, 1.0)
-    # 10 N straight up in SI is +Y in a Y-up stage, and 1000 kg*cm/s^2 in centimetre units.
-    np.testing.assert_allclose(frame.force_from_si([0, 0, 10.0]), [0, 1000.0, 0], atol=1e-9)
-    assert frame.length_from_si(0.5) == pytest.approx(50.0)
-
-
-def test_physx_quaternion_order_is_converted():
-    np.testing.assert_array_equal(quat_xyzw_to_wxyz([0.1, 0.2, 0.3, 0.9]), [0.9, 0.1, 0.2, 0.3])
 
 
 # -- DOF map and target arrays ------------------------------------------------------------------------

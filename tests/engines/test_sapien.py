@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.fixtures.hand_models import add_body, arm_model, box_model, pose
+from tests.fixtures.hand_models import add_body, arm_model, box_model
 from omni.simready.physics_validator.core.asset_model import AssetModel, MaterialInfo
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
 from omni.simready.physics_validator.engines import EngineError

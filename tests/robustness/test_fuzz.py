@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics, UsdShade, Vt
+from pxr import Gf, Sdf, Usd, UsdPhysics, UsdShade, Vt
 
 from omni.simready.physics_validator.core.config import ValidationConfig
 from omni.simready.physics_validator.physics_tests import default_registry

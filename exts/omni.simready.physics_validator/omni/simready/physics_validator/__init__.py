@@ -7,6 +7,8 @@ extension manager finds it while plain Python never touches omni.*.
 
 from ._version import __version__
 
+__all__ = ["__version__", "validate"]
+
 
 def validate(paths, tests=None, config=None, engine="physx", out_dir=None, progress=None, debug=False, **batch_options):
     """Validate USD files or folders and return a RunReport (Python API; the CLI's `validate`).

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Iterator
 
-import numpy as np
 
 from pydantic import Field
 
@@ -94,10 +93,6 @@ def settle(ctx: "TestContext", seconds: float) -> Iterator[None]:
         yield
 
 
-def range_of(joint: "JointInfo") -> float | None:
-    return (joint.upper - joint.lower) if joint.has_limits else None
-
-
 def unit(joint: "JointInfo") -> str:
     return "rad" if joint.is_angular else "m"
 
@@ -118,10 +113,6 @@ class SeriesRecorder:
             for name, value in values.items():
                 self.ctx.record(f"{prefix}/{name}", value)
         self.frame += 1
-
-
-def finite(values: np.ndarray) -> bool:
-    return bool(np.all(np.isfinite(values)))
 
 
 def position_rate(previous: float, current: float, dt: float, angular: bool) -> float:
