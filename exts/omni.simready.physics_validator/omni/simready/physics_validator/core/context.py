@@ -93,10 +93,13 @@ class TestContext:
         self._observers.append(observer)
 
     # -- reporting --------------------------------------------------------------------------------
-    def metric(self, name: str, value) -> None:
+    def metric(self, name: str, value, unit: str | None = None) -> None:
+        """Record a metric (SI). `unit` (core.quantities symbols) lets reports show it for people."""
         if isinstance(value, (np.floating, np.integer, np.bool_)):
             value = value.item()
         self.result.metrics[name] = value
+        if unit is not None:
+            self.result.metric_units[name] = unit
 
     def log(self, message: str) -> None:
         self.result.log.append(message)

@@ -34,6 +34,7 @@ class JointRow(BaseModel):
     reason: str = ""
     measured: dict[str, Scalar] = Field(default_factory=dict)
     limits: dict[str, Scalar] = Field(default_factory=dict)
+    units: dict[str, str] = Field(default_factory=dict)  # SI unit of each measured/limits key (core.quantities)
     fix_hints: list[str] = Field(default_factory=list)
 
     @field_serializer("measured", "limits")
@@ -61,6 +62,7 @@ class TestResult(BaseModel):
     reason: str = ""
     config: dict[str, Any] = Field(default_factory=dict)
     metrics: dict[str, Scalar] = Field(default_factory=dict)
+    metric_units: dict[str, str] = Field(default_factory=dict)  # SI unit of each metric that has one (core.quantities)
     joints: list[JointRow] = Field(default_factory=list)
     excluded_joints: list[ExcludedJoint] = Field(default_factory=list)
     fix_hints: list[str] = Field(default_factory=list)
