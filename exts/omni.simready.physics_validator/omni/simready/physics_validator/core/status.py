@@ -62,3 +62,32 @@ def exit_code_for(statuses) -> ExitCode:
     if any(s.is_failure for s in statuses):
         return ExitCode.FAILED
     return ExitCode.OK
+
+
+# Warnings about the tool's own output (no video, no replay) say nothing about the asset.
+TOOL_WARNING_PREFIXES = ("video:", "replay:")
+
+
+def asset_warnings(result) -> list[str]:
+    """The warnings of a test result that are about the asset (recording problems left out)."""
+    return [w for w in (getattr(result, "warnings", None) or []) if not str(w).startswith(TOOL_WARNING_PREFIXES)]
+
+
+def verdict_label(result) -> str:
+    """The verdict as shown in tables: "PASS*" for a PASS carrying warnings about the asset, else the status.
+
+    The one place that decides the marker, for the console, the HTML grid and JUnit properties alike.
+    """
+    status = Status(result.status)
+    if status is Status.PASS and asset_warnings(result):
+        return "PASS*"
+    return status.value
+
+
+def verdict_text(result) -> str:
+    """The verdict in words: "PASS with 8 warnings" for a marked PASS, else the status."""
+    label = verdict_label(result)
+    if label != "PASS*":
+        return label
+    count = len(asset_warnings(result))
+    return f"PASS with {count} warning{'s' if count != 1 else ''}"
