@@ -32,6 +32,9 @@ class TestContext:
         self._observers: list[Callable[["TestContext"], None]] = []
         self._dof_indices: dict[str, int] = {}
         self._finished = False
+        # The forces applied for the coming step: [(body path, world force N, world point or None =
+        # the centre of mass)]. Observers (the recorder draws the load) read it after the step; then cleared.
+        self.applied_forces: list[tuple[str, np.ndarray, np.ndarray | None]] = []
 
     # -- simulation -------------------------------------------------------------------------------
     @property
@@ -75,7 +78,10 @@ class TestContext:
         self.engine.set_joint_position_targets(targets)
 
     def apply_force(self, body_path: str, force, point=None) -> None:
-        self.engine.apply_force(body_path, np.asarray(force, dtype=float), None if point is None else np.asarray(point, float))
+        force = np.array(force, dtype=float)
+        point = None if point is None else np.array(point, dtype=float)
+        self.engine.apply_force(body_path, force, point)
+        self.applied_forces.append((body_path, force, point))
 
     def body_poses(self):
         return self.engine.body_poses()
@@ -88,6 +94,7 @@ class TestContext:
         self.step_count += 1
         for observer in self._observers:
             observer(self)
+        self.applied_forces.clear()
 
     def add_observer(self, observer: Callable[["TestContext"], None]) -> None:
         self._observers.append(observer)
