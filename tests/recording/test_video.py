@@ -60,11 +60,11 @@ def test_box_stays_in_frame_and_moves_between_first_and_last_frame(recorded_drop
 def test_final_card_shows_the_verdict_colour(recorded_drop):
     _, frames = decode_video(recorded_drop.artifacts["video"])
     assert recorded_drop.result.status.value == "PASS", recorded_drop.result.reason
-    card = frames[-1].astype(int)
-    badge = card[320:360, 0:120]  # bottom-left verdict badge, green for PASS
-    green = (badge[..., 1] > 120) & (badge[..., 1] - badge[..., 0] > 50) & (badge[..., 1] - badge[..., 2] > 40)
+    x0, y0, x1, y1 = recorded_drop.timeline["final_card_box"]
+    card = frames[-1].astype(int)[y0:y1, x0:x1]  # the card; its badge is green for PASS
+    green = (card[..., 1] > 110) & (card[..., 1] - card[..., 0] > 50) & (card[..., 1] - card[..., 2] > 40)
     assert green.sum() > 200
-    before = frames[recorded_drop.timeline["frame_count"] - 1].astype(int)[320:360, 0:120]
+    before = frames[recorded_drop.timeline["frame_count"] - 1].astype(int)[y0:y1, x0:x1]
     assert ((before[..., 1] - before[..., 0] > 50) & (before[..., 1] - before[..., 2] > 40)).sum() < 20
 
 

@@ -12,10 +12,14 @@ Interface used by the runner (stable):
     # -> {"video": "<out_dir>/<test>.mp4", "replay": "<out_dir>/<test>.replay.usda",
     #     "timeline": "<out_dir>/<test>.timeline.json", "poster": "<out_dir>/<test>.poster.jpg"};
     #    keys are present only when written. The poster is the verdict card (a still for reports).
+    #    The timeline also holds, per frame, the camera, the joint under test and the forces drawn,
+    #    and the card's box and lines, so tests can check the pictures against the physics.
 
 Video: offscreen CPU rendering (pyvista/VTK on Mesa EGL), the asset's render geometry posed by
-the engine, in a blue room with a floor, camera following the asset; overlay of test, time, joint
-under test (ctx.label), and a final card with the verdict. Replay: a .usda layer referencing the
+the engine, in a blue room with a floor, camera framing the asset; the joint under test (named by
+ctx.label) highlighted and the forces of ctx.applied_forces drawn as arrows; a caption on a dark
+backdrop (test, time, ctx.label, load) and a final card with the verdict and the wrapped reason,
+kept above the player's control bar (overlay.py). Replay: a .usda layer referencing the
 asset, body transforms time-sampled at the capture rate (stage units and up axis). Timeline:
 chapters (ctx.label changes, with video and sim times) and per-frame engine bounds.
 Needs the `[video]` extra (pyvista, vtk, imageio-ffmpeg, pillow). See docs/reports.md.

@@ -2,7 +2,9 @@
 
 Every `physics_fps // capture_fps` steps (the reference suite's capture interval) it reads the
 engine's body poses and bounds, renders one frame with the overlay (test, time, ctx.label), and
-streams it to the encoder. A change of ctx.label starts a chapter. `close(result)` appends a
+streams it to the encoder. A change of ctx.label starts a chapter. When the label names a joint
+("joint <name>: ..."), that joint's child body is tinted and its anchor marked; the forces the test
+applied this step (ctx.applied_forces) are drawn as arrows from their application points. `close(result)` appends a
 final card with the verdict, finishes the mp4, writes the USD replay and a timeline JSON
 (chapters + per-frame bounds), and returns the artifact paths. A failure inside recording is a
 warning on the result, never a changed verdict.
@@ -17,14 +19,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.geometry import quat_to_matrix
 from .encoder import VideoEncoder
-from .renderer import SceneRenderer
+from .overlay import Overlay
+from .renderer import FORCE_COLOR, SceneRenderer, arrow_length
 
 if TYPE_CHECKING:
     from ..core.context import TestContext
     from ..core.results import TestResult
 
 FINAL_CARD_SECONDS = 1.5
+JOINT_LABEL = re.compile(r"^joint (?P<name>[^:]+):")
+CAPTION_RGB = (255, 255, 255)
+TIME_RGB = (208, 216, 230)
+FORCE_RGB = tuple(int(round(255 * c)) for c in FORCE_COLOR)
 
 
 def safe_file_stem(name: str) -> str:
@@ -42,6 +50,15 @@ class Recording:
         self.interval = max(1, int(physics_fps // max(capture_fps, 1e-9)))
         self.fps = physics_fps / self.interval
         self.renderer = renderer
+        self.overlay = Overlay(renderer.width, renderer.height)
+        asset_model = getattr(ctx, "asset", None)
+        self._joints = {}
+        for joint in (getattr(asset_model, "joints", None) or {}).values():
+            self._joints.setdefault(joint.name, joint)
+        self._bodies = getattr(asset_model, "bodies", None) or {}
+        self._size = 1.0
+        self.card_box: tuple[int, int, int, int] | None = None
+        self.card_lines: list[str] = []
         stem = safe_file_stem(test_name)
         self.video_path = self.out_dir / f"{stem}.mp4"
         self.replay_path = self.out_dir / f"{stem}.replay.usda"
@@ -87,12 +104,33 @@ class Recording:
             self._last_label = label
         if not self._room_built:
             self._build_room(ctx, lo, hi)
-        image = self.renderer.render(poses, (lo, hi), title=self.title, time_text=f"t = {ctx.time:7.3f} s", label=label)
+        joint = self._joint_of(label)
+        body, anchor = self._joint_scene(joint, poses)
+        forces = self._forces(ctx, poses)
+        view = (lo, hi)
+        for _, force, point in forces:  # keep the arrows in frame too
+            norm = float(np.linalg.norm(force))
+            if norm > 0 and np.all(np.isfinite(point)):
+                tip = point + force / norm * arrow_length(self._size)
+                view = (np.fmin(view[0], np.fmin(point, tip)), np.fmax(view[1], np.fmax(point, tip)))
+        image = self.renderer.render(poses, view, highlight=body, marker=anchor,
+                                     forces=[(p, f) for _, f, p in forces], size=self._size)
+        lines = [(self.title, CAPTION_RGB), (f"t = {ctx.time:.3f} s", TIME_RGB), (label, CAPTION_RGB)]
+        if forces:
+            magnitude = max(float(np.linalg.norm(f)) for _, f, _ in forces)
+            lines.append((f"load {magnitude:.3g} N (arrow)", FORCE_RGB))
+        image = self.overlay.caption(image, lines)
         if self.encoder is None:
             self.encoder = VideoEncoder(self.video_path, self.fps, self.renderer.width, self.renderer.height)
         self.encoder.append(image)
         self.poses.append(poses)
-        self.frames.append({"sim_time": round(float(ctx.time), 6), "bounds_min": _finite(lo), "bounds_max": _finite(hi)})
+        frame = {"sim_time": round(float(ctx.time), 6), "bounds_min": _finite(lo), "bounds_max": _finite(hi),
+                 "camera": self.renderer.camera_state()}
+        if joint is not None:
+            frame["joint"] = joint.name
+        if forces:
+            frame["forces"] = [{"body": b, "force": _finite(f), "point": _finite(p)} for b, f, p in forces]
+        self.frames.append(frame)
         self._last_bounds = (lo, hi)
         self.render_seconds += time.perf_counter() - started
 
@@ -101,7 +139,36 @@ class Recording:
         diag = float(np.linalg.norm(hi - lo)) if np.all(np.isfinite(hi - lo)) else 1.0
         center = (lo + hi) / 2.0 if np.all(np.isfinite(lo + hi)) else np.zeros(3)
         self.renderer.build_room(floor_z, center[:2], max(8.0 * diag, 3.0))
+        self._size = diag if np.isfinite(diag) and diag > 0 else 1.0
         self._room_built = True
+
+    def _joint_of(self, label: str):
+        match = JOINT_LABEL.match(label)
+        return self._joints.get(match.group("name").strip()) if match else None
+
+    def _joint_scene(self, joint, poses) -> tuple[str | None, np.ndarray | None]:
+        """(the body the joint moves, the joint's anchor in the world) for the joint under test."""
+        if joint is None:
+            return None, None
+        for body, local in ((joint.body1, joint.local_pose1), (joint.body0, joint.local_pose0)):
+            pose = poses.get(body) if body else None
+            if pose is not None:
+                return body, _transform(pose, local.pos)
+        return None, None
+
+    def _forces(self, ctx: "TestContext", poses) -> list[tuple[str, np.ndarray, np.ndarray]]:
+        """The forces applied this step as (body, world force, world point); no point = the centre of mass."""
+        out = []
+        for body, force, point in list(getattr(ctx, "applied_forces", ()) or ()):
+            if point is None:
+                pose = poses.get(body)
+                if pose is None:
+                    continue
+                info = self._bodies.get(body)
+                com = getattr(info, "center_of_mass", None)
+                point = _transform(pose, np.zeros(3) if com is None else com)
+            out.append((body, np.asarray(force, float), np.asarray(point, float)))
+        return out
 
     def _floor_height(self, ctx: "TestContext", lo: np.ndarray) -> float:
         """The test's floor when it has one (engine scene or config floor_level), else under the asset."""
@@ -147,6 +214,9 @@ class Recording:
                 "capture_interval_steps": self.interval,
                 "frame_count": len(self.frames),
                 "final_card_frames": self._card_frames() if "video" in artifacts else 0,
+                "final_card_box": list(self.card_box) if self.card_box and "video" in artifacts else None,
+                "final_card_lines": self.card_lines,
+                "size": [self.renderer.width, self.renderer.height],
                 "chapters": self.chapters,
                 "frames": self.frames,
             }
@@ -163,9 +233,9 @@ class Recording:
     def _final_card(self, result: "TestResult") -> np.ndarray:
         verdict = result.status.value if hasattr(result.status, "value") else str(result.status)
         last_time = self.frames[-1]["sim_time"]
-        image = self.renderer.render(self.poses[-1], self._last_bounds, title=self.title,
-                                     time_text=f"t = {last_time:7.3f} s", label=self._last_label or "",
-                                     verdict=verdict, reason=result.reason or "")
+        image = self.renderer.render(self.poses[-1], self._last_bounds, size=self._size)
+        image = self.overlay.caption(image, [(self.title, CAPTION_RGB), (f"t = {last_time:.3f} s", TIME_RGB)])
+        image, self.card_box, self.card_lines = self.overlay.card(image, verdict, result.reason or "")
         for _ in range(self._card_frames()):
             self.encoder.append(image)
         return image
@@ -186,6 +256,11 @@ def _save_jpeg(image: np.ndarray, path: Path) -> bool:
         return False
     Image.fromarray(image).save(path, quality=85)
     return True
+
+
+def _transform(pose, local) -> np.ndarray:
+    pos, quat = pose
+    return np.asarray(pos, float) + quat_to_matrix(quat) @ np.asarray(local, float)
 
 
 def _finite(values: np.ndarray) -> list:

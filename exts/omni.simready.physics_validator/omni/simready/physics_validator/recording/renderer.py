@@ -5,6 +5,9 @@ matrices change per frame, which keeps a 640x360 frame in the tens of millisecon
 The scene is the spec's "blue room": a floor with a grid and two blue back walls, sized to the
 asset; the camera looks from a fixed direction at the asset's bounds centre and backs off to
 keep the whole bounding box in frame (it grows at once and shrinks slowly, so it does not pump).
+What a test acts on is drawn on a front layer that the asset never hides: the joint under test (a
+marker at its anchor, its child body tinted) and the forces applied this step (arrows from their
+application points). Text is drawn over the image afterwards (overlay.py).
 """
 
 from __future__ import annotations
@@ -22,18 +25,17 @@ ROOM_WALL = (0.22, 0.40, 0.72)
 ROOM_GRID = (0.40, 0.50, 0.72)
 BACKGROUND_TOP = (0.10, 0.20, 0.42)
 BACKGROUND_BOTTOM = (0.30, 0.45, 0.70)
-VERDICT_COLORS = {
-    "PASS": (0.13, 0.60, 0.25),
-    "FAIL": (0.80, 0.15, 0.15),
-    "ERROR": (0.55, 0.10, 0.45),
-    "WARN": (0.85, 0.55, 0.05),
-}
+HIGHLIGHT_COLOR = (0.72, 1.0, 0.0)  # chartreuse: the body moved or loaded by the joint under test, and its joint marker
+FORCE_COLOR = (1.0, 0.08, 0.85)  # force arrows (magenta: no asset palette colour, not the room's blue)
+ARROW_LENGTH = 0.35  # force arrows, as a fraction of the asset's size (all loads drawn alike: the caption gives N)
 # Software rendering costs ~0.4 ms per 1000 triangles at 640x360 on this class of CPU: larger
 # assets are decimated to this budget (the video is a review aid, not a measurement).
 MAX_TRIANGLES = 50_000
 CAMERA_DIRECTION = np.array([1.0, -1.35, 0.55])  # from the target towards the camera
-VIEW_ANGLE_DEG = 30.0
-FRAMING = 1.9  # camera distance / distance at which the bounding sphere just fills the view
+VIEW_ANGLE_DEG = 30.0  # vertical field of view
+FILL = 0.72  # the bounding box's projection spans at most this fraction of the frame's width and height
+MIN_HALF_EXTENT = 0.03  # m: a tiny asset is framed as if it were 6 cm across
+NARROWING = 0.08  # per frame: how fast the camera closes in when the asset gets smaller
 
 
 class RenderUnavailable(RuntimeError):
@@ -86,13 +88,11 @@ class SceneRenderer:
             self.actors[path] = actor
         self._room_actors: list = []
         self.room = room
-        self._texts = {}
         self._camera_distance: float | None = None
-        self._add_text("title", (10, self.height - 24), 15, bold=True)
-        self._add_text("time", (10, self.height - 44), 13)
-        self._add_text("label", (10, self.height - 64), 13)
-        self._add_text("verdict", (10, 12), 18, bold=True)
-        self._add_text("reason", (10, 40), 12)
+        self._front = self._front_layer()
+        self._highlighted: str | None = None
+        self._marker = None
+        self._arrows: list = []
 
     # -- scene --------------------------------------------------------------------------------------
     def build_room(self, floor_z: float, center_xy, size: float) -> None:
@@ -117,9 +117,14 @@ class SceneRenderer:
         self._room_actors.append(self.plotter.add_mesh(back_y, color=ROOM_WALL, ambient=0.2))
 
     # -- frames -------------------------------------------------------------------------------------
-    def render(self, poses: dict, bounds: tuple[np.ndarray, np.ndarray] | None, title: str = "", time_text: str = "",
-               label: str = "", verdict: str | None = None, reason: str = "") -> np.ndarray:
-        """Pose the bodies, aim the camera at `bounds`, return an (H, W, 3) uint8 image."""
+    def render(self, poses: dict, bounds: tuple[np.ndarray, np.ndarray] | None, highlight: str | None = None,
+               marker: np.ndarray | None = None, forces=(), size: float = 1.0) -> np.ndarray:
+        """Pose the bodies, aim the camera at `bounds`, return an (H, W, 3) uint8 image.
+
+        `highlight`: body path tinted as the part under test; `marker`: world point of the joint under
+        test; `forces`: [(world point, world force direction)] drawn as arrows; `size`: the asset's
+        size (m), which scales the marker and the arrows.
+        """
         for path, actor in self.actors.items():
             pose = poses.get(path)
             if pose is None:
@@ -134,20 +139,22 @@ class SceneRenderer:
             matrix[:3, :3] = quat_to_matrix(quat)
             matrix[:3, 3] = pos
             actor.user_matrix = matrix
+        self._set_highlight(highlight)
+        self._set_marker(marker, size)
+        self._set_arrows(forces, size)
         if bounds is not None:
             self._aim(np.asarray(bounds[0], float), np.asarray(bounds[1], float))
-        self._set_text("title", title)
-        self._set_text("time", time_text)
-        self._set_text("label", label)
-        self._set_text("verdict", f" {verdict} " if verdict else "")
-        self._set_text("reason", reason[:110] if verdict else "")
-        if verdict:
-            color = VERDICT_COLORS.get(verdict, (0.35, 0.35, 0.35))
-            prop = self._texts["verdict"].GetTextProperty()
-            prop.SetBackgroundColor(color)
-            prop.SetBackgroundOpacity(0.95)
+        self._front.SetActiveCamera(self.plotter.renderer.GetActiveCamera())
         self.plotter.render_window.Render()
         return self.grab()
+
+    def camera_state(self) -> dict:
+        """The camera as JSON numbers (position, focal point, view up, vertical view angle in degrees)."""
+        camera = self.plotter.renderer.GetActiveCamera()
+        return {"position": [round(float(v), 6) for v in camera.GetPosition()],
+                "focal_point": [round(float(v), 6) for v in camera.GetFocalPoint()],
+                "view_up": [round(float(v), 6) for v in camera.GetViewUp()],
+                "view_angle": float(camera.GetViewAngle())}
 
     def grab(self) -> np.ndarray:
         from vtkmodules.util.numpy_support import vtk_to_numpy
@@ -170,13 +177,13 @@ class SceneRenderer:
         if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
             return
         center = (lo + hi) / 2.0
-        radius = max(float(np.linalg.norm(hi - lo)) / 2.0, 0.02)
-        target = radius / math.sin(math.radians(VIEW_ANGLE_DEG) / 2.0) * FRAMING
+        half = np.maximum((hi - lo) / 2.0, MIN_HALF_EXTENT)
+        direction = CAMERA_DIRECTION / np.linalg.norm(CAMERA_DIRECTION)
+        target = fit_distance(half, direction, VIEW_ANGLE_DEG, self.width / self.height, FILL)
         if self._camera_distance is None or target > self._camera_distance:
             self._camera_distance = target
         else:
-            self._camera_distance += 0.05 * (target - self._camera_distance)
-        direction = CAMERA_DIRECTION / np.linalg.norm(CAMERA_DIRECTION)
+            self._camera_distance += NARROWING * (target - self._camera_distance)
         camera = self.plotter.camera
         camera.focal_point = tuple(center)
         camera.position = tuple(center + direction * self._camera_distance)
@@ -184,21 +191,114 @@ class SceneRenderer:
         camera.view_angle = VIEW_ANGLE_DEG
         self.plotter.renderer.ResetCameraClippingRange()
 
-    def _add_text(self, key: str, position, size: int, bold: bool = False) -> None:
-        from vtkmodules.vtkRenderingCore import vtkTextActor
+    def _front_layer(self):
+        """A second renderer on layer 1 sharing the camera: what it draws is never hidden by the asset."""
+        from vtkmodules.vtkRenderingCore import vtkRenderer
 
-        actor = vtkTextActor()
-        actor.SetInput("")
-        prop = actor.GetTextProperty()
-        prop.SetFontSize(size)
-        prop.SetBold(bold)
-        prop.SetColor(1.0, 1.0, 1.0)
-        prop.SetShadow(True)
-        actor.SetDisplayPosition(int(position[0]), int(position[1]))
-        self.plotter.renderer.AddViewProp(actor)
-        self._texts[key] = actor
+        front = vtkRenderer()
+        front.SetLayer(1)
+        front.InteractiveOff()
+        window = self.plotter.render_window
+        window.SetNumberOfLayers(2)
+        window.AddRenderer(front)
+        front.SetActiveCamera(self.plotter.renderer.GetActiveCamera())
+        return front
 
-    def _set_text(self, key: str, text: str) -> None:
-        actor = self._texts[key]
-        if actor.GetInput() != text:
-            actor.SetInput(text)
+    def _front_actor(self, mesh, color):
+        from vtkmodules.vtkRenderingCore import vtkActor, vtkPolyDataMapper
+
+        mapper = vtkPolyDataMapper()
+        mapper.SetInputData(mesh)
+        mapper.ScalarVisibilityOff()
+        actor = vtkActor()
+        actor.SetMapper(mapper)
+        prop = actor.GetProperty()
+        prop.SetColor(*color)
+        prop.SetAmbient(0.55)
+        prop.SetDiffuse(0.55)
+        prop.SetSpecular(0.0)
+        actor.SetVisibility(False)
+        self._front.AddActor(actor)
+        return actor
+
+    def _set_highlight(self, body: str | None) -> None:
+        if body == self._highlighted:
+            return
+        previous = self.actors.get(self._highlighted) if self._highlighted else None
+        if previous is not None:
+            previous.mapper.SetScalarVisibility(True)
+        actor = self.actors.get(body) if body else None
+        if actor is not None:
+            actor.mapper.SetScalarVisibility(False)
+            actor.prop.color = HIGHLIGHT_COLOR
+        self._highlighted = body
+
+    def _set_marker(self, point, size: float) -> None:
+        if point is None or not np.all(np.isfinite(point)):
+            if self._marker is not None:
+                self._marker.SetVisibility(False)
+            return
+        if self._marker is None:
+            self._marker = self._front_actor(self.pv.Sphere(radius=1.0, theta_resolution=16, phi_resolution=12), HIGHLIGHT_COLOR)
+        radius = 0.035 * max(size, 0.05)
+        self._marker.SetScale(radius, radius, radius)
+        self._marker.SetPosition(*np.asarray(point, float))
+        self._marker.SetVisibility(True)
+
+    def _set_arrows(self, forces, size: float) -> None:
+        forces = [(np.asarray(p, float), np.asarray(f, float)) for p, f in forces]
+        forces = [(p, f) for p, f in forces if np.all(np.isfinite(p)) and np.all(np.isfinite(f)) and np.linalg.norm(f) > 0]
+        while len(self._arrows) < len(forces):
+            arrow = self.pv.Arrow(start=(0, 0, 0), direction=(1, 0, 0), scale=1.0, tip_length=0.3, tip_radius=0.09,
+                                  shaft_radius=0.035)
+            self._arrows.append(self._front_actor(arrow, FORCE_COLOR))
+        length = arrow_length(size)
+        for actor, (point, force) in zip(self._arrows, forces):
+            matrix = np.eye(4)
+            matrix[:3, :3] = _rotation_from_x(force / np.linalg.norm(force)) * length
+            matrix[:3, 3] = point
+            _set_matrix(actor, matrix)
+            actor.SetVisibility(True)
+        for actor in self._arrows[len(forces):]:
+            actor.SetVisibility(False)
+
+
+def arrow_length(size: float) -> float:
+    return ARROW_LENGTH * max(size, 0.05)
+
+
+def fit_distance(half: np.ndarray, direction: np.ndarray, view_angle_deg: float, aspect: float, fill: float) -> float:
+    """Camera distance from the box centre at which the box (half extents `half`, axis-aligned) seen from
+    `direction` spans at most `fill` of the view vertically and horizontally."""
+    up = np.array([0.0, 0.0, 1.0])
+    right = np.cross(-direction, up)
+    right /= np.linalg.norm(right)
+    true_up = np.cross(right, -direction)
+    tan_v = math.tan(math.radians(view_angle_deg) / 2.0) * fill
+    tan_h = tan_v * aspect
+    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
+    corners = signs * half
+    x, y, z = corners @ right, corners @ true_up, corners @ direction
+    need = np.maximum(z + np.abs(x) / tan_h, z + np.abs(y) / tan_v)
+    return float(need.max())
+
+
+def _rotation_from_x(direction: np.ndarray) -> np.ndarray:
+    """A rotation taking +X to the unit vector `direction`."""
+    x = np.array([1.0, 0.0, 0.0])
+    v = np.cross(x, direction)
+    c = float(np.dot(x, direction))
+    if np.linalg.norm(v) < 1e-9:
+        return np.eye(3) if c > 0 else np.diag([-1.0, -1.0, 1.0])
+    k = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+    return np.eye(3) + k + k @ k * (1.0 / (1.0 + c))
+
+
+def _set_matrix(actor, matrix: np.ndarray) -> None:
+    from vtkmodules.vtkCommonMath import vtkMatrix4x4
+
+    vtk_matrix = vtkMatrix4x4()
+    for i in range(4):
+        for j in range(4):
+            vtk_matrix.SetElement(i, j, float(matrix[i, j]))
+    actor.SetUserMatrix(vtk_matrix)

@@ -1,0 +1,186 @@
+"""Text drawn over the rendered frames (Pillow): readable on any background, never under the player's controls.
+
+- the **caption** (top left): test and asset, simulated time, what is happening (ctx.label) and, when the
+  test loads the asset, the load ("load 10 N" in the arrow's colour), on a dark translucent panel so it
+  reads on the light floor as on the dark walls;
+- the **verdict card** (the last 1.5 s and the poster): the verdict on its colour and the reason wrapped at
+  word boundaries, centred horizontally, its bottom edge at 80 % of the height: above the lowest
+  `CONTROL_BAR_FRACTION` of the frame, where browsers draw the video controls. A reason longer than the
+  card holds ends with an ellipsis on a word boundary; the full reason is in the report next to the video.
+
+Sizes scale with the frame height (the reference is 360 px).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+CONTROL_BAR_FRACTION = 0.15  # bottom part of the frame a browser's video controls cover
+CARD_BOTTOM_FRACTION = 0.80  # the card's lowest edge, as a fraction of the height (margin above the controls)
+PANEL_RGBA = (12, 18, 32, 178)
+CARD_RGBA = (12, 18, 32, 220)
+TEXT_RGB = (255, 255, 255)
+MUTED_RGB = (208, 216, 230)
+VERDICT_RGB = {
+    "PASS": (31, 138, 67),
+    "FAIL": (198, 40, 40),
+    "WARN": (208, 131, 0),
+    "ERROR": (142, 27, 92),
+    "PRECHECK_FAILURE": (123, 63, 160),
+    "SKIP": (107, 114, 128),
+    "NOT_APPLICABLE": (107, 114, 128),
+}
+_FONT_CACHE: dict = {}
+
+
+def _font(size: int, bold: bool = False):
+    """DejaVu Sans when the system has it, else Pillow's own scalable font (Pillow >= 10.1), else its bitmap font."""
+    key = (size, bold)
+    if key in _FONT_CACHE:
+        return _FONT_CACHE[key]
+    from PIL import ImageFont
+
+    font = None
+    for name in (("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf") if bold else ("DejaVuSans.ttf", "LiberationSans-Regular.ttf")):
+        try:
+            font = ImageFont.truetype(name, size)
+            break
+        except OSError:
+            continue
+    if font is None:
+        try:
+            font = ImageFont.load_default(size=size)
+        except TypeError:  # Pillow < 10.1: fixed-size bitmap font
+            font = ImageFont.load_default()
+    _FONT_CACHE[key] = font
+    return font
+
+
+def _width(font, text: str) -> float:
+    return float(font.getlength(text))
+
+
+def _line_height(font) -> int:
+    top, bottom = font.getbbox("Hg")[1::2]
+    return int(bottom - top)
+
+
+def fit(font, text: str, max_width: float, words: bool = True) -> str:
+    """`text` cut (on a word boundary unless `words` is False; ellipsis added) to at most `max_width` pixels."""
+    if _width(font, text) <= max_width:
+        return text
+    if not words:
+        while text and _width(font, text + "…") > max_width:
+            text = text[:-1]
+        return text + "…"
+    words = text.split(" ")
+    while len(words) > 1:
+        words.pop()
+        candidate = " ".join(words) + " …"
+        if _width(font, candidate) <= max_width:
+            return candidate
+    while text and _width(font, text + "…") > max_width:  # one long word: cut it
+        text = text[:-1]
+    return text + "…"
+
+
+def wrap(font, text: str, max_width: float, max_lines: int) -> list[str]:
+    """Greedy word wrap by pixel width; when the text needs more lines, the last one ends in " …"."""
+    lines: list[str] = []
+    current = ""
+    words = text.split()
+    for index, word in enumerate(words):
+        candidate = f"{current} {word}" if current else word
+        if _width(font, candidate) <= max_width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        if len(lines) == max_lines:
+            lines[-1] = fit(font, lines[-1] + " " + " ".join(words[index:]), max_width)
+            return lines
+        current = word if _width(font, word) <= max_width else fit(font, word, max_width)
+    if current:
+        if len(lines) == max_lines:
+            lines[-1] = fit(font, lines[-1] + " " + current, max_width)
+        else:
+            lines.append(current)
+    return lines
+
+
+class Overlay:
+    """Draws the caption on every frame and the verdict card on the last ones."""
+
+    def __init__(self, width: int, height: int):
+        self.width, self.height = int(width), int(height)
+        scale = max(self.height / 360.0, 0.5)
+        self.scale = scale
+        self.title_font = _font(max(8, round(15 * scale)), bold=True)
+        self.text_font = _font(max(8, round(13 * scale)))
+        self.verdict_font = _font(max(9, round(20 * scale)), bold=True)
+        self.reason_font = _font(max(8, round(13 * scale)))
+        self.margin = max(4, round(8 * scale))
+        self.pad = max(3, round(6 * scale))
+
+    def caption(self, image: np.ndarray, lines: list[tuple[str, tuple[int, int, int]]]) -> np.ndarray:
+        """Top-left panel: [(text, rgb)]; the first line in bold. Returns the new image."""
+        from PIL import Image, ImageDraw
+
+        lines = [(t, c) for t, c in lines if t]
+        if not lines:
+            return image
+        base = Image.fromarray(image).convert("RGBA")
+        layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
+        draw = ImageDraw.Draw(layer)
+        max_text = self.width - 2 * self.margin - 2 * self.pad
+        fonts = [self.title_font] + [self.text_font] * (len(lines) - 1)
+        texts = [fit(f, t, max_text, words=False) for f, (t, _) in zip(fonts, lines)]
+        gap = max(2, round(3 * self.scale))
+        heights = [_line_height(f) for f in fonts]
+        box_w = max(_width(f, t) for f, t in zip(fonts, texts)) + 2 * self.pad
+        box_h = sum(heights) + gap * (len(lines) - 1) + 2 * self.pad
+        x0, y0 = self.margin, self.margin
+        draw.rounded_rectangle((x0, y0, x0 + box_w, y0 + box_h), radius=self.pad, fill=PANEL_RGBA)
+        y = y0 + self.pad
+        for font, text, (_, color), h in zip(fonts, texts, lines, heights):
+            top = font.getbbox("Hg")[1]
+            draw.text((x0 + self.pad, y - top), text, font=font, fill=color + (255,))
+            y += h + gap
+        return np.asarray(Image.alpha_composite(base, layer).convert("RGB"))
+
+    def card(self, image: np.ndarray, verdict: str, reason: str) -> tuple[np.ndarray, tuple[int, int, int, int], list[str]]:
+        """The verdict card above the control bar: (image, its box (x0, y0, x1, y1) in pixels, the reason's lines)."""
+        from PIL import Image, ImageDraw
+
+        base = Image.fromarray(image).convert("RGBA")
+        layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
+        draw = ImageDraw.Draw(layer)
+        pad, gap = 2 * self.pad, self.pad
+        max_w = int(self.width * 0.86)
+        bottom_limit = int(self.height * CARD_BOTTOM_FRACTION)
+        top_limit = int(self.height * 0.14)
+        badge_h = _line_height(self.verdict_font) + 2 * self.pad
+        line_h = _line_height(self.reason_font) + max(2, round(3 * self.scale))
+        room = bottom_limit - top_limit - 2 * pad - badge_h - gap
+        max_lines = max(1, room // line_h)
+        lines = wrap(self.reason_font, reason, max_w - 2 * pad, max_lines) if reason else []
+        badge_w = _width(self.verdict_font, verdict) + 3 * self.pad
+        text_w = max([badge_w] + [_width(self.reason_font, line) for line in lines])
+        card_w = int(min(max_w, text_w + 2 * pad))
+        card_h = int(2 * pad + badge_h + (gap + line_h * len(lines) if lines else 0))
+        x0 = (self.width - card_w) // 2
+        y0 = max(top_limit, bottom_limit - card_h)  # low, so the asset (framed in the centre) stays in view
+        color = VERDICT_RGB.get(verdict, (90, 90, 90))
+        draw.rounded_rectangle((x0, y0, x0 + card_w, y0 + card_h), radius=pad, fill=CARD_RGBA, outline=color + (255,),
+                               width=max(2, round(2 * self.scale)))
+        bx, by = x0 + pad, y0 + pad
+        draw.rounded_rectangle((bx, by, bx + badge_w, by + badge_h), radius=self.pad, fill=color + (255,))
+        top = self.verdict_font.getbbox("Hg")[1]
+        draw.text((bx + 1.5 * self.pad, by + self.pad - top), verdict, font=self.verdict_font, fill=TEXT_RGB + (255,))
+        y = by + badge_h + gap
+        top = self.reason_font.getbbox("Hg")[1]
+        for line in lines:
+            draw.text((x0 + pad, y - top), line, font=self.reason_font, fill=MUTED_RGB + (255,))
+            y += line_h
+        out = np.asarray(Image.alpha_composite(base, layer).convert("RGB"))
+        return out, (int(x0), int(y0), int(x0 + card_w), int(y0 + card_h)), lines
