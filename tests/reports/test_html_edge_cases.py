@@ -37,6 +37,6 @@ def test_interrupted_run_with_a_crashed_asset_and_hostile_text(tmp_path):
     assert ("/a/robot.usda", "ground_drop", "ERROR") in cells
     assert ("/a/broken.usda", "ground_drop", "") in cells and ("/a/broken.usda", "velocity_limit", "") in cells
     assert "engine crashed: the worker process died (SIGSEGV)" in html
-    assert re.search(r"<th>max_penetration</th><td class=\"num\">nan</td>", html)
-    # The measured velocity is shown next to the limit it is judged against.
-    assert "peak_velocity <b>1</b> / allowed 2.1" in html
+    assert re.search(r'data-metric="max_penetration"><th>max_penetration</th><td class="value">nan</td>', html)
+    # The measured velocity is shown next to the limit it is judged against, in degrees per second.
+    assert "peak_velocity <b>57.3°/s</b> / allowed 120°/s" in html

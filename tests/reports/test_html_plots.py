@@ -16,10 +16,10 @@ from omni.simready.physics_validator.reports.html import write_html_report
 pytestmark = pytest.mark.usefixtures("physx_available")
 
 CAPTIONS = {
-    "full_range_sweep": "Commanded vs measured position per joint",
-    "drive_gain_validation": "Step response per joint with the settling band and the overshoot limit",
+    "full_range_sweep": "tracking error near each hold (shaded) against ±rest_tolerance",
+    "drive_gain_validation": "step response with the settling band and the overshoot limit",
     "velocity_limit": "|velocity| per joint against its limit and the tolerance line",
-    "effort_limit": "Largest deflection of each joint per force direction",
+    "effort_limit": "largest deflection per force direction against break_tolerance × range",
 }
 
 

@@ -2,20 +2,23 @@
 
     write_html_report(report, out_dir) -> out_dir / "html" / "index.html"
 
-Layout: a summary grid asset x test with coloured verdicts (each cell carries data-asset,
-data-test and data-status, so tools and tests can read it), then per asset and test: verdict and
-reason, the video with its chapters (from the recording's timeline), a link to the USD replay,
-fix hints, warnings, metrics, the effective thresholds, the per-joint table (measured vs limit),
-excluded joints, plots, and the log. Videos and plots are copied/drawn into `html/media/`;
-the replay layer is linked relatively (it references the asset by absolute path).
+Failures first: assets and, inside each, tests are ordered worst verdict first; failing tests (FAIL,
+ERROR, PRECHECK_FAILURE, WARN) are open, the others collapsed. Layout: a summary grid asset x test with
+coloured verdicts and a legend (each cell carries data-asset, data-test and data-status, so tools and
+tests can read it; a PASS with warnings reads PASS*, core.status.verdict_label), then per asset and test:
+verdict and reason, the video with its chapters grouped per joint, the metrics in units for people with
+the threshold that judges each (the failing number marked), fix hints, warnings, the plots of the
+deciding quantity, the per-joint table, and, collapsed, the other settings, excluded joints and the log.
+Videos and plots are copied/drawn into `html/media/`; the replay layer is linked relatively.
 Series come from `TestResult.series` (in memory) or the `series` artifact (series.json), since
 `series` is not part of the JSON report. Needs the `[html]` extra (jinja2, matplotlib).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+import hashlib
 import json
-import math
 import os
 import re
 import shutil
@@ -23,9 +26,21 @@ from pathlib import Path
 
 from ..core.results import RunReport, TestResult
 from ..core.status import Status
+from . import html_view as view
 
 STATUS_ORDER = [s.value for s in Status]
 MEDIA = "media"
+
+
+def asset_anchor(path: str) -> str:
+    """The id of an asset's section: its file name and a hash of its path (stable across reports, so the
+    engine comparison can link into each engine's report)."""
+    digest = hashlib.sha1(str(path).encode("utf-8")).hexdigest()[:8]
+    return f"a-{_slug(Path(path).stem)}-{digest}"
+
+
+def test_anchor(path: str, test: str) -> str:
+    return f"{asset_anchor(path)}-{_slug(test)}"
 
 
 def write_html_report(report: RunReport, out_dir: Path) -> Path:
@@ -46,39 +61,18 @@ def write_html_report(report: RunReport, out_dir: Path) -> Path:
             test_names.append(result.name)
 
     assets = []
-    for a_index, asset in enumerate(report.assets):
-        slug = f"a{a_index}-{_slug(Path(asset.path).stem)}"
-        tests = []
-        for result in asset.tests:
-            anchor = f"{slug}-{_slug(result.name)}"
-            folder = media_dir / slug
-            series = _series_of(result)
-            plots = [
-                {"src": _rel(p["path"], html_dir), "title": p["title"]}
-                for p in write_plots(result, series, folder, _slug(result.name))
-            ]
-            tests.append(
-                {
-                    "r": result,
-                    "anchor": anchor,
-                    "status": result.status.value,
-                    "video": _copy_artifact(result, "video", folder, html_dir),
-                    "poster": _copy_artifact(result, "poster", folder, html_dir),
-                    "chapters": _chapters(result),
-                    "replay": _link(result.artifacts.get("replay"), html_dir),
-                    "other_artifacts": {
-                        k: _link(v, html_dir) for k, v in result.artifacts.items() if k not in ("video", "poster", "replay", "timeline")
-                    },
-                    "plots": plots,
-                    "config": {k: _fmt(v) for k, v in sorted(result.config.items())},
-                    "metrics": {k: _fmt(v) for k, v in result.metrics.items()},
-                    "joint_rows": [_joint_row(row) for row in result.joints],
-                }
-            )
+    ordered = sorted(enumerate(report.assets), key=lambda item: (view.asset_rank(item[1]), item[0]))
+    for a_index, asset in ordered:
+        slug = asset_anchor(asset.path)
+        folder = media_dir / f"a{a_index}-{_slug(Path(asset.path).stem)}"
+        tests = [_test_view(result, slug, folder, html_dir, write_plots)
+                 for result in sorted(asset.tests, key=view.rank)]
         cells = {t["r"].name: t for t in tests}
         status = asset.status.value if asset.status is not None else ""
+        cached = [n for n in asset.from_cache if n in cells]
         assets.append({"a": asset, "slug": slug, "tests": tests, "cells": cells, "status": status,
-                       "name": Path(asset.path).name, "folder": Path(asset.path).parent.name})
+                       "name": Path(asset.path).name, "folder": Path(asset.path).parent.name,
+                       "cached": _cached_text(cached, len(asset.tests)), "cached_tests": ", ".join(cached)})
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
@@ -87,8 +81,10 @@ def write_html_report(report: RunReport, out_dir: Path) -> Path:
         lstrip_blocks=True,
     )
     counts = {k: v for k, v in report.counts().items() if v}
+    marked = sum(1 for r in report.all_results() if view.verdict_label(r) == "PASS*")
     html = env.get_template("report.html.j2").render(
-        report=report, assets=assets, test_names=test_names, counts=counts, status_order=STATUS_ORDER
+        report=report, assets=assets, test_names=test_names, counts=counts, status_order=STATUS_ORDER,
+        legend=view.LEGEND, marked=marked, when=_when(report), wrap=_wrap_name,
     )
     index = html_dir / "index.html"
     tmp = index.with_suffix(".html.tmp")
@@ -97,10 +93,73 @@ def write_html_report(report: RunReport, out_dir: Path) -> Path:
     return index
 
 
+def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, write_plots) -> dict:
+    series = _series_of(result)
+    plots = [{"src": _rel(p["path"], html_dir), "title": p["title"]}
+             for p in write_plots(result, series, folder, _slug(result.name))]
+    metrics, settings = view.metric_rows(result)
+    rows = sorted(result.joints, key=lambda r: view.RANK.get(Status(r.status).value, 9))
+    status = result.status.value
+    return {
+        "r": result,
+        "anchor": f"{slug}-{_slug(result.name)}",
+        "status": status,
+        "label": view.verdict_label(result),
+        "short": view.short_label(result),
+        "words": view.verdict_words(result),
+        "open": status in view.OPEN,
+        "video": _copy_artifact(result, "video", folder, html_dir),
+        "poster": _copy_artifact(result, "poster", folder, html_dir),
+        "chapters": view.chapter_groups(_chapters(result), result.joints),
+        "replay": _link(result.artifacts.get("replay"), html_dir),
+        "other_artifacts": {
+            k: _link(v, html_dir) for k, v in result.artifacts.items() if k not in ("video", "poster", "replay", "timeline")
+        },
+        "plots": plots,
+        "metrics": metrics,
+        "settings": settings,
+        "joint_rows": [view.joint_view(row) for row in rows],
+        "failing_joints": sum(1 for r in rows if Status(r.status).value in view.OPEN),
+    }
+
+
 # -- helpers --------------------------------------------------------------------------------------
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "_", text).strip("_") or "x"
+
+
+def _wrap_name(text: str) -> str:
+    """Break opportunities after _ / . - in long names (the template marks the result safe after escaping)."""
+    from markupsafe import escape
+
+    return re.sub(r"([_/.\-])", r"\1<wbr>", str(escape(text)))
+
+
+def _cached_text(cached: list[str], total: int) -> str:
+    if not cached:
+        return ""
+    if len(cached) == total:
+        return "reused from cache"
+    return f"{len(cached)} of {total} tests reused from cache"
+
+
+def _when(report: RunReport) -> str:
+    """'2026-12-01 06:34 UTC, took 22 s' from the ISO timestamps (one line, no duplicate stamp)."""
+    try:
+        started = _dt.datetime.fromisoformat(report.started)
+    except (TypeError, ValueError):
+        return report.started or ""
+    text = started.strftime("%Y-%m-%d %H:%M:%S %Z").strip()
+    try:
+        seconds = (_dt.datetime.fromisoformat(report.finished) - started).total_seconds()
+    except (TypeError, ValueError):
+        return f"started {text}"
+    took = "under 1 s" if seconds < 1 else f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+    every = [a for a in report.assets if a.tests]
+    if every and all(len(a.from_cache) == len(a.tests) for a in every):
+        took += ", every verdict reused from the cache"
+    return f"started {text}, took {took}"
 
 
 def _rel(path: Path, base: Path) -> str:
@@ -146,48 +205,3 @@ def _series_of(result: TestResult) -> dict[str, list[float]]:
 def _chapters(result: TestResult) -> list[dict]:
     timeline = _load_json(result.artifacts.get("timeline")) or {}
     return [c for c in timeline.get("chapters", []) if isinstance(c, dict)]
-
-
-def _fmt(value) -> str:
-    if isinstance(value, bool) or value is None:
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return str(value)
-        return f"{value:.6g}"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_fmt(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={_fmt(v)}" for k, v in value.items())
-    return str(value)
-
-
-# measured key -> the limit it is judged against (besides the generic x / max_x pairing)
-LIMIT_OF = {
-    "peak_velocity": "allowed",
-    "settling_time_s": "max_settling_seconds",
-    "final_error": "settling_band",
-    "zero_error": "zero_return_tolerance",
-    "hold_error_max": "rest_tolerance",
-    "hold_error_min": "rest_tolerance",
-}
-
-
-def _joint_row(row) -> dict:
-    """Measured next to its limit where the pairing is known; the other values listed after."""
-    measured = dict(row.measured)
-    used: set[str] = set()
-    pairs = []
-    for key, value in list(measured.items()):
-        limit_key = LIMIT_OF.get(key) if LIMIT_OF.get(key) in row.limits else f"max_{key}"
-        if limit_key in row.limits:
-            pairs.append((key, _fmt(value), limit_key, _fmt(row.limits[limit_key])))
-            used.add(limit_key)
-            measured.pop(key)
-    return {
-        "row": row,
-        "status": row.status.value,
-        "pairs": pairs,
-        "measured": {k: _fmt(v) for k, v in measured.items()},
-        "limits": {k: _fmt(v) for k, v in row.limits.items() if k not in used},
-    }
