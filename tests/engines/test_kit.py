@@ -15,8 +15,15 @@ from omni.simready.physics_validator.core.geometry import quat_from_axis_angle
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
 from omni.simready.physics_validator.core.usd import read_asset
 from omni.simready.physics_validator.core.units import StageFrame
-from omni.simready.physics_validator.engines.kit.dof_map import BodyCornerCache, DofMap, centre_of_mass_world, usd_drive_target
-from omni.simready.physics_validator.engines.kit.layer import ValidationLayer
+from omni.simready.physics_validator.engines.kit.dof_map import (
+    BodyCornerCache,
+    DofMap,
+    centre_of_mass_world,
+    maximal_joint_state,
+    parse_state_rows,
+    usd_drive_target,
+)
+from omni.simready.physics_validator.engines.kit.layer import GpuOverride, UserState, ValidationLayer
 from omni.simready.physics_validator.engines.validation_layer import (
     author_validation_layer,
     physics_scene_paths,
@@ -165,8 +172,10 @@ def test_validation_layer_authors_scene_ground_lift_and_leaves_the_root_layer_al
 
     assert stage.GetRootLayer().ExportToString() == root_before
     assert not stage.GetRootLayer().dirty
-    assert stage.GetEditTarget().GetLayer() == layer.layer
+    assert stage.GetEditTarget().GetLayer() == stage.GetRootLayer()  # the user's edits still go to their layer
 
+    layer.hold_edit_target()  # while PhysX parses or resets (live runner: play -> first step, stop -> STOPPED)
+    assert stage.GetEditTarget().GetLayer() == layer.layer
     layer.remove()
     assert stage.GetEditTarget().GetLayer() == stage.GetRootLayer()
     assert stage.ExportToString(addSourceFileComment=False) == composed_before
@@ -284,3 +293,122 @@ def test_the_authored_scene_reads_back_as_the_test_asked_and_simulates(tmp_path)
     finally:
         engine.close()
     assert lo[2] == pytest.approx(0.0, abs=0.01)  # fell 1 m and rests on the floor
+
+
+# -- edit target, user state, GPU override (pure: duck-typed Kit interfaces) --------------------------------
+def test_the_edit_target_is_given_back_unless_the_user_moved_it(tmp_path):
+    from pxr import Sdf
+
+    stage = Usd.Stage.Open(str(make_box(tmp_path / "box.usda")))
+    asset = read_asset(tmp_path / "box.usda")
+    layer = ValidationLayer(stage, plan_validation_layer(asset, SceneSpec())).apply()
+    layer.hold_edit_target()
+    layer.hold_edit_target()  # idempotent: the user's target is remembered once
+    layer.release_edit_target()
+    assert stage.GetEditTarget().GetLayer() == stage.GetRootLayer()
+    layer.hold_edit_target()
+    elsewhere = Sdf.Layer.CreateAnonymous("user")
+    stage.GetRootLayer().subLayerPaths.append(elsewhere.identifier)
+    stage.SetEditTarget(Usd.EditTarget(elsewhere))  # the user picked another layer meanwhile
+    layer.remove()
+    assert stage.GetEditTarget().GetLayer() == elsewhere and not stage.GetSessionLayer().subLayerPaths
+
+
+class _Physx:
+    """overwrite_gpu_setting as omni.physx: ignored once the simulation started (PhysX.cpp:625-642)."""
+
+    def __init__(self, value=-1):
+        self.value, self.started, self.layer = value, False, "x"
+
+    def get_overwrite_gpu_setting(self):
+        return self.value
+
+    def overwrite_gpu_setting(self, value):
+        if not self.started:
+            self.value = value
+
+    def set_simulation_layer(self, layer):
+        self.layer = layer
+
+
+class _Timeline:
+    def __init__(self):
+        self.queue, self.time, self.playing = [], 0.75, True
+
+    def get_current_time(self):
+        return self.time
+
+    def is_playing(self):
+        return self.playing
+
+    def is_stopped(self):
+        return not self.playing
+
+    def set_current_time(self, t):
+        self.queue.append(("time", t))
+
+    def play(self):
+        self.queue.append(("play",))
+
+
+class _Selection:
+    def __init__(self, paths):
+        self.paths = list(paths)
+
+    def get_selected_prim_paths(self):
+        return list(self.paths)
+
+    def set_selected_prim_paths(self, paths, expand):
+        self.paths = list(paths)
+
+
+def test_gpu_override_is_forced_to_cpu_and_given_back():
+    physx = _Physx(1)
+    override = GpuOverride(physx)
+    override.force_cpu()
+    override.force_cpu()  # the user's value is saved once
+    assert physx.value == 0
+    override.restore()
+    assert physx.value == 1 and override.saved is None
+
+
+def test_user_state_is_captured_and_put_back():
+    physx, timeline, selection = _Physx(1), _Timeline(), _Selection(["/Box"])
+    state = UserState.capture(timeline, selection, physx)
+    assert (state.time, state.playing, state.stopped, state.selection, state.gpu) == (0.75, True, False, ["/Box"], 1)
+    physx.value, selection.paths = 0, []
+    state.restore_process_wide(physx)
+    state.restore_stage_side(timeline, selection)
+    assert physx.value == 1 and physx.layer is None and selection.paths == ["/Box"]
+    assert timeline.queue == [("time", 0.75), ("play",)]  # queued: Kit applies them the next frame
+
+
+# -- joints outside articulations and the warm-up undone ----------------------------------------------------
+def test_maximal_joint_state_reads_the_hinge_angle_and_rate_from_body_poses(arm):
+    joint = arm.joints["/Arm/joint1"]  # revolute about Y, base -> link1
+    base = arm.bodies["/Arm/base"].world_pose
+    angle = 0.3
+    quat = quat_from_axis_angle([0, 1, 0], angle)
+    # link1 turned about the joint's anchor (0, 0, 0.125)
+    anchor = np.array([0.0, 0.0, 0.125])
+    from omni.simready.physics_validator.core.geometry import rotate
+
+    link_pos = anchor + rotate(quat, np.array([0.0, 0.0, 0.075]))
+    poses = {"/Arm/base": (base.pos, base.quat), "/Arm/link1": (link_pos, quat)}
+    velocities = {"/Arm/link1": (np.zeros(3), np.array([0.0, 2.0, 0.0]))}
+    position, velocity = maximal_joint_state(joint, poses, velocities)
+    assert position == pytest.approx(angle, abs=1e-9)
+    assert velocity == pytest.approx(2.0, abs=1e-9)
+    assert math.isnan(maximal_joint_state(joint, poses)[1])
+
+
+def test_parse_state_rows_are_stage_units_and_stage_axes(tmp_path):
+    asset = read_asset(make_box(tmp_path / "box.usda", up="Y", meters_per_unit=0.01))
+    asset.bodies["/Box"].linear_velocity = np.array([1.0, 0.0, 2.0])  # SI, Z up
+    asset.bodies["/Box"].angular_velocity = np.array([0.0, 0.0, 3.0])
+    frame = StageFrame.of_asset(asset)
+    pose = np.array([0.0, 50.0, 0.0, 0.0, 0.0, 0.0, 1.0], np.float32)
+    transforms, velocities = parse_state_rows(["/Box"], {"/Box": pose}, asset, frame)
+    np.testing.assert_allclose(transforms[0], pose)
+    np.testing.assert_allclose(velocities[0], [100.0, 200.0, 0.0, 0.0, 3.0, 0.0], atol=1e-4)  # cm/s, Y up
+    assert transforms.dtype == velocities.dtype == np.float32

@@ -1,216 +1,373 @@
-"""The live runner's logic (live.loop.LiveLoop) without Kit: AssetRun's sessions stepped from physics
-callbacks and resumed from the update loop, on real physics.
+"""The live runner (live.runner.KitLiveRunner driving live.loop.LiveLoop) over the Kit test double: real
+physics (ovphysx), timeline changes applied a frame later, PhysX resetting into the edit target on STOP,
+SimulationEvent.STOPPED, Isaac Sim's warm-up steps, stage events, the persistent GPU override.
 
-`FakeKit` stands in for what KitLiveRunner does with omni.physx and omni.timeline, and applies every
-call at once. Real Kit applies timeline calls a frame later; issue 14's fake will defer them. The
-engine is the headless PhysX engine behind the live Kit engine's extra surface (`ready`,
-`physics_stepped`, `flush_forces`).
+The panel's view-model is the sink, so these are the panel's runs minus omni.ui. Each test drives app frames
+with `omni.kit.app.get_app().update()` as Kit's main loop would.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.fixtures.kit import make_arm, make_box
-from omni.simready.physics_validator.core.config import ValidationConfig
 from omni.simready.physics_validator.core.status import Status
-from omni.simready.physics_validator.core.usd import read_asset
-from omni.simready.physics_validator.engines import EngineUnavailable, create_engine
-from omni.simready.physics_validator.live.loop import STOPPED_REASON, LiveLoop
-from omni.simready.physics_validator.physics_tests import default_registry
-from omni.simready.physics_validator.ui.view_model import RunRequest
+from omni.simready.physics_validator.live.loop import (
+    SHUTDOWN_REASON,
+    STAGE_CLOSED_REASON,
+    STOPPED_REASON,
+    TIMELINE_STOPPED_REASON,
+    Phase,
+)
+from omni.simready.physics_validator.ui.view_model import PanelState, ValidatorViewModel
+from tests.fixtures import fake_kit
+from tests.fixtures.kit import make_arm, make_box
+
+MODES = {"kit": {}, "isaac-sim": {"isaac_mode": True}, "update-first": {"update_first": True}}
 
 
-class FakeKit:
-    """Kit as LiveLoop sees it: step subscriptions that play the timeline, an update loop, a recorder."""
+@pytest.fixture
+def kit(request):
+    why = fake_kit.unavailable()
+    if why:
+        pytest.skip(why)
+    kit = fake_kit.install(**getattr(request, "param", {}))
+    yield kit
+    fake_kit.uninstall()
+
+
+class Clock:
+    """A wall clock the test moves: one second per app frame unless told otherwise."""
 
     def __init__(self):
-        self.callbacks = None  # (pre_step, post_step) while subscribed
-        self.physics = None  # the engine whose scene is on the stage (loaded, not closed)
-        self.plays = 0
-        self.ended = 0
-        self.captured: list[int] = []
+        self.now = 0.0
 
-    def start_stepping(self, pre_step, post_step):
-        self.callbacks = (pre_step, post_step)
-        self.plays += 1
-
-    def stop_stepping(self):
-        self.callbacks = None
-
-    def start_recorder(self, config, on_frame):
-        kit = self
-
-        class Recorder:
-            def maybe_capture(self, step):
-                if step % 16 == 0:
-                    kit.captured.append(step)
-                    on_frame(f"frame{step}", step)
-
-        return Recorder()
-
-    def finished(self):
-        self.ended += 1
-
-    def frame(self, loop: LiveLoop) -> None:
-        """One app frame: one 240 Hz physics step while subscribed (pre, simulate, post), then update."""
-        if self.callbacks is not None and self.physics is not None:
-            pre_step, post_step = self.callbacks
-            pre_step(self.physics.dt)
-            self.physics.simulate()
-            post_step(self.physics.dt)
-        loop.update()
+    def __call__(self) -> float:
+        return self.now
 
 
-class LiveStyleEngine:
-    """The headless engine with the live Kit engine's surface: tensor views exist after the first step
-    (a warm-up the test does not see), time counts from there, forces go out in the pre-step."""
+def _panel(kit, path, tests, clock=None, watchdog=120.0):
+    from omni.simready.physics_validator.live.runner import KitLiveRunner
 
-    def __init__(self, kit: FakeKit):
-        self.inner = create_engine("physx")
-        self.kit = kit
-        self.ready = False
-        self.closed = False
-        self._steps = 0
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    @property
-    def time(self) -> float:
-        return self._steps * self.inner.dt
-
-    def load(self, asset, scene):
-        self.inner.load(asset, scene)
-        self.kit.physics = self
-
-    def simulate(self):
-        self.inner.step()  # the timeline's step; queued forces go with it
-
-    def step(self):
-        raise AssertionError("the live engine is stepped by the timeline, not by step()")
-
-    def flush_forces(self):
-        pass
-
-    def physics_stepped(self):
-        if self.ready:
-            self._steps += 1
-        self.ready = True
-
-    def reset(self):
-        self.inner.reset()
-        self._steps = 0
-
-    def close(self):
-        self.closed = True
-        self.kit.physics = None
-        self.inner.close()
+    kit.usd.open_stage(str(path))
+    runner = KitLiveRunner() if clock is None else KitLiveRunner(clock=clock)
+    vm = ValidatorViewModel(runner=runner)
+    default = kit.usd.get_stage().GetDefaultPrim()
+    vm.set_stage(str(path), str(default.GetPath()), [])
+    for option in vm.tests:
+        vm.set_test_enabled(option.name, option.name in tests)
+    vm.config.run.video = False
+    vm.config.run.watchdog_seconds = watchdog
+    return vm, runner
 
 
 class Sink:
+    """The runner's sink outside the panel: every call recorded (the view-model keeps one result per test)."""
+
     def __init__(self):
-        self.calls: list[tuple] = []
-        self.loop: LiveLoop | None = None
-
-    def on_test_started(self, test):
-        self.calls.append(("started", test))
-
-    def on_progress(self, test, sim_time, label=""):
-        self.calls.append(("progress", test))
-
-    def on_frame(self, test, frame, step=-1):
-        self.calls.append(("frame", test, step))
+        self.results, self.errors, self.finished = [], [], None
 
     def on_result(self, result):
-        self.calls.append(("result", result))
+        self.results.append(result)
 
     def on_error(self, message):
-        self.calls.append(("error", message))
+        self.errors.append(message)
 
     def on_finished(self, complete=True):
-        self.calls.append(("finished", complete))
+        self.finished = complete
 
-    def results(self):
-        return [c[1] for c in self.calls if c[0] == "result"]
+    def __getattr__(self, name):  # on_test_started, on_progress, on_frame
+        return lambda *args, **kwargs: None
 
-    def of(self, kind):
-        return [c for c in self.calls if c[0] == kind]
+
+def _start(kit, runner, path, tests, watchdog=120.0):
+    """A run of `tests` (repeats allowed) on the open stage, straight through the runner."""
+    from omni.simready.physics_validator.core.config import ValidationConfig
+    from omni.simready.physics_validator.physics_tests import default_registry
+    from omni.simready.physics_validator.ui.view_model import RunRequest
+
+    sink = Sink()
+    request = RunRequest(str(path), None, list(tests), ValidationConfig.defaults(default_registry()), video=False,
+                         watchdog_seconds=watchdog)
+    runner.start(request, sink)
+    return sink
+
+
+def _until_done(kit, vm, limit=20_000):
+    kit.frames_until(lambda: vm.state == PanelState.DONE, limit)
+    kit.app.update()  # the restored time / selection / play are queued: applied by the next frame
+
+
+def _snapshot(stage):
+    root = stage.GetRootLayer()
+    return root.ExportToString(), root.dirty, list(stage.GetSessionLayer().subLayerPaths)
+
+
+def _no_subscriptions_left(kit):
+    streams = (kit.dispatcher, kit.timeline.stream, kit.usd.stream, kit.sim.events, kit.sim.pre_step, kit.sim.post_step)
+    return all(not s.alive() for s in streams)
+
+
+@pytest.mark.parametrize("kit", list(MODES.values()), ids=list(MODES), indirect=True)
+def test_a_run_leaves_the_users_stage_timeline_selection_and_gpu_setting_as_they_were(kit, tmp_path):
+    vm, _runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop", "velocity_limit"])
+    stage = kit.usd.get_stage()
+    timeline = kit.timeline
+    timeline.set_current_time(0.5)
+    kit.usd.get_selection().set_selected_prim_paths(["/Box/Collider"], True)
+    kit.physx.overwrite_gpu_setting(1)  # the user forces GPU dynamics (persistent setting)
+    kit.app.update()
+    before = _snapshot(stage)
+
+    vm.validate()
+    assert timeline.is_stopped() and vm.state == PanelState.RUNNING  # play() is queued, not applied
+    _until_done(kit, vm)
+
+    assert {r.name: r.status for r in vm.results} == {"ground_drop": Status.PASS, "velocity_limit": Status.NOT_APPLICABLE}
+    ground_drop = vm.result("ground_drop")
+    assert 2.0 < ground_drop.simulated_seconds < 10.0
+    assert _snapshot(stage) == before  # root layer text, its dirty flag, the session sublayers
+    assert stage.GetEditTarget().GetLayer() == stage.GetRootLayer()
+    assert timeline.is_stopped() and timeline.get_current_time() == pytest.approx(0.5)
+    assert kit.usd.get_selection().get_selected_prim_paths() == ["/Box/Collider"]
+    assert kit.physx.get_overwrite_gpu_setting() == 1 and kit.physx.simulation_layer is None
+    assert _no_subscriptions_left(kit)
+    assert not kit.log.errors, kit.log.errors
+    assert vm.progress_text.startswith("done")
+
+
+@pytest.mark.parametrize("kit", [MODES["kit"], MODES["isaac-sim"]], ids=["kit", "isaac-sim"], indirect=True)
+def test_warm_up_steps_are_not_test_steps(kit, tmp_path):
+    """Live in Kit, live in Isaac Sim (two SimulationManager warm-ups on PLAY) and manual stepping give the
+    same simulated time and metrics: steps before the test is armed are not counted, and the warm-up the
+    tensor views need is undone."""
+    from omni.simready.physics_validator.core.session import TestSession
+    from omni.simready.physics_validator.core.usd import read_asset
+    from omni.simready.physics_validator.physics_tests.ground_drop import GroundDropTest
+
+    path = make_box(tmp_path / "box.usda")
+    vm, _runner = _panel(kit, path, ["ground_drop"])
+    steps_before_arming = []
+    vm.validate()
+    loop = _runner._loop
+    kit.frames_until(lambda: loop.phase == Phase.RUNNING)
+    steps_before_arming.append(loop.steps_seen)
+    _until_done(kit, vm)
+    live = vm.result("ground_drop")
+
+    test = GroundDropTest()
+    engine = fake_kit.KitOnOpenStage()
+    manual = TestSession(test, read_asset(path), test.Config(), engine).run_to_end()
+    engine.close()
+    assert steps_before_arming[0] >= (2 if kit.isaac_mode else 1)
+    assert live.status == manual.status == Status.PASS
+    assert live.simulated_seconds == pytest.approx(manual.simulated_seconds, abs=1e-9)
+    for key in ("touch_time", "initial_z_min", "max_penetration"):
+        assert live.metrics[key] == pytest.approx(manual.metrics[key], abs=1e-6), key
+
+
+def test_the_users_play_state_is_recorded_once_per_run(kit, tmp_path):
+    from omni.simready.physics_validator.live.runner import KitLiveRunner
+
+    path = make_box(tmp_path / "box.usda")
+    kit.usd.open_stage(str(path))
+    runner = KitLiveRunner()
+    stage = kit.usd.get_stage()
+    before = _snapshot(stage)
+    captured = []
+    original = runner.capture_user_state
+    runner.capture_user_state = lambda: captured.append(original()) or captured[-1]
+    events = []
+    sub = kit.timeline.get_timeline_event_stream().create_subscription_to_pop(lambda e: events.append(e.type))  # noqa: F841
+    kit.timeline.play()
+    for _ in range(10):  # the user's own simulation runs (and writes into their edit target)
+        kit.app.update()
+    sink = _start(kit, runner, path, ["ground_drop", "ground_drop"])
+    kit.frames_until(lambda: sink.finished is not None)
+    kit.app.update()
+
+    assert [r.status for r in sink.results] == [Status.PASS, Status.PASS]
+    assert len(captured) == 1 and captured[0].playing
+    play, stop = 0, 2  # TimelineEventType
+    # the user's stop, then per test play + stop, then the user's play again
+    assert [e for e in events if e in (play, stop)][-6:] == [stop, play, stop, play, stop, play]
+    assert kit.timeline.is_playing()
+    assert _snapshot(stage)[2] == before[2] and kit.physx.simulation_layer is None
+    assert not kit.log.errors, kit.log.errors
+
+
+def test_the_watchdog_ends_a_test_whose_physics_stops_stepping(kit, tmp_path):
+    clock = Clock()
+    vm, runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop"], clock=clock, watchdog=5.0)
+    vm.validate()
+    loop = runner._loop
+    kit.frames_until(lambda: loop.phase == Phase.RUNNING)
+    for _ in range(20):
+        kit.app.update()
+    kit.settings.set("/app/player/playSimulations", False)  # stepping stops; no callback says so
+    for _ in range(200):
+        if vm.state == PanelState.DONE:
+            break
+        clock.now += 1.0
+        kit.app.update()
+    kit.app.update()
+    result = vm.result("ground_drop")
+    assert result.status == Status.ERROR and result.reason.startswith("hang: no physics step for"), result.reason
+    assert kit.timeline.is_stopped() and kit.physx.simulation_layer is None
+    assert not kit.usd.get_stage().GetSessionLayer().subLayerPaths
+    assert _no_subscriptions_left(kit) and not kit.log.errors
+
+
+def test_the_watchdog_ends_a_test_that_never_steps_after_play(kit, tmp_path):
+    clock = Clock()
+    vm, _runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop"], clock=clock, watchdog=5.0)
+    kit.settings.set("/app/player/playSimulations", False)  # e.g. no stage-update connector stepping
+    vm.validate()
+    for _ in range(50):
+        if vm.state == PanelState.DONE:
+            break
+        clock.now += 1.0
+        kit.app.update()
+    result = vm.result("ground_drop")
+    assert result.status == Status.ERROR and "no physics step in" in result.reason and "after play" in result.reason
+
+
+def test_a_pause_freezes_the_watchdog(kit, tmp_path):
+    clock = Clock()
+    vm, runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop"], clock=clock, watchdog=5.0)
+    vm.validate()
+    loop = runner._loop
+    kit.frames_until(lambda: loop.phase == Phase.RUNNING)
+    kit.timeline.pause()
+    for _ in range(30):  # 30 s paused, watchdog 5 s
+        clock.now += 1.0
+        kit.app.update()
+    assert vm.state == PanelState.RUNNING
+    kit.timeline.play()
+    _until_done(kit, vm)
+    assert vm.result("ground_drop").status == Status.PASS
+
+
+def test_a_timeline_stop_outside_the_validator_ends_the_test_and_never_dirties_the_users_layer(kit, tmp_path):
+    from omni.simready.physics_validator.live.runner import KitLiveRunner
+
+    path = make_box(tmp_path / "box.usda")
+    kit.usd.open_stage(str(path))
+    runner = KitLiveRunner()
+    stage = kit.usd.get_stage()
+    before = _snapshot(stage)
+    sink = _start(kit, runner, path, ["ground_drop", "ground_drop"])
+    loop = runner._loop
+    kit.frames_until(lambda: loop.phase == Phase.RUNNING)
+    for _ in range(10):
+        kit.app.update()
+    kit.timeline.stop()  # the toolbar's Stop, say
+    kit.frames_until(lambda: sink.finished is not None)
+    first, second = sink.results
+    assert first.status == Status.ERROR and first.reason == TIMELINE_STOPPED_REASON
+    assert second.status == Status.PASS  # the run goes on with the next test
+    assert _snapshot(stage) == before  # PhysX's reset went into the held sublayer, not the root layer
+    assert stage.GetEditTarget().GetLayer() == stage.GetRootLayer()
+
+
+def runner_results(vm):
+    """Every result the sink received, in order (the view-model keeps one per test name)."""
+    return vm._all_results
 
 
 @pytest.fixture(autouse=True)
-def _physx_available():
-    try:
-        create_engine("physx").close()
-    except EngineUnavailable as exc:
-        pytest.skip(f"headless engine not available: {exc}")
+def _record_all_results(monkeypatch):
+    original = ValidatorViewModel.on_result
+
+    def on_result(self, result):
+        self.__dict__.setdefault("_all_results", []).append(result)
+        original(self, result)
+
+    monkeypatch.setattr(ValidatorViewModel, "on_result", on_result)
 
 
-def _start(path, tests, joint=None, video=True):
-    kit, sink, engines = FakeKit(), Sink(), []
-
-    def make_engine():
-        engines.append(LiveStyleEngine(kit))
-        return engines[-1]
-
-    config = ValidationConfig.defaults(default_registry())
-    request = RunRequest(str(path), None, tests, config, joint=joint, video=video)
-    loop = LiveLoop(request, read_asset(path), make_engine, sink, kit)
-    loop.begin()
-    return loop, kit, sink, engines
-
-
-def _frames_until_done(loop, kit, limit=20_000):
-    for _ in range(limit):
-        if loop.done:
-            return
-        kit.frame(loop)
-    raise AssertionError("the live loop never finished")
+def test_closing_the_stage_ends_the_run_and_puts_process_wide_settings_back(kit, tmp_path):
+    vm, runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop", "velocity_limit"])
+    vm.validate()
+    loop = runner._loop
+    kit.frames_until(lambda: loop.phase == Phase.RUNNING)
+    kit.app.update()
+    kit.usd.close_stage()
+    assert vm.state == PanelState.DONE and not vm.complete
+    (result,) = runner_results(vm)
+    assert result.status == Status.ERROR and result.reason == STAGE_CLOSED_REASON
+    assert kit.physx.simulation_layer is None and kit.physx.get_overwrite_gpu_setting() == -1
+    assert _no_subscriptions_left(kit) and not kit.log.errors, kit.log.errors
+    for _ in range(3):
+        kit.app.update()  # nothing left to call back
 
 
-def test_the_live_loop_runs_asset_run_sessions_to_the_same_verdicts_as_the_headless_loop(tmp_path):
-    from omni.simready.physics_validator.run.asset_run import AssetRun
-
-    box = make_box(tmp_path / "box.usda")
-    loop, kit, sink, engines = _start(box, ["ground_drop", "velocity_limit"])
-    assert isinstance(loop.run, AssetRun) and kit.plays == 1  # ground_drop started: stepping
-    kit.frame(loop)
-    assert loop.session.ctx.step_count == 0 and engines[0].ready  # the warm-up step is not the test's
-    kit.frame(loop)
-    assert loop.session.ctx.step_count == 1
-    _frames_until_done(loop, kit)
-
-    assert [c[:2] for c in sink.of("started")] == [("started", "ground_drop"), ("started", "velocity_limit")]
-    live = {r.name: r.status for r in sink.results()}
-    headless = AssetRun(box, ["ground_drop", "velocity_limit"], ValidationConfig.defaults(default_registry()), lambda: create_engine("physx"))
-    for session in headless:
-        session.step_to_end()
-    assert live == {r.name: r.status for r in headless.result.tests}
-    assert live == {"ground_drop": Status.PASS, "velocity_limit": Status.NOT_APPLICABLE}
-    assert sink.calls[-1] == ("finished", True) and kit.ended == 1
-    assert kit.plays == 1  # velocity_limit was decided by its precheck: no physics, no stepping
-    assert all(e.closed for e in engines) and kit.callbacks is None
-    assert sink.of("progress") and [c[2] for c in sink.of("frame")] == kit.captured and kit.captured[0] == 16
-    assert sink.results()[0].simulated_seconds > 1.0
+def test_shutdown_mid_test_tears_everything_down_and_keeps_the_users_layers_clean(kit, tmp_path):
+    vm, runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop"])
+    stage = kit.usd.get_stage()
+    before = _snapshot(stage)
+    vm.validate()
+    loop = runner._loop
+    kit.frames_until(lambda: loop.phase == Phase.RUNNING)
+    kit.app.update()
+    runner.shutdown()  # the extension's on_shutdown: no frame comes after it for us
+    assert loop.done and not runner.running and _no_subscriptions_left(kit)
+    assert kit.timeline.is_stopped()  # stop() + commit(): applied at once
+    assert loop.session is None and runner_results(vm)[0].reason == SHUTDOWN_REASON
+    # PhysX resets in the next stage update: the sublayer stays (with the edit target) until then, so the
+    # reset cannot land in the user's root layer; a warning says so
+    assert any("stays in the session layer" in w for w in kit.log.warnings)
+    kit.app.update()
+    text, dirty, _sublayers = _snapshot(stage)
+    assert (text, dirty) == before[:2]
+    assert kit.physx.simulation_layer is None
 
 
-def test_stop_ends_the_running_test_as_stopped_and_starts_no_other(tmp_path):
-    loop, kit, sink, engines = _start(make_box(tmp_path / "box.usda"), ["ground_drop", "ground_drop"], video=False)
-    for _ in range(10):
-        kit.frame(loop)
-    loop.cancel()
-    kit.frame(loop)  # the pre-step no longer advances the test; the update finishes it
-    assert loop.done and kit.callbacks is None and engines[0].closed and len(engines) == 1
-    (result,) = sink.results()
+def test_shutdown_before_physics_started_removes_everything(kit, tmp_path):
+    vm, runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop"])
+    stage = kit.usd.get_stage()
+    before = _snapshot(stage)
+    vm.validate()  # play() queued, nothing applied yet
+    runner.shutdown()
+    assert _snapshot(stage) == before and stage.GetEditTarget().GetLayer() == stage.GetRootLayer()
+    assert _no_subscriptions_left(kit) and kit.physx.get_overwrite_gpu_setting() == -1
+
+
+def test_stop_ends_the_running_test_as_stopped_and_starts_no_other(kit, tmp_path):
+    vm, runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop", "velocity_limit"])
+    vm.validate()
+    loop = runner._loop
+    kit.frames_until(lambda: loop.phase == Phase.RUNNING)
+    for _ in range(5):
+        kit.app.update()
+    vm.stop()
+    _until_done(kit, vm)
+    (result,) = runner_results(vm)
     assert result.status == Status.ERROR and result.reason == STOPPED_REASON
-    assert len(sink.of("started")) == 1 and sink.calls[-1] == ("finished", False) and kit.ended == 1
+    assert not vm.complete and vm.progress_text.startswith("stopped")
+    assert not kit.usd.get_stage().GetSessionLayer().subLayerPaths and _no_subscriptions_left(kit)
 
 
-def test_a_joint_rerun_narrows_the_test_to_that_joint(tmp_path):
-    arm = make_arm(tmp_path / "arm.usda")
-    loop, kit, sink, _engines = _start(arm, ["velocity_limit"], joint="/Arm/joint2", video=False)
-    assert loop.session.config.joints == ["/Arm/joint2"]
-    _frames_until_done(loop, kit)
-    (result,) = sink.results()
+def test_a_joint_rerun_narrows_the_test_to_that_joint(kit, tmp_path):
+    vm, runner = _panel(kit, make_arm(tmp_path / "arm.usda"), ["velocity_limit"])
+    vm.rerun_joint("velocity_limit", "/Arm/joint2")
+    assert runner._loop.session.config.joints == ["/Arm/joint2"]
+    _until_done(kit, vm)
+    (result,) = runner_results(vm)
     assert [r.joint for r in result.joints] == ["joint2"] and result.joints[0].status in (Status.PASS, Status.FAIL)
-    assert sink.calls[-1] == ("finished", True)
+    assert not kit.log.errors, kit.log.errors
+
+
+def test_a_second_start_while_running_is_refused(kit, tmp_path):
+    vm, runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop"])
+    vm.validate()
+
+    class Sink:
+        errors = []
+
+        def on_error(self, message):
+            self.errors.append(message)
+
+    sink = Sink()
+    runner.start(vm.last_request, sink)
+    assert sink.errors == ["a validation is already running"]
+    runner.shutdown()

@@ -1,42 +1,57 @@
-"""KitLiveRunner: the panel's runner inside Kit, on the live stage. Kit only (omni.*, lazily).
+"""KitLiveRunner: the panel's runner inside Kit, on the live stage. Kit only (omni.*, imported lazily).
 
-Implements the view-model's runner protocol (`start(request, sink)`, `cancel()`) and the `LiveKit`
-side of `loop.LiveLoop`, which holds the logic: the tests run through `run.asset_run.AssetRun`,
-each session stepped by the live timeline. This module only subscribes and unsubscribes.
+Implements the view-model's runner protocol (`start(request, sink)`, `cancel()`, and `shutdown()` for the
+extension's on_shutdown) and the `LiveKit` side of `loop.LiveLoop`, which holds the logic (a per-frame state
+machine). This module only makes the Kit calls, each as read in the public sources of Kit 107.3 / Isaac Sim
+5.x (not run from this repository; pytest runs it over a test double of these calls, tests/fixtures/fake_kit):
 
-Kit calls, as read in the public sources (not run from this repository):
-- `omni.physx.get_physx_interface().subscribe_physics_on_step_events(fn, pre_step, order)`: `fn(dt)`
-  per physics substep, the subscription lives as long as the returned object; it cannot change
-  inside a physics callback (NVIDIA-Omniverse/PhysX
-  omni/extensions/runtime/source/omni.physx/bindings/BindingsPhysXPython.cpp);
+- `omni.timeline.get_timeline_interface()`: `play()`, `stop()`, `set_current_time()` queued to the next frame,
+  `commit()` applies them now, `is_playing()` / `is_stopped()` / `get_current_time()` the applied state
+  (omni.timeline docs: FRAME_INTEGRITY, EVENTS, omni.timeline.Timeline); events on the legacy stream,
+  `get_timeline_event_stream().create_subscription_to_pop_by_type(int(TimelineEventType.STOP), fn, order=, name=)`
+  (isaac-sim/IsaacSim source/extensions/isaacsim.core.simulation_manager/python/impl/simulation_manager.py:80-89);
+- `omni.physx.get_physx_interface()`: `subscribe_physics_on_step_events(fn, pre_step, order)` (`fn(dt)` per
+  substep; the subscription lives as long as the returned object and cannot change inside a step callback),
+  `get_simulation_event_stream_v2()` (SimulationEvent.RESUMED / STOPPED), `overwrite_gpu_setting` /
+  `get_overwrite_gpu_setting`, `set_simulation_layer` (NVIDIA-Omniverse/PhysX @ 107.3
+  omni/extensions/runtime/source/omni.physx/bindings/BindingsPhysXPython.cpp:576-581, 734-749, 858-893);
 - `carb.eventdispatcher.get_eventdispatcher().observe_event(event_name=omni.kit.app.GLOBAL_EVENT_UPDATE, ...)`
-  once per app frame (as in isaac-sim/IsaacSim
-  source/extensions/isaacsim.robot_setup.gain_tuner/.../extension.py);
-- `omni.timeline.get_timeline_interface().play()`: applied at the start of the next frame (omni.timeline
-  docs, FRAME_INTEGRITY). Issue 14 turns the runner into a per-frame state machine around that.
+  once per app frame (IsaacSim source/extensions/isaacsim.robot_setup.gain_tuner/.../extension.py:157-162);
+- `omni.usd.get_context().get_stage_event_stream().create_subscription_to_pop(fn, name=)` with
+  `StageEventType.CLOSING` / `CLOSED` (gain_tuner extension.py:113-114, 182-187);
+- `carb.log_warn` for a verdict other than PASS (never `log_error`: omni.kit.test fails a run on `[Error]` lines).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 from ..engines.kit.engine import KitPhysxEngine
+from ..engines.kit.layer import CPU_ONLY, UserState
 from .loop import LiveLoop
 from .open_stage import read_open_stage
 from .viewport import ViewportRecorder
+
+OBSERVER = "physics_validator.runner"
+QUIET = {"PASS", "SKIP", "NOT_APPLICABLE"}
 
 
 class KitLiveRunner:
     """Runs the panel's request on the live stage, one test after another, across app frames."""
 
-    def __init__(self, usd_context_name: str = ""):
+    def __init__(self, usd_context_name: str = "", clock: Callable[[], float] = time.monotonic):
         self.usd_context_name = usd_context_name
+        self.clock = clock  # the watchdog's wall clock
         self._loop: LiveLoop | None = None
-        self._subscriptions: list = []
-        self._update_observer = None
+        self._steps: list = []
+        self._observers: list = []
 
     # -- the view-model's runner protocol --------------------------------------------------------------
     def start(self, request, sink) -> None:
+        if self._loop is not None and not self._loop.done:
+            sink.on_error("a validation is already running")
+            return
         try:
             asset = read_open_stage(self.usd_context_name, request.target)
         except Exception as exc:  # noqa: BLE001 - shown in the panel, not raised into Kit
@@ -47,45 +62,143 @@ class KitLiveRunner:
         def make_engine() -> KitPhysxEngine:
             return KitPhysxEngine(mode="live", target=request.target, usd_context_name=self.usd_context_name)
 
-        self._loop = LiveLoop(request, asset, make_engine, sink, kit=self)
-        self._watch_updates()
+        self._loop = LiveLoop(request, asset, make_engine, _LoggingSink(sink), kit=self, clock=self.clock)
+        self._observe()
         self._loop.begin()
 
     def cancel(self) -> None:
         if self._loop is not None:
             self._loop.cancel()
 
+    def shutdown(self) -> None:
+        """From the extension's on_shutdown: tear the run down now (the next frame may never come)."""
+        if self._loop is not None:
+            self._loop.shutdown()
+        self.finished()
+
+    @property
+    def running(self) -> bool:
+        return self._loop is not None and not self._loop.done
+
     # -- LiveKit ----------------------------------------------------------------------------------------
-    def start_stepping(self, pre_step: Callable[[float], None], post_step: Callable[[float], None]) -> None:
-        import omni.physx
+    def _timeline(self):
         import omni.timeline
 
-        interface = omni.physx.get_physx_interface()
-        self._subscriptions = [
+        return omni.timeline.get_timeline_interface()
+
+    def _physx(self):
+        import omni.physx
+
+        return omni.physx.get_physx_interface()
+
+    def _selection(self):
+        import omni.usd
+
+        return omni.usd.get_context(self.usd_context_name).get_selection()
+
+    def capture_user_state(self) -> UserState:
+        return UserState.capture(self._timeline(), self._selection(), self._physx())
+
+    def is_playing(self) -> bool:
+        return bool(self._timeline().is_playing())
+
+    def is_stopped(self) -> bool:
+        return bool(self._timeline().is_stopped())
+
+    def play(self) -> None:
+        self._timeline().play()
+
+    def stop(self, now: bool = False) -> None:
+        timeline = self._timeline()
+        timeline.stop()
+        if now:
+            timeline.commit()
+
+    def force_cpu(self) -> None:
+        # The numpy tensor frontend needs the CPU pipeline (omni.physics.tensors/python/api.py:38-45)
+        self._physx().overwrite_gpu_setting(CPU_ONLY)
+
+    def restore_user_state(self, state: UserState, stage_alive: bool) -> None:
+        state.restore_process_wide(self._physx())
+        if stage_alive:
+            state.restore_stage_side(self._timeline(), self._selection())
+
+    def start_stepping(self, pre_step: Callable[[float], None], post_step: Callable[[float], None]) -> None:
+        interface = self._physx()
+        self._steps = [
             interface.subscribe_physics_on_step_events(pre_step, True, 0),
             interface.subscribe_physics_on_step_events(post_step, False, 0),
         ]
-        omni.timeline.get_timeline_interface().play()
 
     def stop_stepping(self) -> None:
-        self._subscriptions = []
+        self._steps = []  # dropping the objects unsubscribes (from the update loop, never a step callback)
 
     def start_recorder(self, config, on_frame: Callable[[Any, int], None]) -> ViewportRecorder:
         return ViewportRecorder(config.physics_fps, config.capture_fps, on_frame)
 
-    def finished(self) -> None:
-        self._update_observer = None
-        self._loop = None
+    def warn(self, message: str) -> None:
+        import carb
 
-    # -- internals ---------------------------------------------------------------------------------------
-    def _watch_updates(self) -> None:
+        carb.log_warn(message)
+
+    def finished(self) -> None:
+        self._steps = []
+        self._observers = []
+
+    # -- subscriptions ------------------------------------------------------------------------------------
+    def _observe(self) -> None:
         import carb.eventdispatcher
         import omni.kit.app
+        import omni.timeline
+        import omni.usd
+        from omni.physx.bindings._physx import SimulationEvent
 
-        self._update_observer = carb.eventdispatcher.get_eventdispatcher().observe_event(
-            event_name=omni.kit.app.GLOBAL_EVENT_UPDATE, on_event=self._on_update, observer_name="physics_validator.runner"
-        )
+        loop = self._loop
+        stop_type = int(omni.timeline.TimelineEventType.STOP)
+        closing, closed = int(omni.usd.StageEventType.CLOSING), int(omni.usd.StageEventType.CLOSED)
+        resumed, stopped = int(SimulationEvent.RESUMED), int(SimulationEvent.STOPPED)
 
-    def _on_update(self, _event=None) -> None:
-        if self._loop is not None:
-            self._loop.update()
+        def on_simulation(event) -> None:
+            if event.type == resumed:
+                loop.on_physics_resumed()
+            elif event.type == stopped:
+                loop.on_physics_stopped()
+
+        def on_stage(event) -> None:
+            if event.type in (closing, closed):
+                loop.on_stage_closing(closed=event.type == closed)
+
+        self._observers = [
+            carb.eventdispatcher.get_eventdispatcher().observe_event(
+                event_name=omni.kit.app.GLOBAL_EVENT_UPDATE, on_event=lambda _e: loop.update(), observer_name=OBSERVER
+            ),
+            # order -100: ahead of other STOP subscribers, so the edit target is on our sublayer when the reset runs
+            self._timeline().get_timeline_event_stream().create_subscription_to_pop_by_type(
+                stop_type, lambda _e: loop.on_timeline_stop(), order=-100, name=OBSERVER
+            ),
+            self._physx().get_simulation_event_stream_v2().create_subscription_to_pop(on_simulation, name=OBSERVER),
+            omni.usd.get_context(self.usd_context_name).get_stage_event_stream().create_subscription_to_pop(
+                on_stage, name=OBSERVER
+            ),
+        ]
+
+
+class _LoggingSink:
+    """The view-model's sink, plus a `carb.log_warn` line for each verdict a user should look at."""
+
+    def __init__(self, sink):
+        self._sink = sink
+
+    def on_result(self, result) -> None:
+        status = getattr(result.status, "value", str(result.status))
+        if status not in QUIET:
+            try:
+                import carb
+
+                carb.log_warn(f"physics validator: {result.name} {status}: {result.reason}")
+            except ImportError:  # pragma: no cover - outside Kit
+                pass
+        self._sink.on_result(result)
+
+    def __getattr__(self, name):
+        return getattr(self._sink, name)

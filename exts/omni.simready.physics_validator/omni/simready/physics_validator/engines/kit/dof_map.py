@@ -5,6 +5,10 @@
   (USD poses are stale when Fabric is on, so PhysX poses are the only trustworthy source).
 - `centre_of_mass_world`: the default point of an applied force.
 - `usd_drive_target`: a drive target as USD authors it (joints outside any articulation).
+- `maximal_joint_state`: position and velocity of a joint outside every articulation, from its bodies'
+  PhysX poses and velocities (the tensor API has no DOF view of such joints).
+- `parse_state_rows`, `dofs_before_step`: the state to put back after the warm-up step the tensor views
+  need (so the test starts from the parsed scene at t = 0, like every other engine).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
-from ...core.geometry import box_corners, collider_local_extent, compose, quat_to_matrix
+from ...core.geometry import box_corners, collider_local_extent, compose, inverse, quat_conj, quat_to_matrix, rotate
 from ...core.units import StageFrame
 
 if TYPE_CHECKING:
@@ -79,6 +83,33 @@ def usd_drive_target(joint: "JointInfo", value_si: float, frame: StageFrame) -> 
     return math.degrees(value_si) if joint.is_angular else frame.length_from_si(value_si)
 
 
+def maximal_joint_state(joint: "JointInfo", poses: Mapping, velocities: Mapping | None = None) -> tuple[float, float]:
+    """(position, velocity) of a one-DOF joint outside every articulation, SI, in the USD sense: body1's
+    joint frame relative to body0's about (along) the joint axis. `poses`: body -> (pos, wxyz) SI; a body
+    missing (or None for body0/body1) is the world. `velocities`: body -> (linear, angular) SI world; the
+    velocity is the relative angular (linear, without the w x r term) rate along the axis."""
+    world = (np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))
+    p0 = poses.get(joint.body0, world) if joint.body0 else world
+    p1 = poses.get(joint.body1, world) if joint.body1 else world
+    f0 = compose(*p0, joint.local_pose0.pos, joint.local_pose0.quat)
+    f1 = compose(*p1, joint.local_pose1.pos, joint.local_pose1.quat)
+    rel_pos, rel_quat = compose(*inverse(*f0), *f1)
+    axis = "XYZ".index(joint.axis.upper()[0])
+    if joint.is_angular:
+        position = 2.0 * math.atan2(float(rel_quat[1 + axis]), float(rel_quat[0]))
+        position = (position + math.pi) % (2.0 * math.pi) - math.pi
+    else:
+        position = float(rel_pos[axis])
+    if velocities is None:
+        return position, float("nan")
+    still = (np.zeros(3), np.zeros(3))
+    v0 = velocities.get(joint.body0, still) if joint.body0 else still
+    v1 = velocities.get(joint.body1, still) if joint.body1 else still
+    direction = rotate(f0[1], np.eye(3)[axis])
+    index = 1 if joint.is_angular else 0
+    return position, float(np.dot(np.asarray(v1[index]) - np.asarray(v0[index]), direction))
+
+
 # -- bounds -------------------------------------------------------------------------------------------
 class BodyCornerCache:
     """Each body's collider box corners in the body frame (SI), computed once from the asset model.
@@ -90,8 +121,8 @@ class BodyCornerCache:
     def __init__(self, asset: "AssetModel"):
         self.corners: dict[str, np.ndarray] = {}
         for collider in asset.colliders.values():
-            if not collider.collision_enabled:
-                continue
+            # A collider with collisionEnabled = false still is the asset's shape (it touches nothing): it counts,
+            # as in every engine, so ground_drop sees such a body fall through the floor.
             extent = collider_local_extent(collider)
             if extent is None:
                 continue  # planes and empty meshes have no bounded box
@@ -125,3 +156,26 @@ def centre_of_mass_world(asset: "AssetModel", body: str, pose: tuple[np.ndarray,
     if com is None:
         return np.asarray(pose[0], float)
     return compose(pose[0], pose[1], np.asarray(com, float), np.array([1.0, 0.0, 0.0, 0.0]))[0]
+
+
+# -- the warm-up step undone --------------------------------------------------------------------------
+def parse_state_rows(paths: list[str], parse_poses: Mapping[str, np.ndarray], asset: "AssetModel", frame: StageFrame):
+    """(N, 7) transforms (stage units, xyz + qxyzw, as PhysX reported them before its first step) and (N, 6)
+    velocities (stage length / s, rad / s, stage axes: the authored initial velocities) of `paths`, in the
+    tensor views' row layout. Tensor views need one step before they exist (the Kit tensors test runner
+    warm-starts: omni.physics.tensors.tests/python/scripts/scenario.py), so the engine puts this back after it."""
+    to_stage = quat_conj(frame.to_si_quat)
+    transforms = np.zeros((len(paths), 7), np.float32)
+    velocities = np.zeros((len(paths), 6), np.float32)
+    for i, path in enumerate(paths):
+        transforms[i] = parse_poses[path]
+        body = asset.bodies.get(path)
+        if body is not None:
+            velocities[i, :3] = rotate(to_stage, np.asarray(body.linear_velocity, float)) / frame.meters_per_unit
+            velocities[i, 3:] = rotate(to_stage, np.asarray(body.angular_velocity, float))
+    return transforms, velocities
+
+
+def dofs_before_step(positions, velocities, dt: float) -> np.ndarray:
+    """DOF positions one step back: PhysX integrates q += qd * dt with the step's solved velocity."""
+    return (np.asarray(positions, np.float64) - np.asarray(velocities, np.float64) * dt).astype(np.float32)

@@ -1,21 +1,28 @@
 """KitPhysxEngine: the Engine protocol on the stage open in Isaac Sim / Kit (omni.physx).
 
-Written against the public omni.physx sources (NVIDIA-Omniverse/PhysX, omni/extensions/runtime/source:
-omni.physx/bindings/BindingsPhysXPython.cpp, omni.physics.tensors/python/api.py); it only runs inside
-Kit and has not been run from this repository. What it computes lives in omni-free modules covered
-by pytest (`dof_map`, `layer`, `engines.validation_layer`); this module moves data between
-omni.physx / omni.physics.tensors and those.
+Written against the public sources of Kit 107.3 / Isaac Sim 5.x (NVIDIA-Omniverse/PhysX @ 107.3,
+omni/extensions/runtime/source: omni.physx/bindings/BindingsPhysXPython.cpp, omni.physics.tensors/python/api.py;
+every call with its arguments, units and timing is listed in docs/kit-extension.md). It has not been run in
+Kit from this repository; pytest runs it over a test double of exactly these calls backed by ovphysx (the
+same Omni PhysX runtime), see docs/kit-extension.md. What it computes lives in omni-free modules (`dof_map`,
+`layer`, `engines.validation_layer`); this module moves data between omni.physx / omni.physics.tensors and
+those. Units: tensor views are float32, radians for angular DOFs, stage units otherwise (api.py:1713-1769);
+PhysX poses are stage units with x, y, z, w quaternions (BindingsPhysXPython.cpp:915-946); everything leaving
+this class is SI in the Z-up world.
 
 Two ways to drive it:
-- **manual** (`step()`): `IPhysxSimulation.attach_stage` + `simulate`/`fetch_results`, synchronous.
-  Deterministic; the Kit test suites use it through `TestSession.run_to_end()`.
-- **live** (`live.runner.KitLiveRunner`): the timeline plays, a pre-step
-  `subscribe_physics_on_step_events` callback calls `TestSession.advance()` (the test sets targets
-  and forces for the coming step) and a post-step callback counts time (`physics_stepped()`) and
-  calls `after_step()`. This is what the panel uses, so the user watches the test in the viewport.
+- **manual** (`step()`): `IPhysxSimulation.attach_stage` + `simulate`/`fetch_results`, synchronous, as the
+  Kit tensors test runner does (omni.physics.tensors.tests/python/scripts/scenario.py, RunnerInMemory). The
+  timeline must be stopped (attach_stage detaches the stage update, plugins/PhysX.cpp:533-549). The engine
+  keeps the edit target on its sublayer from attach to detach (nothing else runs in between) and forces CPU
+  dynamics for the numpy frontend, restoring the user's GPU override at close.
+- **live** (`live.runner.KitLiveRunner`): the timeline plays. The runner owns the timeline, the edit target
+  around play / stop, the GPU override and the user's state (once per run); the engine authors its sublayer,
+  routes PhysX's write-back into it (`set_simulation_layer`), creates its views when the runner says physics
+  has stepped (`physics_started()`), and counts the steps the runner gives it (`physics_stepped()`).
 
-Either way the validation edits live on a session sublayer that `close()` removes, and the
-timeline time, play state and selection are put back.
+Either way `close()` drops the views, clears the simulation layer and removes the session sublayer; in live
+mode the runner calls it only once the timeline has stopped and PhysX has reset.
 """
 
 from __future__ import annotations
@@ -27,8 +34,10 @@ import numpy as np
 from ...core.units import StageFrame, quat_xyzw_to_wxyz
 from ..base import EngineBase, EngineError
 from ..validation_layer import physics_scene_paths, plan_validation_layer
-from .dof_map import BodyCornerCache, DofMap, centre_of_mass_world, usd_drive_target
-from .layer import UserState, ValidationLayer
+from .dof_map import (
+    BodyCornerCache, DofMap, centre_of_mass_world, dofs_before_step, maximal_joint_state, parse_state_rows, usd_drive_target,
+)
+from .layer import GpuOverride, ValidationLayer
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel
@@ -37,7 +46,6 @@ if TYPE_CHECKING:
 
 def _omni():
     """Import the Kit modules lazily: this module must import (not run) outside Kit."""
-    import carb  # noqa: F401
     import omni.physics.tensors as tensors
     import omni.physx as physx
     import omni.timeline
@@ -67,14 +75,17 @@ class KitPhysxEngine(EngineBase):
         self._stage_id = -1
         self._frame = StageFrame()
         self._layer: ValidationLayer | None = None
-        self._user_state: UserState | None = None
+        self._gpu: GpuOverride | None = None
         self._corners: BodyCornerCache | None = None
         self._sim_view = None
         self._articulations = None
         self._rigid_bodies = None
         self._dof_map: DofMap | None = None
         self._initial: dict = {}
+        self._parse_poses: dict = {}
         self._attached = False
+        # live: the stage was closed, or PhysX has not reset yet at shutdown: close() leaves the sublayer alone
+        self.leave_stage_alone = False
 
     # -- identity -----------------------------------------------------------------------------------
     @property
@@ -92,51 +103,71 @@ class KitPhysxEngine(EngineBase):
         """Tensor views exist (physics has started and stepped once)."""
         return self._sim_view is not None
 
+    @property
+    def layer(self) -> ValidationLayer | None:
+        """The session sublayer of the running test (the live runner holds the edit target on it)."""
+        return self._layer
+
     # -- protocol: load ------------------------------------------------------------------------------
     def load(self, asset: "AssetModel", scene: "SceneSpec") -> None:
-        """EngineBase's load, on the open stage: author the test's scene on a session sublayer, then
-        (manual mode) attach and warm-start PhysX; live mode waits for the timeline's first step."""
+        """EngineBase's load, on the open stage: author the test's scene on a session sublayer and route
+        PhysX's write-back into it; manual mode then attaches and warm-starts PhysX, live mode leaves
+        play to the runner."""
         physx, _tensors, timeline_mod, omni_usd = _omni()
-        if self._layer is not None:
-            self.close()  # a second load drops the first scene, as EngineBase.load does
+        self.close()  # a second load drops the first scene, as EngineBase.load does
+        self.leave_stage_alone = False
         context = omni_usd.get_context(self.usd_context_name)
         self._stage = context.get_stage()
         if self._stage is None:
             raise EngineError("no stage is open")
+        if self.mode == "manual" and not timeline_mod.get_timeline_interface().is_stopped():
+            raise EngineError("the timeline is playing: manual mode steps PhysX itself, stop the timeline first")
         self._stage_id = context.get_stage_id()
         self.warnings = []
         self._asset, self._spec = asset, scene
         self._dofs = list(asset.dof_joints)
         self._targets = np.full(len(self._dofs), np.nan)  # known once the tensor views exist
         self._frame = StageFrame.of_asset(asset)
-        timeline = timeline_mod.get_timeline_interface()
-        self._user_state = UserState(
-            time=timeline.get_current_time(),
-            playing=timeline.is_playing(),
-            selection=list(context.get_selection().get_selected_prim_paths()),
-        )
-        if not timeline.is_stopped():
-            timeline.stop()  # resetOnStop puts the user's simulated poses back first
         plan = plan_validation_layer(asset, scene, self.target, physics_scene_paths(self._stage), self._frame)
         self._layer = ValidationLayer(self._stage, plan).apply()
         self._dt = plan.dt
         self._corners = BodyCornerCache(asset)
-        # The numpy tensor frontend needs the CPU pipeline (omni.physics.tensors/python/api.py). The setting is
-        # process-wide and persistent (omni.physx/plugins/PhysX.cpp) and not restored yet: issue 14.
-        physx.get_physx_interface().overwrite_gpu_setting(0)
+        interface = physx.get_physx_interface()
+        # PhysX writes simulated poses into this layer, not the user's (plugins/PhysX.cpp:1402-1418); the
+        # identifier must stay findable (Sdf.Layer.Find): the layer object lives as long as self._layer.
+        interface.set_simulation_layer(self._layer.identifier)
         self._mark_loaded()
         if self.mode == "manual":
-            # IPhysxSimulation attach_stage / simulate / fetch_results: omni.physx/bindings/BindingsPhysXPython.cpp
+            # The numpy frontend needs the CPU pipeline (omni.physics.tensors/python/api.py:38-45); the override
+            # is persistent and process-wide, so it is put back at close (layer.GpuOverride).
+            self._gpu = GpuOverride(interface)
+            self._gpu.force_cpu()
+            self._layer.hold_edit_target()  # parse, write-back and detach all happen inside this call chain
             simulation = physx.get_physx_simulation_interface()
             if not simulation.attach_stage(self._stage_id):
                 raise EngineError("omni.physx could not attach the stage")
             self._attached = True
-            simulation.simulate(self._dt, 0.0)  # warm start: tensor views need one step
+            self.capture_parse_state()
+            # Warm start, as the Kit tensors test runner does before creating views (scenario.py, RunnerInMemory)
+            simulation.simulate(self._dt, 0.0)
             simulation.fetch_results()
             self.physics_started()
 
+    def capture_parse_state(self) -> None:
+        """The bodies' poses as PhysX parsed them, before its first step (live: from the first pre-step
+        callback). `physics_started()` puts them back after the warm-up step."""
+        self._parse_poses = {}
+        physx, _t, _tl, _u = _omni()
+        interface = physx.get_physx_interface()
+        for path in self._simulated_bodies():
+            pose = interface.get_rigidbody_transformation(path)
+            if pose.get("ret_val", False):
+                self._parse_poses[path] = np.array(
+                    [*(pose["position"][i] for i in range(3)), *(pose["rotation"][i] for i in range(4))], np.float32
+                )
+
     def physics_started(self) -> None:
-        """Create the tensor views once PhysX has stepped (live mode: called after the first step)."""
+        """Create the tensor views once PhysX has stepped, undo that step, snapshot the start state."""
         _physx, tensors, _timeline, _usd = _omni()
         assert self._asset is not None
         # omni.physics.tensors/python/api.py: views over (count, max_dofs) float32 arrays, radians, stage lengths
@@ -145,18 +176,46 @@ class KitPhysxEngine(EngineBase):
         view_dof_paths: list[list[str]] = []
         if roots:
             self._articulations = self._sim_view.create_articulation_view(roots)
+            if self._articulations is None:
+                raise EngineError(f"omni.physics.tensors found no articulation at {roots}")
             view_dof_paths = [list(p) for p in self._articulations.dof_paths]
         free = [b.path for b in self._asset.dynamic_bodies if b.articulation is None]
         if free:
             self._rigid_bodies = self._sim_view.create_rigid_body_view(free)
         self._dof_map = DofMap.build(self._asset, view_dof_paths, self._frame)
         for path in self._dof_map.unmapped:
-            self._warn(f"joint {path} is outside any articulation: read as NaN, driven through USD targets")
+            self._warn(f"joint {path} is outside any articulation: read from its bodies' PhysX poses and velocities, "
+                       "driven through its USD drive target")
+        self._undo_warm_up()
         self._initial = self._snapshot()
         if self._articulations is not None:  # the targets reset() puts back (NaN: outside any articulation)
             self._targets = self._dof_map.gather(self._initial["dof_targets"])
         self._initial_targets = self._targets.copy()
         self._time = 0.0  # the warm-up step is not the test's
+
+    def _undo_warm_up(self) -> None:
+        """Bodies back at their parse poses with their authored velocities, articulation DOFs one step back."""
+        if not self._parse_poses:
+            return
+        assert self._asset is not None
+        if self._rigid_bodies is not None:
+            paths = [b.path for b in self._asset.dynamic_bodies if b.articulation is None]
+            if all(p in self._parse_poses for p in paths):
+                transforms, velocities = parse_state_rows(paths, self._parse_poses, self._asset, self._frame)
+                every = np.arange(self._rigid_bodies.count, dtype=np.uint32)
+                self._rigid_bodies.set_transforms(transforms, every)
+                self._rigid_bodies.set_velocities(velocities, every)
+        if self._articulations is not None:
+            bases = [a.base_body for a in self._asset.articulations]
+            every = np.arange(self._articulations.count, dtype=np.uint32)
+            if len(bases) == self._articulations.count and all(b in self._parse_poses for b in bases):
+                transforms, velocities = parse_state_rows(bases, self._parse_poses, self._asset, self._frame)
+                self._articulations.set_root_transforms(transforms, every)
+                self._articulations.set_root_velocities(velocities, every)
+            q = np.array(self._articulations.get_dof_positions())
+            qd = np.array(self._articulations.get_dof_velocities())
+            self._articulations.set_dof_positions(dofs_before_step(q, qd, self._dt), every)
+            self._articulations.set_dof_velocities(np.zeros_like(q), every)
 
     # -- protocol: stepping --------------------------------------------------------------------------
     def step(self) -> None:
@@ -171,11 +230,8 @@ class KitPhysxEngine(EngineBase):
         simulation.fetch_results()
 
     def physics_stepped(self) -> None:
-        """Live mode: called from the post-step callback."""
-        if self._sim_view is None:
-            self.physics_started()
-        else:
-            self._time += self._dt
+        """Live mode: one step of the test happened (the runner calls it from the post-step callback)."""
+        self._time += self._dt
 
     # -- protocol: state -----------------------------------------------------------------------------
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -224,7 +280,7 @@ class KitPhysxEngine(EngineBase):
             force = self._frame.force_from_si(force_si)
             point = self._frame.point_from_si(point_si)
             body_id = PhysicsSchemaTools.sdfPathToInt(body)
-            # World point, stage force units, for the coming step: omni.physx/bindings/BindingsPhysXPython.cpp
+            # World point, stage force units, for the coming step: BindingsPhysXPython.cpp:2636-2660, 2742-2750
             simulation.wake_up(self._stage_id, body_id)
             simulation.apply_force_at_pos(self._stage_id, body_id, carb.Float3(*force), carb.Float3(*point), "Force")
 
@@ -232,15 +288,15 @@ class KitPhysxEngine(EngineBase):
         physx, _t, _tl, _u = _omni()
         interface = physx.get_physx_interface()
         poses = {}
-        assert self._asset is not None
-        for body in self._asset.dynamic_bodies:
-            # {'ret_val', 'position', 'rotation' (x, y, z, w)}, world, stage units: BindingsPhysXPython.cpp
-            pose = interface.get_rigidbody_transformation(body.path)
+        for path in self._simulated_bodies():
+            # {'ret_val', 'position', 'rotation' (x, y, z, w)}, world, stage units: BindingsPhysXPython.cpp:915-946;
+            # actors (kinematic ones too) and articulation links (PhysX.cpp:983-1018)
+            pose = interface.get_rigidbody_transformation(path)
             if not pose.get("ret_val", False):
-                raise EngineError(f"PhysX has no rigid body at {body.path}")
+                raise EngineError(f"PhysX has no rigid body at {path}")
             pos = np.array([pose["position"][i] for i in range(3)], float)
             quat = quat_xyzw_to_wxyz([pose["rotation"][i] for i in range(4)])
-            poses[body.path] = self._frame.pose_to_si(pos, quat)
+            poses[path] = self._frame.pose_to_si(pos, quat)
         return poses
 
     def _restore_initial_state(self) -> None:
@@ -251,61 +307,81 @@ class KitPhysxEngine(EngineBase):
         if self._articulations is not None:
             every = np.arange(self._articulations.count, dtype=np.uint32)
             self._articulations.set_root_transforms(self._initial["root_transforms"], every)
-            self._articulations.set_root_velocities(np.zeros_like(self._initial["root_velocities"]), every)
+            self._articulations.set_root_velocities(self._initial["root_velocities"], every)
             self._articulations.set_dof_positions(self._initial["dof_positions"], every)
-            self._articulations.set_dof_velocities(np.zeros_like(self._initial["dof_positions"]), every)
+            self._articulations.set_dof_velocities(self._initial["dof_velocities"], every)
             self._articulations.set_dof_position_targets(self._initial["dof_targets"], every)
         if self._rigid_bodies is not None:
             every = np.arange(self._rigid_bodies.count, dtype=np.uint32)
             self._rigid_bodies.set_transforms(self._initial["body_transforms"], every)
-            self._rigid_bodies.set_velocities(np.zeros_like(self._initial["body_velocities"]), every)
+            self._rigid_bodies.set_velocities(self._initial["body_velocities"], every)
 
     def _release(self) -> None:
-        """close(): drop views, detach, remove the session sublayer, restore timeline and selection."""
+        """close(): drop views, detach (manual), clear the simulation layer, remove the session sublayer,
+        put the GPU override back (manual). Live mode: the runner calls this once PhysX has reset."""
         try:
-            physx, _tensors, timeline_mod, omni_usd = _omni()
+            physx, _tensors, _timeline, _usd = _omni()
         except ImportError:
             return
         self._articulations = self._rigid_bodies = None
         if self._sim_view is not None:
             try:
-                self._sim_view.invalidate()
+                self._sim_view.invalidate()  # omni.physics.tensors/python/api.py:150-163
             except Exception:  # noqa: BLE001 - already invalid after a stop
                 pass
             self._sim_view = None
+        self._dof_map = None
+        self._initial, self._parse_poses = {}, {}
         if self._attached:
-            physx.get_physx_simulation_interface().detach_stage()
+            physx.get_physx_simulation_interface().detach_stage()  # re-attaches the stage update (PhysX.cpp:552-560)
             self._attached = False
-        timeline = timeline_mod.get_timeline_interface()
-        # Timeline changes apply on the next frame (omni.timeline docs), so the reset-on-stop runs after the
-        # layer is gone; issue 14 turns this into a stop -> wait -> remove sequence.
-        if not timeline.is_stopped():
-            timeline.stop()
+        if self._gpu is not None:
+            self._gpu.restore()  # after detach: ignored while a simulation is started (PhysX.cpp:625-642)
+            self._gpu = None
         if self._layer is not None:
-            self._layer.remove()
+            physx.get_physx_interface().set_simulation_layer(None)
+            if not self.leave_stage_alone:
+                self._layer.remove()
             self._layer = None
-        if self._user_state is not None:
-            timeline.set_current_time(self._user_state.time)
-            omni_usd.get_context(self.usd_context_name).get_selection().set_selected_prim_paths(
-                self._user_state.selection, True
-            )
-            if self._user_state.playing:
-                timeline.play()
-            self._user_state = None
 
     # -- internals -----------------------------------------------------------------------------------
+    def _simulated_bodies(self) -> list[str]:
+        assert self._asset is not None
+        return [b.path for b in self._asset.bodies.values() if b.enabled]
+
     def _gather(self, getter: str) -> np.ndarray:
+        """Articulation DOFs from the view; joints outside every articulation from their bodies' poses
+        (and the rigid-body view's velocities)."""
         if self._dof_map is None:
             raise EngineError("physics has not started yet")
         if self._articulations is None:
-            return np.full(len(self._dofs), np.nan)
-        return self._dof_map.gather(getattr(self._articulations, getter)())
+            out = np.full(len(self._dofs), np.nan)
+        else:
+            out = self._dof_map.gather(getattr(self._articulations, getter)())
+        if self._dof_map.unmapped:
+            assert self._asset is not None
+            poses = self.body_poses()
+            velocities = self._body_velocities() if getter == "get_dof_velocities" else None
+            for path in self._dof_map.unmapped:
+                position, velocity = maximal_joint_state(self._asset.joints[path], poses, velocities)
+                out[self._dof_map.joints.index(path)] = position if velocities is None else velocity
+        return out
+
+    def _body_velocities(self) -> dict:
+        """Free bodies' (linear at the COM, angular) velocities, SI world, from the rigid-body view."""
+        if self._rigid_bodies is None:
+            return {}
+        rows = np.array(self._rigid_bodies.get_velocities(), float)  # (count, 6), stage units, rad/s
+        paths = [b.path for b in self._asset.dynamic_bodies if b.articulation is None]
+        mpu = self._frame.meters_per_unit
+        return {p: (self._frame.vector_to_si(r[:3], mpu), self._frame.vector_to_si(r[3:])) for p, r in zip(paths, rows)}
 
     def _usd_targets(self, targets: np.ndarray) -> None:
-        """Joints outside articulations: author the drive target on the validation sublayer."""
-        from pxr import UsdPhysics
+        """Joints outside articulations: author the drive target on the validation sublayer; omni.physx applies
+        a changed drive:*:physics:targetPosition to the running joint (plugins/ChangeRegister.cpp:709, 738)."""
+        from pxr import Usd, UsdPhysics
 
-        assert self._dof_map is not None and self._asset is not None
+        assert self._dof_map is not None and self._asset is not None and self._layer is not None
         for path in self._dof_map.unmapped:
             value = targets[self._dof_map.joints.index(path)]
             if not np.isfinite(value):
@@ -314,7 +390,8 @@ class KitPhysxEngine(EngineBase):
             kind = "angular" if joint.is_angular else "linear"
             drive = UsdPhysics.DriveAPI.Get(self._stage.GetPrimAtPath(path), kind)
             if drive:
-                drive.CreateTargetPositionAttr().Set(float(usd_drive_target(joint, value, self._frame)))
+                with Usd.EditContext(self._stage, Usd.EditTarget(self._layer.layer)):
+                    drive.CreateTargetPositionAttr().Set(float(usd_drive_target(joint, value, self._frame)))
 
     def _snapshot(self) -> dict:
         state: dict = {}
@@ -322,6 +399,7 @@ class KitPhysxEngine(EngineBase):
             state["root_transforms"] = np.array(self._articulations.get_root_transforms())
             state["root_velocities"] = np.array(self._articulations.get_root_velocities())
             state["dof_positions"] = np.array(self._articulations.get_dof_positions())
+            state["dof_velocities"] = np.array(self._articulations.get_dof_velocities())
             state["dof_targets"] = np.array(self._articulations.get_dof_position_targets())
         if self._rigid_bodies is not None:
             state["body_transforms"] = np.array(self._rigid_bodies.get_transforms())
