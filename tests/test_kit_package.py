@@ -132,13 +132,21 @@ def test_extension_toml_dependencies_and_module(manifest):
     required = {
         "omni.physx",
         "omni.physics.tensors",
+        "omni.physx.tensors",  # registers the tensor API's "physx" backend
+        "omni.physics.physx",  # with omni.physics.stageupdate: what steps physics on Play in Kit 107
+        "omni.physics.stageupdate",
         "omni.timeline",
         "omni.usd",
         "omni.ui",
+        "omni.kit.app",
         "omni.kit.menu.utils",
         "omni.kit.viewport.utility",
+        "omni.kit.pipapi",  # [python.pipapi] is read by omni.kit.pipapi
     }
     assert required <= set(manifest["dependencies"])
+    # only one stage-update connector may be active (omni.physx.stageupdate detaches itself otherwise)
+    assert "omni.physx.stageupdate" not in manifest["dependencies"]
+    assert manifest["python"]["pipapi"]["requirements"] == ["pydantic>=2.5"]
     assert [m["name"] for m in manifest["python"]["module"]] == [MODULE]
     assert manifest["settings"]["exts"][MODULE]["record_video"] is True
 
@@ -150,6 +158,35 @@ def test_extension_toml_test_section(manifest):
     excludes = test["stdoutFailPatterns"]["exclude"]
     assert any("carb.glinterop.plugin" in e for e in excludes)
     assert test["pythonTests"]["include"] == [f"{MODULE}.tests.*"]
+
+
+def test_the_package_does_not_swallow_the_extensions_import_error():
+    """Inside Kit a broken import must fail the enable, not enable an extension without its IExt class."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try):
+            guarded = [n for n in ast.walk(node) if isinstance(n, ast.ImportFrom) and n.module == "extension"]
+            assert not guarded, "from .extension import * sits inside a try"
+
+
+def test_each_extension_names_itself_in_its_own_premake():
+    """get_current_extension_info() takes the calling script's folder name: it belongs in the extension's
+    folder, never in the repository root's premake5.lua."""
+    root = (EXT_ROOT.parents[1] / "premake5.lua").read_text(encoding="utf-8")
+    code = "\n".join(line.split("--", 1)[0] for line in root.splitlines())
+    assert "get_current_extension_info" not in code and 'include(ext)' in code
+    own = (EXT_ROOT / "premake5.lua").read_text(encoding="utf-8")
+    assert "get_current_extension_info()" in own and "project_ext(ext)" in own
+    linked = {folder for folder in ("data", "docs", "omni") if f'{{ "{folder}", ext.target_dir' in own}
+    assert linked == {"data", "docs", "omni"}
+
+
+def test_kit_suites_use_the_harness_ways_in_and_wall_clock_waits():
+    panel = (PACKAGE / "tests" / "test_panel.py").read_text(encoding="utf-8")
+    assert ".window.vm" not in panel and "MAX_FRAMES" not in panel
+    assert "time.monotonic()" in panel and "ui_test.find(" in panel and "wait_n_updates" in panel
+    engine = (PACKAGE / "tests" / "test_kit_engine.py").read_text(encoding="utf-8")
+    assert "PhysicsMemoryStageBaseAsyncTestCase" in engine and "def_up_and_mpu=False" in engine
 
 
 def test_kit_suites_are_registered_in_the_tests_package():

@@ -209,3 +209,32 @@ def test_views_are_invalid_after_stop_and_using_one_is_an_error(kit, tmp_path):
     assert view.get_dof_positions() is None
     assert kit.log.errors == ["Simulation view object is invalidated and cannot be used again to call get_dof_positions"]
     kit.log.lines.clear()
+
+
+def test_a_memory_stage_run_never_touches_the_open_stage(kit, tmp_path):
+    """omni.physx.scripts.utils.new_memory_stage(attach_stage=False, file_to_load=path) is Usd.Stage.Open + the
+    UsdUtils.StageCache (utils.py:585-602); the engine steps it in manual mode, the open stage is left alone."""
+    from pxr import Usd, UsdUtils
+
+    from omni.simready.physics_validator.engines.kit.engine import KitPhysxEngine
+    from omni.simready.physics_validator.live.open_stage import read_stage
+
+    open_path = make_box(tmp_path / "open.usda")
+    kit.usd.open_stage(str(open_path))
+    open_stage = kit.usd.get_stage()
+    before = open_stage.GetRootLayer().ExportToString(), list(open_stage.GetSessionLayer().subLayerPaths)
+    path = box_asset(tmp_path / "memory.usda")
+    text = path.read_text()
+    memory = Usd.Stage.Open(str(path))
+    UsdUtils.StageCache.Get().Insert(memory)
+    test = default_registry().get("ground_drop")()
+    engine = KitPhysxEngine(mode="manual", stage=memory)
+    result = TestSession(test, read_stage(memory), test.Config(), engine).run_to_end()
+    engine.close()
+    assert not memory.GetSessionLayer().subLayerPaths
+    with pytest.raises(ValueError, match="manual mode only"):
+        KitPhysxEngine(mode="live", stage=memory)
+    UsdUtils.StageCache.Get().Erase(memory)  # release_memory_stage
+    assert result.status == Status.PASS, result.reason
+    assert (open_stage.GetRootLayer().ExportToString(), list(open_stage.GetSessionLayer().subLayerPaths)) == before
+    assert path.read_text() == text

@@ -357,6 +357,18 @@ def test_a_joint_rerun_narrows_the_test_to_that_joint(kit, tmp_path):
     assert not kit.log.errors, kit.log.errors
 
 
+def test_a_verdict_other_than_pass_is_logged_with_carb_log_warn_never_log_error(kit, tmp_path):
+    from tests.fixtures.usd_assets import box_asset
+
+    path = box_asset(tmp_path / "kinematic.usda", kinematic=True)
+    vm, _runner = _panel(kit, path, ["ground_drop"])
+    vm.validate()
+    _until_done(kit, vm)
+    assert vm.result("ground_drop").status == Status.FAIL
+    assert any(w.startswith("physics validator: ground_drop FAIL: ") for w in kit.log.warnings), kit.log.warnings
+    assert not kit.log.errors
+
+
 def test_a_second_start_while_running_is_refused(kit, tmp_path):
     vm, runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop"])
     vm.validate()

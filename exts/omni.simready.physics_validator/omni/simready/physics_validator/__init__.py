@@ -2,7 +2,12 @@
 
 Importable without Kit: the headless core, engines and reports live here. The Kit extension class
 (`extension.PhysicsValidatorExtension`) is exported only when `omni.ext` is importable, so Kit's
-extension manager finds it while plain Python never touches omni.*.
+extension manager finds it while plain Python never touches omni.*. Inside Kit the import is not
+guarded: a missing dependency (pydantic, a Kit extension) must fail the enable with its ImportError in
+the extension manager's log, not enable an extension without its IExt class (Kit instantiates the
+omni.ext.IExt subclasses of the module named in extension.toml: kit-app-template
+templates/extensions/python_ui/template/{{python_module_path}}/extension.py, whose package __init__ is a
+bare `from .extension import *`).
 """
 
 from ._version import __version__
@@ -28,7 +33,4 @@ except ImportError:
     _IN_KIT = False
 
 if _IN_KIT:  # pragma: no cover
-    try:
-        from .extension import *  # noqa: F401,F403
-    except ImportError:
-        pass
+    from .extension import *  # noqa: F401,F403

@@ -2,10 +2,15 @@
 
 A Window menu entry (through the action registry), the workspace show function for the window,
 the test registry (built-ins + entry-point plugins) and a stage-event subscription that keeps the
-panel's target current. `on_shutdown` drops every subscription, removes the menu entry and the
-action, and destroys the window so hot reload leaves nothing behind.
+panel's target current. `on_shutdown` tears a running validation down synchronously
+(`KitLiveRunner.shutdown()`: step subscriptions and views dropped, the timeline stopped with commit(),
+the session sublayer removed once PhysX has reset, GPU override and simulation layer put back; the next
+frame may never come), drops every subscription, removes the menu entry and the action, and destroys the
+window so hot reload leaves nothing behind.
 
-Kit-only (imports omni.* at module level); written against ../shared/notes/kit-api.md, not run here.
+Kit-only (imports omni.* at module level); written against the public Kit 107.3 / Isaac Sim 5.x sources
+(isaac-sim/IsaacSim source/extensions/isaacsim.robot_setup.gain_tuner/.../extension.py for the action,
+menu and stage-event patterns), never run from this repository.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ class PhysicsValidatorExtension(omni.ext.IExt):
         self._registry = default_registry()
         self._window = None
         self._view_model = None
+        self._runner = None
         self._stage_sub = None
         ui.Workspace.set_show_window_fn(self.window_title, self.show_window)
         omni.kit.actions.core.get_action_registry().register_action(
@@ -70,7 +76,8 @@ class PhysicsValidatorExtension(omni.ext.IExt):
             from .ui.view_model import ValidatorViewModel
             from .ui.window import ValidatorWindow
 
-            self._view_model = ValidatorViewModel(runner=KitLiveRunner(), registry=self._registry)
+            self._runner = KitLiveRunner()
+            self._view_model = ValidatorViewModel(runner=self._runner, registry=self._registry)
             self._apply_settings(self._view_model)
             self._window = ValidatorWindow(self.window_title, self._view_model)
             self._window.set_visibility_changed_fn(self._on_visibility_changed)
@@ -124,8 +131,9 @@ class PhysicsValidatorExtension(omni.ext.IExt):
     # -- shutdown ----------------------------------------------------------------------------------
     def on_shutdown(self) -> None:
         self._stage_sub = None
-        if self._view_model is not None:
-            self._view_model.stop()
+        if self._runner is not None:
+            self._runner.shutdown()  # synchronous: a cancel() alone would wait for a frame that may never come
+            self._runner = None
         omni.kit.menu.utils.remove_menu_items(self._menu_items, MENU_PATH)
         self._menu_items = []
         omni.kit.actions.core.get_action_registry().deregister_action(self._ext_name, ACTION_ID)

@@ -1,6 +1,8 @@
-"""Registry and extension start/stop (hot reload leaves no action, menu entry or window behind).
+"""Registry, declared dependencies and extension start/stop (hot reload leaves no action, menu entry or
+window behind).
 
-Kit-only (omni.kit.test); written against ../shared/notes/kit-api.md, not run outside Kit.
+Kit-only (omni.kit.test); written against the public Kit 107.3 / Isaac Sim 5.x sources, never run from
+this repository.
 """
 
 import omni.kit.actions.core
@@ -22,6 +24,13 @@ class TestRegistryAndExtension(omni.kit.test.AsyncTestCase):
             test_cls = registry.get(name)
             self.assertTrue(test_cls.features, f"{name} has no feature ids")
             test_cls.Config()  # defaults validate
+
+    async def test_what_steps_physics_and_backs_the_tensor_api_is_enabled(self):
+        """omni.kit.test enables the tested extension's dependencies: the tensor backend and the stage-update
+        connector (issue 14, defect 1) must be among them."""
+        manager = omni.kit.app.get_app().get_extension_manager()
+        for name in ("omni.physx", "omni.physx.tensors", "omni.physics.tensors", "omni.physics.stageupdate"):
+            self.assertTrue(manager.is_extension_enabled(name), name)
 
     async def test_the_enabled_extension_registered_its_action(self):
         registry = omni.kit.actions.core.get_action_registry()

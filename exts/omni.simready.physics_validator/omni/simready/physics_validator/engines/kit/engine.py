@@ -64,13 +64,19 @@ class KitPhysxEngine(EngineBase):
 
     name = "kit"
 
-    def __init__(self, mode: str = "manual", target: str | None = None, usd_context_name: str = ""):
+    def __init__(self, mode: str = "manual", target: str | None = None, usd_context_name: str = "", stage=None):
+        """`stage`: manual mode only, a stage of pxr's UsdUtils.StageCache that is not the open one, e.g. from
+        omni.physx.scripts.utils.new_memory_stage(attach_stage=False, file_to_load=...) (omni.physx
+        python/scripts/utils.py:585-602): a CI run that never touches the user's stage."""
         if mode not in ("manual", "live"):
             raise ValueError(f"mode must be 'manual' or 'live', not {mode!r}")
+        if stage is not None and mode != "manual":
+            raise ValueError("a given stage is stepped in manual mode only (the timeline plays the open stage)")
         super().__init__()
         self.mode = mode
         self.target = target
         self.usd_context_name = usd_context_name
+        self.given_stage = stage
         self._stage = None
         self._stage_id = -1
         self._frame = StageFrame()
@@ -116,13 +122,21 @@ class KitPhysxEngine(EngineBase):
         physx, _tensors, timeline_mod, omni_usd = _omni()
         self.close()  # a second load drops the first scene, as EngineBase.load does
         self.leave_stage_alone = False
-        context = omni_usd.get_context(self.usd_context_name)
-        self._stage = context.get_stage()
-        if self._stage is None:
-            raise EngineError("no stage is open")
+        if self.given_stage is not None:
+            from pxr import UsdUtils
+
+            self._stage = self.given_stage
+            cache = UsdUtils.StageCache.Get()  # stage ids are StageCache ids (IsaacSim isaacsim.core.utils stage.py:107-127)
+            self._stage_id = (cache.GetId(self._stage) if cache.Contains(self._stage) else cache.Insert(self._stage)).ToLongInt()
+        else:
+            context = omni_usd.get_context(self.usd_context_name)
+            self._stage = context.get_stage()
+            if self._stage is None:
+                raise EngineError("no stage is open")
+            self._stage_id = context.get_stage_id()
         if self.mode == "manual" and not timeline_mod.get_timeline_interface().is_stopped():
+            # attach_stage detaches the stage update (plugins/PhysX.cpp:533-549): not while the timeline plays
             raise EngineError("the timeline is playing: manual mode steps PhysX itself, stop the timeline first")
-        self._stage_id = context.get_stage_id()
         self.warnings = []
         self._asset, self._spec = asset, scene
         self._dofs = list(asset.dof_joints)
