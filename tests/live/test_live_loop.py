@@ -383,3 +383,21 @@ def test_a_second_start_while_running_is_refused(kit, tmp_path):
     runner.start(vm.last_request, sink)
     assert sink.errors == ["a validation is already running"]
     runner.shutdown()
+
+
+@pytest.mark.parametrize("kit", [MODES["kit"], MODES["isaac-sim"]], ids=["kit", "isaac-sim"], indirect=True)
+def test_an_arm_is_armed_at_its_parsed_pose_however_many_steps_came_before(kit, tmp_path):
+    """Several physics steps (a 60 Hz frame is four 240 Hz steps; Isaac Sim adds two warm-ups) pass before the
+    test is armed; the engine puts the arm back where PhysX parsed it: joints at 0, at rest."""
+    import numpy as np
+
+    vm, runner = _panel(kit, make_arm(tmp_path / "arm.usda"), ["velocity_limit"])
+    vm.validate()
+    loop = runner._loop
+    kit.frames_until(lambda: loop.phase == Phase.RUNNING)
+    assert loop.steps_seen >= 4
+    engine = loop.session.engine
+    np.testing.assert_allclose(engine.joint_positions(), 0.0, atol=1e-5)
+    np.testing.assert_allclose(engine.joint_velocities(), 0.0, atol=1e-6)
+    assert engine.time == 0.0
+    runner.shutdown()

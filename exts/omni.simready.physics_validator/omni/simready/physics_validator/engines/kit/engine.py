@@ -208,7 +208,8 @@ class KitPhysxEngine(EngineBase):
         self._time = 0.0  # the warm-up step is not the test's
 
     def _undo_warm_up(self) -> None:
-        """Bodies back at their parse poses with their authored velocities, articulation DOFs one step back."""
+        """Bodies back at their parse poses with their authored velocities, articulation DOFs at the positions
+        those poses give, DOF velocities zero (PhysicsJointStateAPI velocities are not modelled)."""
         if not self._parse_poses:
             return
         assert self._asset is not None
@@ -227,8 +228,15 @@ class KitPhysxEngine(EngineBase):
                 self._articulations.set_root_transforms(transforms, every)
                 self._articulations.set_root_velocities(velocities, every)
             q = np.array(self._articulations.get_dof_positions())
-            qd = np.array(self._articulations.get_dof_velocities())
-            self._articulations.set_dof_positions(dofs_before_step(q, qd, self._dt), every)
+            parse_si = {p: self._frame.pose_to_si(r[:3], quat_xyzw_to_wxyz(r[3:])) for p, r in self._parse_poses.items()}
+            joints = [self._asset.joints[path] for path in self._dof_map.joints]
+            if all(j.body0 in parse_si or not j.body0 for j in joints) and all(j.body1 in parse_si or not j.body1 for j in joints):
+                # the DOF positions the parse poses give (USD body0 -> body1 sense, as the views report them)
+                at_parse = [maximal_joint_state(j, parse_si)[0] for j in joints]
+                positions, _touched = self._dof_map.scatter_targets(q, at_parse)
+            else:  # a body PhysX did not report: one step back along the step's velocity
+                positions = dofs_before_step(q, np.array(self._articulations.get_dof_velocities()), self._dt)
+            self._articulations.set_dof_positions(positions, every)
             self._articulations.set_dof_velocities(np.zeros_like(q), every)
 
     # -- protocol: stepping --------------------------------------------------------------------------
