@@ -4,7 +4,7 @@
   test loads the asset, the load ("load 10 N" in the arrow's colour), on a dark translucent panel so it
   reads on the light floor as on the dark walls;
 - the **verdict card** (the last 1.5 s and the poster): the verdict on its colour and the reason wrapped at
-  word boundaries, centred horizontally, its bottom edge at 80 % of the height: above the lowest
+  word boundaries (5 lines at most), centred horizontally, its bottom edge at 75 % of the height: above the lowest
   `CONTROL_BAR_FRACTION` of the frame, where browsers draw the video controls. A reason longer than the
   card holds ends with an ellipsis on a word boundary; the full reason is in the report next to the video.
 
@@ -16,7 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 CONTROL_BAR_FRACTION = 0.15  # bottom part of the frame a browser's video controls cover
-CARD_BOTTOM_FRACTION = 0.80  # the card's lowest edge, as a fraction of the height (margin above the controls)
+CARD_BOTTOM_FRACTION = 0.75  # the card's lowest edge, as a fraction of the height (margin above the controls,
+# which cover more than 15 % when the player is shown smaller than the video)
+CARD_MAX_LINES = 5  # lines of reason on the card at most; the report next to the video has it whole
 PANEL_RGBA = (12, 18, 32, 178)
 CARD_RGBA = (12, 18, 32, 220)
 TEXT_RGB = (255, 255, 255)
@@ -162,7 +164,7 @@ class Overlay:
         badge_h = _line_height(self.verdict_font) + 2 * self.pad
         line_h = _line_height(self.reason_font) + max(2, round(3 * self.scale))
         room = bottom_limit - top_limit - 2 * pad - badge_h - gap
-        max_lines = max(1, room // line_h)
+        max_lines = max(1, min(CARD_MAX_LINES, room // line_h))
         lines = wrap(self.reason_font, reason, max_w - 2 * pad, max_lines) if reason else []
         badge_w = _width(self.verdict_font, verdict) + 3 * self.pad
         text_w = max([badge_w] + [_width(self.reason_font, line) for line in lines])

@@ -118,7 +118,7 @@ def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, writ
         "plots": plots,
         "metrics": metrics,
         "settings": settings,
-        "joint_rows": [view.joint_view(row) for row in rows],
+        "joint_rows": [view.joint_view(row, {r.joint: r for r in rows}) for row in rows],
         "failing_joints": sum(1 for r in rows if Status(r.status).value in view.OPEN),
     }
 

@@ -73,7 +73,7 @@ LIMIT_OF = {
 POSITION_KEYS = {
     "hold_error_max", "hold_error_min", "zero_error", "lower", "upper", "max_target", "min_target", "zero_target",
     "rest_tolerance", "zero_return_tolerance", "start", "target", "final_error", "settling_band", "max_deflection",
-    "max_deflection_any_joint", "deflection_limit",
+    "max_deflection_any_joint", "deflection_limit", "deflection_tolerance", "held_pose_sag",
 }
 VELOCITY_KEYS = {"peak_velocity", "velocity_limit", "allowed", "peak_displacement_rate"}
 SUFFIX_UNITS = (("_pct", "%"), ("_percent", ""), ("_seconds", "s"), ("_s", "s"), ("_newtons", "N"), ("_ratio", ""),
@@ -175,6 +175,8 @@ def _joint_unit(row, key: str) -> str:
         return units[key]
     base = str(row.limits.get("unit") or "")
     base = base[:-2] if base.endswith("/s") else base
+    if not base:  # a position unit recorded for any other position key of the row
+        base = next((units[k] for k in POSITION_KEYS if units.get(k) in ("rad", "m")), "")
     if key in POSITION_KEYS:
         return base
     if key in VELOCITY_KEYS:
@@ -188,20 +190,22 @@ def _joint_unit(row, key: str) -> str:
     return ""
 
 
-def joint_view(row) -> dict:
-    """A joint row: measured next to its limit (units, the failing one marked), the other values after."""
+def joint_view(row, siblings: dict | None = None) -> dict:
+    """A joint row: measured next to its limit (units, the failing one marked), the other values after.
+    `siblings` (joint name -> row) lets effort_limit's "another joint gave way" be judged by that joint's limit."""
     measured = dict(row.measured)
     limits = {k: v for k, v in row.limits.items() if k != "unit"}
     failing = Status(row.status).value in OPEN
     lower, upper, tol = limits.get("lower"), limits.get("upper"), limits.get("break_tolerance")
-    if "max_deflection" in measured and all(isinstance(v, (int, float)) for v in (lower, upper, tol)):
+    if "max_deflection" in measured and "deflection_tolerance" not in limits and all(
+            isinstance(v, (int, float)) for v in (lower, upper, tol)):
         limits["deflection_limit"] = float(tol) * (float(upper) - float(lower))  # effort_limit's "gave way" threshold
     used: set[str] = set()
     pairs = []
     for key, value in list(measured.items()):
         limit_key = LIMIT_OF.get(key) if LIMIT_OF.get(key) in limits else f"max_{key}"
-        if key == "max_deflection" and "deflection_limit" in limits:
-            limit_key = "deflection_limit"
+        if key == "max_deflection":
+            limit_key = "deflection_tolerance" if "deflection_tolerance" in limits else "deflection_limit"
         if limit_key in limits:
             limit = limits[limit_key]
             bad = is_bad(value, limit, "max")
@@ -211,9 +215,18 @@ def joint_view(row) -> dict:
                           "bad": bool(bad) or (failing and value is None)})
             used.add(limit_key)
             measured.pop(key)
+    other, moved = measured.get("most_deflected_joint"), measured.get("max_deflection_any_joint")
+    other_row = (siblings or {}).get(other) if other and other != row.joint else None
+    other_limit = other_row.limits.get("deflection_tolerance") if other_row is not None else None
+    if isinstance(moved, (int, float)) and isinstance(other_limit, (int, float)):
+        unit = _joint_unit(other_row, "deflection_tolerance")
+        pairs.append({"key": f"{other} moved", "value": text(moved, unit), "limit_key": f"{other}'s deflection_tolerance",
+                      "limit": text(other_limit, unit), "bad": bool(is_bad(moved, other_limit, "max"))})
+        measured.pop("max_deflection_any_joint")
     return {
         "row": row,
         "status": Status(row.status).value,
+        "open": failing,
         "pairs": pairs,
         "measured": {k: text(v, _joint_unit(row, k)) for k, v in measured.items()},
         "limits": {k: text(v, _joint_unit(row, k)) for k, v in limits.items() if k not in used},

@@ -88,7 +88,7 @@ def status_color(row) -> str:
 
 def grid(count: int, height: float = 2.3, width: float = 4.0):
     plt = pyplot()
-    cols = 1 if count == 1 else 2 if count <= 4 else 3
+    cols = count if count <= 3 else 2 if count == 4 else 3
     rows = math.ceil(count / cols)
     figure, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows + 0.5), squeeze=False)
     flat = list(axes.ravel())

@@ -20,7 +20,29 @@ from .plot_common import (
     joint_unit, note, num, rows_by_joint, scale, shared_legend, status_color, title_for,
 )
 
+BAR_COLOR = "#6f8fb8"
 HOLDS = (("max_target", "hold max"), ("min_target", "hold min"), ("zero_target", "hold zero"))
+
+
+def _deflection_limit(row, break_tolerance: float) -> float | None:
+    """The deflection a joint may show under the load: its row's deflection_tolerance, else break_tolerance x range."""
+    if row is None:
+        return None
+    limit = num(row.limits.get("deflection_tolerance"))
+    if limit is not None:
+        return limit
+    lower, upper = num(row.limits.get("lower")), num(row.limits.get("upper"))
+    return break_tolerance * (upper - lower) if lower is not None and upper is not None else None
+
+
+def _other_joint_moved(row, joint: str) -> tuple[str | None, float]:
+    """(the other joint the load moved most, how far) when a joint row says it was not the loaded one."""
+    if row is None:
+        return None, 0.0
+    other, value = row.measured.get("most_deflected_joint"), num(row.measured.get("max_deflection_any_joint"))
+    if not other or other == joint or value is None or value <= (num(row.measured.get("max_deflection"), 0.0) or 0.0):
+        return None, 0.0
+    return str(other), value
 
 
 def _fmt(value, factor: float, label: str = "") -> str:
@@ -63,15 +85,17 @@ def full_range_sweep(result: TestResult, series: dict):
         factor, label = scale(joint_unit(row, "hold_error_max"), row_tol)
         error = (q - target) * factor
         worst_hold = 0.0
+        holds: dict[float, list[str]] = {}  # one shaded window per target (home can be a swept endpoint)
         for key, name in HOLDS:
             value = num(row.limits.get(key)) if row else None
-            if value is None:
-                continue
+            if value is not None:
+                holds.setdefault(value, []).append(name.split()[1])
+        for value, names in holds.items():
             for first, last in _runs(np.abs(target - value) <= 1e-9 * max(1.0, abs(value))):
                 if last - first < 1:
                     continue
                 ax.axvspan(t[first], t[last], color="#f2d16b", alpha=0.35, lw=0)
-                ax.text((t[first] + t[last]) / 2, 0.02, name.split()[1], transform=ax.get_xaxis_transform(),
+                ax.text((t[first] + t[last]) / 2, 0.02, "=".join(names), transform=ax.get_xaxis_transform(),
                         ha="center", va="bottom", fontsize=6, color="#7a5b00")
                 worst_hold = max(worst_hold, float(np.nanmax(np.abs(error[first: last + 1]))))
         ax.axhspan(-row_tol * factor, row_tol * factor, color=PASS_COLOR, alpha=0.15, label="±rest_tolerance (holds)")
@@ -196,21 +220,35 @@ def effort_limit(result: TestResult, series: dict):
         span = frames / physics_fps if frames else (t[-1] - t[0] + 1e-9) / directions
         index = np.clip(((t - t[0]) / span + 1e-6).astype(int), 0, directions - 1)
         worst = np.array([np.nanmax(deflection[index == d]) if np.any(index == d) else np.nan for d in range(directions)])
-        lower, upper = (num(row.limits.get(k)) for k in ("lower", "upper")) if row else (None, None)
-        threshold = break_tolerance * (upper - lower) if lower is not None and upper is not None else None
+        if row is not None and row.measured.get("most_deflected_joint") in (None, joint):
+            direction = int(num(row.measured.get("worst_direction"), 0))
+            exact = num(row.measured.get("max_deflection"))  # every step; the series is decimated
+            if 1 <= direction <= directions and exact is not None:
+                worst[direction - 1] = max(np.nan_to_num(worst[direction - 1]), exact)
+        threshold = _deflection_limit(row, break_tolerance)
         unit = joint_unit(row, "max_deflection")
         factor, label = scale(unit, threshold if threshold is not None else float(np.nanmax(worst)))
         label = label or "rad or m"
-        colors = [FAIL_COLOR if threshold is not None and w > threshold else status_color(row) for w in worst]
+        colors = [FAIL_COLOR if threshold is not None and w > threshold else BAR_COLOR for w in worst]
         positive = worst[np.isfinite(worst) & (worst > 0)]
         floor = (float(positive.min()) / 3.0 if positive.size else (threshold or 1.0) * 1e-6) * factor
         ax.bar(np.arange(1, directions + 1), np.maximum(np.nan_to_num(worst) * factor, floor), color=colors, width=0.7,
-               label="largest deflection")
+               label="loaded joint's largest deflection")
         if threshold is not None:
-            ax.axhline(threshold * factor, color=FAIL_COLOR, ls="--", lw=1.2, label="break_tolerance × range")
-        note(ax, f"largest {_fmt(np.nanmax(worst), factor, label)}"
-                 + (f" (limit {_fmt(threshold, factor, label)})" if threshold is not None else ""))
+            ax.axhline(threshold * factor, color=FAIL_COLOR, ls="--", lw=1.2, label="deflection limit (break_tolerance × range)")
+        text = f"largest {_fmt(np.nanmax(worst), factor, label)}" + (
+            f" (limit {_fmt(threshold, factor, label)})" if threshold is not None else "")
+        other, other_value = _other_joint_moved(row, joint)
         top = max(float(np.nanmax(worst)) if np.any(np.isfinite(worst)) else 0.0, threshold or 0.0) * factor
+        if other:  # the load moved another joint more: the series hold the loaded joint only, the row says the rest
+            direction = int(num(row.measured.get("worst_direction"), 1))
+            ax.plot([direction], [other_value * factor], marker="v", color=FAIL_COLOR, ms=7, ls="none",
+                    label="another joint's largest deflection")
+            other_limit = _deflection_limit(rows.get(other), break_tolerance)
+            limit = f" (limit {_fmt(other_limit, factor, label)})" if other_limit is not None else ""
+            text += f"\n{other} moved {_fmt(other_value, factor, label)}{limit} in direction {direction}"
+            top = max(top, other_value * factor)
+        note(ax, text)
         if top > 0 and top / max(float(np.nanmin(np.maximum(worst, 0))) * factor, floor) > 100:
             ax.set_yscale("log")
             ax.set_ylim(floor, top * 3)
