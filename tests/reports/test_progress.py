@@ -26,18 +26,35 @@ def drive(progress: BatchProgress) -> None:
     progress.close()
 
 
-def test_not_a_terminal_prints_one_line_per_test_and_a_total():
+def test_not_a_terminal_prints_one_line_per_asset_and_a_total():
     out = io.StringIO()
-    drive(BatchProgress(Console(file=out, force_terminal=False, width=200)))
+    drive(BatchProgress(Console(file=out, force_terminal=False, width=80)))
     lines = out.getvalue().splitlines()
-    test_lines = [line for line in lines if " :: " in line]
-    assert len(test_lines) == 3
-    assert test_lines[0].startswith("PASS") and "robots/arm.usda :: ground_drop" in test_lines[0]
-    assert test_lines[1].startswith("FAIL") and "velocity_limit" in test_lines[1]
-    assert len(test_lines[1]) < 200  # long reasons are cut
-    assert test_lines[2].startswith("ERROR") and "objects/mug.usda" in test_lines[2]
+    assert lines[0].startswith("2 assets, 2 local workers")
+    asset_lines = lines[1:-1]
+    assert len(asset_lines) == 2  # one per asset, not one per test
+    assert asset_lines[0].startswith("[1/2] FAIL") and "robots/arm.usda  failing: velocity_limit" in asset_lines[0]
+    assert asset_lines[1].startswith("[2/2] ERROR") and "objects/mug.usda  failing: ground_drop" in asset_lines[1]
     assert "2/2 assets, 2 failed" in lines[-1]
     assert "\x1b" not in out.getvalue()  # no live display or colour codes in a log
+
+
+def test_one_asset_is_singular():
+    out = io.StringIO()
+    progress = BatchProgress(Console(file=out, force_terminal=False, width=80))
+    progress.batch_started(1, "1 local worker")
+    progress.asset_finished(AssetResult(path="/a/mug.usda", tests=[TestResult(name="ground_drop", status=Status.PASS)]))
+    progress.close()
+    text = out.getvalue()
+    assert "1 asset," in text and "1/1 asset," in text and "assets" not in text
+
+
+def test_a_pass_with_warnings_is_marked_in_the_progress_lines():
+    out = io.StringIO()
+    progress = BatchProgress(Console(file=out, force_terminal=False, width=80), per_test_lines=True)
+    warned = TestResult(name="effort_limit", status=Status.PASS, warnings=["j1: drive too weak"] * 8)
+    progress.test_finished("/a/robot.usda", warned)
+    assert out.getvalue().startswith("PASS* ")
 
 
 def test_terminal_shows_a_live_bar_and_closes_it():

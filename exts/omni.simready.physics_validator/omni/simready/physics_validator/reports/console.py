@@ -1,12 +1,22 @@
-"""Console summary: one table row per asset and test, coloured verdicts, reasons people can act on."""
+"""Console summary of a run, in the shape of where it is read.
+
+On a terminal: a table, one row per asset and test, coloured verdicts, reasons people can act on.
+In a log or a pipe (stdout not a terminal): one line per asset (its worst verdict, the tests that
+failed, the short path), then under it the reason of each failing row, so 28 assets read as about 28
+lines plus the failures, never a table wrapped at 80 columns. Asset names are `short_name` in both,
+as in the progress lines. A PASS carrying warnings reads "PASS*" (core.status.verdict_label).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from ..core.results import RunReport
-from ..core.status import Status
+from ..core.results import AssetResult, RunReport
+from ..core.status import Status, verdict_label, verdict_text, worst
 
 STATUS_STYLE = {
     Status.PASS: "bold green",
@@ -17,36 +27,97 @@ STATUS_STYLE = {
     Status.PRECHECK_FAILURE: "bold magenta",
     Status.ERROR: "bold white on red",
 }
+FAILING = (Status.FAIL, Status.PRECHECK_FAILURE, Status.ERROR)
+LABEL_WIDTH = len("PRECHECK_FAILURE")
 
 
-def display_path(path: str) -> str:
-    """Relative to the working folder when below it; otherwise the last two path parts."""
-    from pathlib import Path
+def short_name(path: str) -> str:
+    """The asset's name on the console: its folder and file name ("pb_mug/floating_base.usda").
 
+    The one rule for the progress lines, the summary and the comparison table, so an asset reads the
+    same everywhere; the reports on disk keep the full path.
+    """
     p = Path(path)
-    try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
-        return str(Path(*p.parts[-2:])) if len(p.parts) > 2 else path
+    return f"{p.parent.name}/{p.name}" if p.parent.name else p.name
 
 
-def print_summary(report: RunReport, console: Console | None = None) -> None:
+display_path = short_name  # the name the comparison table imports
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 asset', '28 assets'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def styled(label: str, status: Status) -> str:
+    return f"[{STATUS_STYLE.get(status, 'bold')}]{escape(label)}[/]"
+
+
+def failing_rows(asset: AssetResult, fail_on_skip: bool = False) -> list:
+    """The asset's test results that count against it (SKIP too with --fail-on-skip)."""
+    return [r for r in asset.tests if r.status in FAILING or (fail_on_skip and r.status == Status.SKIP)]
+
+
+def asset_label(asset: AssetResult) -> tuple[str, Status | None]:
+    """The asset's worst verdict as shown ('PASS*' when its worst is a PASS that carries warnings)."""
+    status = worst(r.status for r in asset.tests)
+    if status is None:
+        return "NO RESULT", None
+    if status == Status.PASS and any(verdict_label(r) == "PASS*" for r in asset.tests):
+        return "PASS*", status
+    return status.value, status
+
+
+def print_summary(report: RunReport, console: Console | None = None, compact: bool | None = None,
+                  fail_on_skip: bool = False) -> None:
+    """The run's summary: a table on a terminal, one line per asset otherwise (`compact` forces either)."""
     console = console or Console()
-    table = Table(title=f"simready-physics {report.tool_version} on {report.engine}", show_lines=False, expand=False)
+    compact = not console.is_terminal if compact is None else compact
+    title = f"simready-physics {report.tool_version} on {report.engine}"
+    if compact:
+        _print_lines(report, console, title, fail_on_skip)
+    else:
+        _print_table(report, console, title)
+    counts = {k: v for k, v in report.counts().items() if v}
+    marked = sum(1 for r in report.all_results() if verdict_label(r) == "PASS*")
+    text = "  ".join(f"{k}: {v}" for k, v in counts.items()) or "no results"
+    if marked:
+        text += f"  (PASS*: {marked} with warnings)"
+    console.print(f"{plural(len(report.assets), 'asset')}: {text}", highlight=False, soft_wrap=True)
+    if not report.complete:
+        console.print(f"[bold yellow]interrupted[/]: {plural(len(report.not_run), 'test run')} did not run (listed in the JSON report)")
+
+
+def _print_table(report: RunReport, console: Console, title: str) -> None:
+    table = Table(title=escape(title), show_lines=False, expand=False)
     table.add_column("asset", overflow="fold")
     table.add_column("test")
-    table.add_column("verdict")
+    table.add_column("verdict", no_wrap=True)
     table.add_column("reason", overflow="fold")
     for asset in report.assets:
         for result in asset.tests:
-            table.add_row(
-                display_path(asset.path),
-                result.name,
-                f"[{STATUS_STYLE[result.status]}]{result.status.value}[/]",
-                result.reason,
-            )
+            label = verdict_label(result)
+            reason = result.reason
+            if label == "PASS*":
+                reason = f"{verdict_text(result)}; {reason}" if reason else verdict_text(result)
+            table.add_row(escape(short_name(asset.path)), result.name, styled(label, result.status), escape(reason))
     console.print(table)
-    counts = {k: v for k, v in report.counts().items() if v}
-    console.print("  ".join(f"{k}: {v}" for k, v in counts.items()) or "no results")
-    if not report.complete:
-        console.print(f"[bold yellow]interrupted[/]: {len(report.not_run)} test runs did not run (listed in the JSON report)")
+
+
+def _print_lines(report: RunReport, console: Console, title: str, fail_on_skip: bool) -> None:
+    """One line per asset, then the reasons of its failing rows (identical reasons once)."""
+    console.print(escape(f"{title}: {plural(len(report.assets), 'asset')}"), highlight=False, soft_wrap=True)
+    for asset in report.assets:
+        label, status = asset_label(asset)
+        failing = failing_rows(asset, fail_on_skip)
+        line = f"{styled(f'{label:<{LABEL_WIDTH}}', status)} {escape(short_name(asset.path))}"
+        if failing:
+            line += f"  failing: {escape(', '.join(r.name for r in failing))}"
+        elif label == "PASS*":
+            line += "  " + escape(", ".join(f"{r.name}: {verdict_text(r)}" for r in asset.tests if verdict_label(r) == "PASS*"))
+        console.print(line, highlight=False, soft_wrap=True)
+        by_reason: dict[str, list] = {}
+        for result in failing:
+            by_reason.setdefault(f"{result.status.value}: {' '.join((result.reason or 'no reason given').split())}", []).append(result.name)
+        for reason, names in by_reason.items():
+            console.print(f"    {escape(', '.join(names))} {escape(reason)}", highlight=False, soft_wrap=True)

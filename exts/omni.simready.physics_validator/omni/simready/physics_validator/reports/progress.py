@@ -2,36 +2,29 @@
 
 Assets finish out of order when several run at once, so instead of "the asset running now" this
 shows totals: a bar over assets, how many failed, how many were reused from the cache, and the
-time left estimated from the assets validated so far. Every finished test also prints one line
-(asset :: test, verdict, reason) so CI logs, which get no live bar, still tell the story.
+time left estimated from the assets validated so far. On a terminal every finished test also prints
+one line (verdict, asset :: test, reason). A CI log or a pipe gets no live bar and one line per
+finished asset instead ("[3/28] FAIL  pb_mug/floating_base.usda  failing: ground_drop"), so a long run
+still shows it is alive without printing every test twice (the summary lists the reasons).
+Asset names are `console.short_name`, the same as in the summary.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.console import Console
 from rich.markup import escape
 
-from ..core.status import Status
+from ..core.status import Status, verdict_label
+from .console import LABEL_WIDTH, asset_label, failing_rows, plural, short_name, styled
 
 FAILED = {Status.FAIL, Status.PRECHECK_FAILURE, Status.ERROR}
-STYLE = {
-    "PASS": "bold green",
-    "FAIL": "bold red",
-    "WARN": "bold yellow",
-    "SKIP": "dim",
-    "NOT_APPLICABLE": "dim",
-    "PRECHECK_FAILURE": "bold magenta",
-    "ERROR": "bold white on red",
-}
 
 
 class BatchProgress:
-    def __init__(self, console: Console | None = None, live: bool | None = None, per_test_lines: bool = True):
+    def __init__(self, console: Console | None = None, live: bool | None = None, per_test_lines: bool | None = None):
         self.console = console or Console(stderr=True)
         self.live = self.console.is_terminal if live is None else live
-        self.per_test_lines = per_test_lines
+        self.per_test_lines = self.live if per_test_lines is None else per_test_lines
         self.total = 0
         self.done = 0
         self.failed = 0
@@ -42,7 +35,7 @@ class BatchProgress:
     def batch_started(self, total: int, how: str = "") -> None:
         self.total = total
         if how:
-            self.console.print(f"[dim]{total} assets, {escape(how)}[/]", highlight=False)
+            self.console.print(f"[dim]{plural(total, 'asset')}, {escape(how)}[/]", highlight=False)
         if not self.live:
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -64,12 +57,13 @@ class BatchProgress:
     def test_finished(self, asset_path: str, result) -> None:
         if not self.per_test_lines:
             return
-        status = getattr(result.status, "value", str(result.status))
+        label = verdict_label(result)
         reason = (result.reason or "").replace("\n", " ")
         if len(reason) > 100:
             reason = reason[:97] + "..."
         self.console.print(
-            f"[{STYLE.get(status, 'bold')}]{status:<16}[/] {escape(_short(asset_path))} :: {escape(result.name)}  [dim]{escape(reason)}[/]",
+            f"{styled(f'{label:<{LABEL_WIDTH}}', Status(result.status))} {escape(short_name(asset_path))} :: "
+            f"{escape(result.name)}  [dim]{escape(reason)}[/]",
             highlight=False,
             soft_wrap=True,
         )
@@ -89,7 +83,12 @@ class BatchProgress:
                 self._progress.advance(self._task)
             self._progress.update(self._task, failed=self.failed, reused=self.reused)
         elif not self.per_test_lines:
-            self.console.print(f"[{self.done}/{self.total}] {escape(_short(asset_result.path))}", highlight=False)
+            label, status = asset_label(asset_result)
+            failing = failing_rows(asset_result)
+            line = f"{escape(f'[{self.done}/{self.total}]')} {styled(f'{label:<{LABEL_WIDTH}}', status)} {escape(short_name(asset_result.path))}"
+            if failing:
+                line += f"  failing: {escape(', '.join(r.name for r in failing))}"
+            self.console.print(line, highlight=False, soft_wrap=True)
 
     @property
     def showing(self) -> bool:
@@ -102,10 +101,6 @@ class BatchProgress:
             self._progress = None
         if self.total:
             self.console.print(
-                f"[dim]{self.done}/{self.total} assets, {self.failed} failed, {self.reused} reused from the cache[/]", highlight=False
+                f"[dim]{self.done}/{plural(self.total, 'asset')}, {self.failed} failed, {self.reused} reused from the cache[/]",
+                highlight=False,
             )
-
-
-def _short(path: str) -> str:
-    p = Path(path)
-    return f"{p.parent.name}/{p.name}" if p.parent.name else p.name
