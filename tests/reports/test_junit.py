@@ -18,7 +18,8 @@ def test_each_status_maps_to_its_junit_element():
     )
     root = ET.fromstring(report_junit(report))
     cases = {(c.get("classname"), c.get("name")): c for c in root.iter("testcase")}
-    kind = {name: next((child.tag for child in case if child.tag != "system-out"), "pass") for (_, name), case in cases.items()}
+    kind = {name: next((child.tag for child in case if child.tag not in ("system-out", "properties")), "pass")
+            for (_, name), case in cases.items()}
     assert kind["fail"] == kind["precheck_failure"] == "failure"
     assert kind["error"] == "error"
     assert kind["skip"] == kind["not_applicable"] == "skipped"
@@ -27,3 +28,18 @@ def test_each_status_maps_to_its_junit_element():
     suites = {s.get("name"): s for s in root.iter("testsuite")}
     assert suites["a.usda"].get("failures") == "2" and suites["a.usda"].get("skipped") == "2"
     assert suites["not run (interrupted)"].get("errors") == "2"
+
+
+def test_a_pass_with_warnings_is_marked_in_the_testcase_properties():
+    results = [
+        TestResult(name="effort_limit", status=Status.PASS, warnings=[f"j{i}: drive too weak" for i in range(8)]),
+        TestResult(name="ground_drop", status=Status.PASS, warnings=["video: not recorded (no EGL)"]),  # about the tool
+        TestResult(name="velocity_limit", status=Status.FAIL, reason="too fast"),
+    ]
+    root = ET.fromstring(report_junit(RunReport(assets=[AssetResult(path="robot.usda", tests=results)])))
+    props = {case.get("name"): {p.get("name"): p.get("value") for p in case.iter("property")} for case in root.iter("testcase")}
+    assert props["effort_limit"] == {"verdict": "PASS*", "verdict_text": "PASS with 8 warnings", "warnings": "8"}
+    assert props["ground_drop"] == {"verdict": "PASS", "verdict_text": "PASS", "warnings": "0"}
+    assert props["velocity_limit"]["verdict"] == "FAIL"
+    case = next(c for c in root.iter("testcase") if c.get("name") == "effort_limit")
+    assert case.find("failure") is None and list(case)[0].tag == "properties"  # still a passing case

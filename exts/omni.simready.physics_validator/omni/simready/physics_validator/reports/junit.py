@@ -2,7 +2,9 @@
 
 FAIL and PRECHECK_FAILURE are <failure>, ERROR is <error>, SKIP and NOT_APPLICABLE are <skipped>
 with the reason, WARN passes with the warnings in <system-out>. Tests an interrupted run never reached are <error>
-NOT_RUN cases in a suite of their own.
+NOT_RUN cases in a suite of their own. Each testcase carries <properties>: `verdict` as the console shows it
+("PASS*" for a PASS carrying warnings about the asset, core.status.verdict_label), `verdict_text` ("PASS with 8
+warnings") and `warnings` (how many).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from ..core.results import RunReport
 from ..core.atomic_write import write_atomic
-from ..core.status import Status
+from ..core.status import Status, asset_warnings, verdict_label, verdict_text
 
 
 def report_junit(report: RunReport) -> str:
@@ -31,6 +33,10 @@ def report_junit(report: RunReport) -> str:
                 name=result.name,
                 time=f"{result.wall_seconds:.3f}",
             )
+            properties = ET.SubElement(case, "properties")
+            for key, value in (("verdict", verdict_label(result)), ("verdict_text", verdict_text(result)),
+                               ("warnings", str(len(asset_warnings(result))))):
+                ET.SubElement(properties, "property", name=key, value=value)
             message = f"{result.status.value}: {result.reason}".strip()
             details = _details(result)
             if result.status in (Status.FAIL, Status.PRECHECK_FAILURE):
