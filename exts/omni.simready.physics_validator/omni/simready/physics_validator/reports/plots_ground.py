@@ -87,13 +87,25 @@ def ground_drop(result: TestResult, series: dict):
         ax_dev.set_yticks([])
     else:
         td, centre, corner, note = deviation
-        after = td >= touch
         mm = 1000.0
+        checks = touch + delay
+        early = (td >= touch) & (td <= checks + 1e-9)  # drawn faint: the test does not judge yet
+        judged = td >= checks
         ax_dev.axhspan(0, tolerance * mm, color=PASS_COLOR, alpha=0.12)
         ax_dev.axhline(tolerance * mm, color=FAIL_COLOR, ls="--", lw=1.2, label=f"rest_tolerance {tolerance * mm:g} mm")
-        ax_dev.plot(td[after], corner[after] * mm, color="#d46a00", lw=1.5, label="corners (worst)")
-        ax_dev.plot(td[after], centre[after] * mm, color=LIMIT_COLOR, lw=1.3, label="centre")
-        checks = touch + delay
+        for mask, alpha, suffix in ((early, 0.35, None), (judged, 1.0, "")):
+            ax_dev.plot(td[mask], corner[mask] * mm, color="#d46a00", lw=1.5, alpha=alpha,
+                        label=None if suffix is None else "corners (worst)")
+            ax_dev.plot(td[mask], centre[mask] * mm, color=LIMIT_COLOR, lw=1.3, alpha=alpha,
+                        label=None if suffix is None else "centre")
+        decided = rest if rest is not None else t_end
+        index = int(np.argmin(np.abs(td - decided)))
+        if np.isfinite(corner[index]):
+            ax_dev.plot([td[index]], [corner[index] * mm], "o", color=PASS_COLOR if rest is not None else FAIL_COLOR, ms=5)
+            ax_dev.annotate(f"{'at rest' if rest is not None else 'last window'}: corners {corner[index] * mm:.3g} mm, "
+                            f"centre {centre[index] * mm:.3g} mm", (td[index], corner[index] * mm),
+                            textcoords="offset points", xytext=(-4, 10), ha="right", fontsize=6.5,
+                            bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "#cccccc", "alpha": 0.9})
         ax_dev.axvline(checks, color="#888", ls=":", lw=1, label=f"checks start (contact + {delay:g} s)")
         if touch + limit <= t_end + 1e-9:
             ax_dev.axvline(touch + limit, color=FAIL_COLOR, ls=":", lw=1, label=f"deadline (contact + {limit:g} s)")
@@ -101,12 +113,11 @@ def ground_drop(result: TestResult, series: dict):
             ax_dev.axvspan(rest - hold, rest, color=PASS_COLOR, alpha=0.22, label="rest window (at rest)")
         else:
             ax_dev.axvspan(max(touch, t_end - hold), t_end, color=FAIL_COLOR, alpha=0.12, label="last window (not at rest)")
-        judged = td >= checks
         peak = float(np.nanmax(corner[judged])) if np.any(judged & np.isfinite(corner)) else tolerance
         ax_dev.set_ylim(0, max(3.0 * tolerance, min(1.15 * peak, 8.0 * tolerance)) * mm)
         ax_dev.set_xlim(touch, t_end)
-        ax_dev.set_ylabel("movement (mm)" + note, fontsize=8)
-        ax_dev.legend(fontsize=6.5, loc="upper right")
+        ax_dev.set_ylabel("movement in the window (mm)" + note, fontsize=8)
+        ax_dev.legend(fontsize=6.5, loc="upper left", framealpha=0.85)
     ax_dev.grid(alpha=0.3)
 
     # 2. the lowest point near the floor (mm)
