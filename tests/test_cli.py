@@ -28,9 +28,12 @@ def run_cli(*args, cwd=None):
 
 
 def test_list_tests_shows_names_versions_and_defaults(capsys):
+    from omni.simready.physics_validator.physics_tests import default_registry
+
     assert main(["list-tests"]) == 0
     out = capsys.readouterr().out
-    assert "ground_drop" in out and "3.0.0" in out and "FET003_BASE_PHYSX" in out and "rest_tolerance=0.02" in out
+    version = default_registry().get("ground_drop").version
+    assert f"ground_drop {version}" in out and "FET003_BASE_PHYSX" in out and "rest_tolerance=0.02" in out
 
 
 def test_validate_writes_json_and_junit_and_exits_by_verdict(tmp_path):
@@ -41,7 +44,9 @@ def test_validate_writes_json_and_junit_and_exits_by_verdict(tmp_path):
     assert code == 1, stderr
     assert "Traceback" not in stderr + stdout
     report = json.loads((out / "report.json").read_text())
-    assert report["schema_version"] == "1.0" and report["complete"] is True
+    assert report["schema_version"] == "2.0" and report["complete"] is True
+    assert report["engine"]["name"] == "physx" and report["engine"]["settings"] == {"physx.target": "isaacsim-5"}
+    assert report["engine"]["components"]["ovphysx"] == "0.7.0.74035321" and report["engine"]["components"]["PhysX"] == "5.12"
     verdicts = {Path(a["path"]).name: a["tests"][0]["status"] for a in report["assets"]}
     assert verdicts == {"good.usda": "PASS", "stuck.usda": "FAIL"}
     assert all(a["sha256"] for a in report["assets"])
@@ -111,3 +116,111 @@ def test_unwritable_json_report_is_not_a_green_run(tmp_path, capsys):
                  "--json", str(blocker / "report.json"), "--no-video", "--in-process", "--quiet"])
     assert code == 2
     assert "cannot write the JSON report" in capsys.readouterr().err
+
+
+# -- issue 15: usage errors, CI gates, what a log shows ------------------------------------------------
+def test_kit_engine_outside_kit_is_a_usage_error(tmp_path, capsys):
+    box_asset(tmp_path / "a.usda")
+    for args in (["--engine", "kit"], ["--compare", "physx,kit"]):
+        code = main(["validate", str(tmp_path / "a.usda"), "--out", str(tmp_path / "o"), *args])
+        err = capsys.readouterr().err
+        assert code == 2, err
+        assert "the kit engine runs inside Isaac Sim; see docs/kit-extension.md" in err
+        assert "carb" not in err and "Traceback" not in err
+    assert not (tmp_path / "o" / "report.json").exists()  # nothing ran
+
+
+def test_empty_folder_is_a_usage_error(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "readme.txt").write_text("no assets here")
+    code = main(["validate", str(tmp_path / "empty"), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"no USD files found in {tmp_path / 'empty'}" in err and "PRECHECK_FAILURE" not in err
+
+
+def test_fail_on_skip_turns_a_skip_into_exit_1(tmp_path, capsys):
+    from tests.fixtures.arms import build_arm
+
+    arm = build_arm(tmp_path / "novel.usda", joints=2, velocity_limit_deg=None)  # velocity_limit: SKIP
+    argv = ["validate", str(arm), "--tests", "velocity_limit", "--out", str(tmp_path / "o"), "--no-video", "--no-html", "--in-process"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main([*argv, "--fail-on-skip"]) == 1
+    captured = capsys.readouterr()
+    assert "--fail-on-skip: 1 test SKIP (nothing validated)" in captured.err
+    assert "failing: velocity_limit" in captured.out and "velocity_limit SKIP: " in captured.out
+
+
+def test_missing_video_extra_is_said_once_with_the_install_command(tmp_path, capsys, monkeypatch):
+    """Simulates an install without the [video] extra (pyvista not importable): one notice, no per-test warnings."""
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pyvista" else real_find_spec(name, *a))
+    box_asset(tmp_path / "assets" / "one.usda")
+    box_asset(tmp_path / "assets" / "two.usda")
+    out = tmp_path / "o"
+    code = main(["validate", str(tmp_path / "assets"), "--tests", "ground_drop", "--out", str(out), "--in-process"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    notices = [line for line in err.splitlines() if "video" in line.lower() and str(tmp_path) not in line]
+    assert len(notices) == 1, err
+    assert "the [video] extra is not installed (missing pyvista)" in notices[0]
+    assert "pip install " in notices[0] and "[video]" in notices[0]
+    report = json.loads((out / "report.json").read_text())
+    assert all(not t["warnings"] and "video" not in t["artifacts"] for a in report["assets"] for t in a["tests"])
+    assert list(out.rglob("index.html"))  # the HTML report is still written
+
+
+def test_piped_run_prints_one_line_per_asset(tmp_path):
+    """Not a terminal: the summary is one line per asset plus the failing rows' reasons; progress one line per asset."""
+    for name in ("a", "b", "c"):
+        box_asset(tmp_path / "assets" / f"{name}.usda")
+    box_asset(tmp_path / "assets" / "stuck.usda", kinematic=True)  # a real FAIL
+    code, stdout, stderr = run_cli("validate", tmp_path / "assets", "--tests", "ground_drop", "--out", tmp_path / "o", "--no-video")
+    assert code == 1, stderr
+    lines = stdout.splitlines()
+    assert len(lines) == 4 + 1 + 2, stdout  # assets + failing rows + title and totals
+    assert lines[0].endswith(": 4 assets") and lines[-1].startswith("4 assets: PASS: 3  FAIL: 1")
+    stuck = next(line for line in lines if "assets/stuck.usda" in line)
+    assert stuck.startswith("FAIL") and stuck.endswith("failing: ground_drop")
+    assert lines[lines.index(stuck) + 1].startswith("    ground_drop FAIL: ")
+    err = stderr.splitlines()
+    assert len(err) == 1 + 4 + 1 + 3, stderr  # "4 assets, ..." + one per asset + total + JSON/JUnit/HTML paths
+    assert "\x1b" not in stdout + stderr
+
+
+def test_list_tests_fits_the_terminal_and_shows_factory_defaults():
+    import os
+
+    proc = subprocess.run([sys.executable, "-m", "omni.simready.physics_validator.cli", "list-tests"], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "COLUMNS": "60"})
+    assert proc.returncode == 0, proc.stderr
+    assert "PydanticUndefined" not in proc.stdout and "joints=[]" in proc.stdout
+    assert max(len(line) for line in proc.stdout.splitlines()) <= 60
+    assert "rest_tolerance=0.02" in proc.stdout.replace("\n    ", " ")
+
+
+def test_help_and_docs_list_the_same_engines_and_every_flag():
+    from omni.simready.physics_validator.cli import build_parser
+    from omni.simready.physics_validator.engines import engine_names
+
+    parser = build_parser()
+    validate = next(a for a in parser._subparsers._group_actions if a.dest == "command").choices["validate"]  # noqa: SLF001
+    help_text = " ".join(validate.format_help().split())
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    for name in engine_names():
+        assert f"{name}" in help_text and f"`{name}`" in docs, name
+    assert "[-j N]" in validate.format_usage()
+    flags = {opt for action in validate._actions for opt in action.option_strings if opt.startswith("--")} - {"--help"}  # noqa: SLF001
+    missing = sorted(flag for flag in flags if f"`{flag}" not in docs)
+    assert not missing, f"docs/cli.md does not describe {missing}"
+    assert "--fail-on-skip" in docs and "| 2 |" in docs
+
+
+def test_show_config_help_describes_its_flags(capsys):
+    with pytest.raises(SystemExit):
+        main(["show-config", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "TOML file of overrides" in out and "override one setting" in out

@@ -342,7 +342,7 @@ def _good(folder: Path) -> list[Path]:
 
 CASES: list[Case] = [
     Case("missing_path", "a path that does not exist", b.missing_path, PRECHECK, (1,), "file not found"),
-    Case("empty_folder", "a folder without USD files", b.empty_folder, PRECHECK, (1,), "no USD files"),
+    Case("empty_folder", "a folder without USD files", b.empty_folder, frozenset(), (2,), stderr="no USD files found in"),
     Case("zero_byte", "a zero-byte .usda", b.zero_byte, PRECHECK, (1,), "empty file"),
     Case("truncated_usdc", "a .usdc cut in half", b.truncated_usdc, PRECHECK, (1,), "truncated"),
     Case("syntax_error", ".usda with a syntax error", b.syntax_error, PRECHECK, (1,), "line 8"),

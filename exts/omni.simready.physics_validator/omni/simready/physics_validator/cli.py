@@ -1,40 +1,79 @@
 """`simready-physics`: the headless command line.
 
-    simready-physics validate PATH... [--tests a,b] [--engine physx] [--compare E1,E2] [--config F]
-                                      [--set k=v] [--out DIR] [--json F] [--junit F] [--no-video] [--debug]
+    simready-physics validate PATH... [--tests a,b] [--engine physx|sapien|newton|kit] [--compare E1,E2]
+                                      [--config F] [--set k=v] [--out DIR] [--json F] [--junit F] [-j N]
+                                      [--fail-on-skip] [--no-video] [--no-html] [--quiet] [--debug] ...
     simready-physics list-tests
     simready-physics show-config [--config F] [--set k=v]
 
-Exit codes: 0 nothing failed, 1 any FAIL or PRECHECK_FAILURE, 2 usage error, 3 any ERROR.
-No Python traceback reaches the user unless --debug.
+Exit codes: 0 nothing failed, 1 any FAIL or PRECHECK_FAILURE (or SKIP with --fail-on-skip), 2 usage error,
+3 any ERROR. No Python traceback reaches the user unless --debug. Every flag: docs/cli.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import warnings
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
-from .core.status import ExitCode, exit_code_for
+from .core.status import ExitCode, Status, exit_code_for
 
 DEFAULT_OUT = "simready-report"
+DISTRIBUTION = "omni-simready-physics-validator"
+# What each engine name means, for --help (the names themselves come from engines.engine_names()).
+ENGINE_HELP = {
+    "physx": "NVIDIA PhysX 5 through ovphysx, on the asset's own USD",
+    "sapien": "PhysX 5 through SAPIEN ([sapien] extra)",
+    "newton": "Newton on Warp, CPU ([newton] extra)",
+    "kit": "omni.physx inside Isaac Sim only (see docs/kit-extension.md)",
+}
+KIT_ONLY = "the kit engine runs inside Isaac Sim; see docs/kit-extension.md"
+# The [video] extra, by import name (what is missing is named in the notice).
+VIDEO_MODULES = {"pyvista": "pyvista", "vtkmodules": "vtk", "imageio_ffmpeg": "imageio-ffmpeg", "PIL": "pillow"}
+
+
+def default_engine() -> str:
+    from . import engines
+
+    return getattr(engines, "DEFAULT_ENGINE", "physx")
+
+
+def engines_help() -> str:
+    """'physx (default): ..., sapien: ..., newton: ..., kit: ...' in the order of engines.engine_names()."""
+    from .engines import engine_names
+
+    default = default_engine()
+    parts = []
+    for name in engine_names():
+        label = f"{name} (default)" if name == default else name
+        parts.append(f"{label}: {ENGINE_HELP[name]}" if name in ENGINE_HELP else label)
+    return "physics engine. " + "; ".join(parts)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="simready-physics",
         description="Physics-conformance tests for simulation-ready USD assets.",
+        epilog="Exit codes: 0 nothing failed, 1 a FAIL or PRECHECK_FAILURE (or a SKIP with --fail-on-skip), "
+        "2 usage error, 3 an ERROR or an interrupted run. Every command and flag: docs/cli.md.",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command")
 
-    validate = sub.add_parser("validate", help="run the tests on USD files or folders")
+    validate = sub.add_parser(
+        "validate", help="run the tests on USD files or folders",
+        usage="%(prog)s PATH... [--tests A,B] [--engine NAME | --compare E1,E2] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
+        "       [--out DIR] [--json FILE] [--junit FILE] [-j N] [--executor local|ray] [--changed-only] [--fail-on-skip]\n"
+        "       [--no-video] [--no-html] [--in-process] [--watchdog S] [--max-test-seconds S] [--quiet] [--debug]",
+    )
     validate.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
     validate.add_argument("--tests", help="comma-separated test names (default: all); see list-tests")
-    validate.add_argument("--engine", default="physx", help="physics engine: physx (default) or newton")
+    validate.add_argument("--engine", default=default_engine(), metavar="NAME", help=engines_help())
     validate.add_argument("--compare", metavar="E1,E2", help="run the assets on each engine and compare verdicts, e.g. physx,newton")
     validate.add_argument("--config", action="append", default=[], metavar="FILE", help="TOML config file (repeatable)")
     validate.add_argument(
@@ -52,7 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--max-test-seconds", type=float, metavar="SECONDS", help="wall-clock cap per test even while it progresses (default 3600)"
     )
-    validate.add_argument("--quiet", action="store_true", help="no progress and no summary table")
+    validate.add_argument("--quiet", action="store_true", help="no progress and no summary")
+    validate.add_argument(
+        "--fail-on-skip", action="store_true",
+        help="exit 1 when any test is SKIP (it could not validate anything), for CI gates that must not pass an unexercised asset",
+    )
     validate.add_argument("--debug", action="store_true", help="show Python tracebacks")
     validate.add_argument("--jobs", "-j", type=int, metavar="N", help="assets validated at once (default: number of CPU cores)")
     validate.add_argument("--executor", default="local", choices=("local", "ray"), help="where assets run: local processes or a Ray cluster")
@@ -63,9 +106,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("list-tests", help="list the registered tests with version, features and defaults")
-    show = sub.add_parser("show-config", help="print the effective configuration as TOML")
-    show.add_argument("--config", action="append", default=[], metavar="FILE")
-    show.add_argument("--set", action="append", default=[], metavar="TEST.KEY=VALUE")
+    show = sub.add_parser(
+        "show-config", help="print the effective configuration as TOML",
+        description="Print the configuration a validate run with the same --config/--set would use, as TOML "
+        "(the defaults of every test and of [run], then the overrides in order).",
+    )
+    show.add_argument("--config", action="append", default=[], metavar="FILE",
+                      help="TOML file of overrides, sections are test names and run (repeatable, applied in order)")
+    show.add_argument("--set", action="append", default=[], metavar="TEST.KEY=VALUE",
+                      help="override one setting, e.g. ground_drop.rest_tolerance=0.01 (repeatable, after the files)")
     return parser
 
 
@@ -126,9 +175,14 @@ def _validate(args, console: Console) -> int:
         default_registry().select(tests)
         engines = parse_engines(args.compare) if args.compare else [args.engine]
         for name in engines:
+            if name == "kit" and not inside_kit():
+                return _usage_error(console, KIT_ONLY)
             engine_class(name)
     except (ConfigError, UnknownTestError, EngineUnavailable, ValueError) as exc:  # ValueError: --compare syntax
         return _usage_error(console, str(exc))
+    empty = _empty_folders(args.paths)
+    if empty:
+        return _usage_error(console, "; ".join(empty))
     if args.no_video:
         config.run.video = False
     if args.in_process:
@@ -153,6 +207,15 @@ def _validate(args, console: Console) -> int:
 
     if args.jobs is not None and args.jobs < 1:
         return _usage_error(console, "--jobs must be at least 1")
+    if config.run.video:
+        missing = [dist for module, dist in VIDEO_MODULES.items() if importlib.util.find_spec(module) is None]
+        if missing:  # said once here, instead of a "video: not recorded" warning on every test
+            config.run.video = False
+            console.print(
+                f"[yellow]videos are not recorded:[/] the {escape('[video]')} extra is not installed (missing {', '.join(missing)}); "
+                f"install it with: {escape(install_command('video'))}",
+                highlight=False, soft_wrap=True,
+            )
     from .run import validate_batch
     from .run.inputs import InputError
 
@@ -183,11 +246,17 @@ def _validate(args, console: Console) -> int:
         if not args.quiet and not args.compare:
             from .reports.console import print_summary
 
-            print_summary(report, Console())
+            print_summary(report, Console(), fail_on_skip=args.fail_on_skip)
         if not args.quiet:
             for label, path in written:
-                console.print(f"{label}: {path}")
-        codes.append(_exit_code(report, written))
+                console.print(f"{label}: {path}", highlight=False, soft_wrap=True)
+        code = _exit_code(report, written, args.fail_on_skip)
+        skipped = sum(1 for r in report.all_results() if r.status == Status.SKIP)
+        if args.fail_on_skip and skipped:
+            from .reports.console import plural
+
+            console.print(f"--fail-on-skip: {plural(skipped, 'test')} SKIP (nothing validated): not a pass", highlight=False)
+        codes.append(code)
     if args.compare:
         _write_comparison(reports, out_dir, args, console)
     return int(max(codes))
@@ -206,9 +275,48 @@ def parse_engines(text: str) -> list[str]:
     return engines
 
 
-def _exit_code(report, written) -> int:
+def inside_kit() -> bool:
+    """True inside Isaac Sim / Kit (its carb module is importable); the kit engine needs it."""
+    try:
+        return importlib.util.find_spec("carb") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def install_command(extra: str = "") -> str:
+    """The pip command that (re)installs this package with `extra`: from its checkout's folder when it was
+    installed from one, else by distribution name."""
+    import json
+    from importlib import metadata
+    from urllib.parse import unquote, urlparse
+
+    target = DISTRIBUTION
+    try:
+        direct = json.loads(metadata.distribution(DISTRIBUTION).read_text("direct_url.json") or "{}")
+        url = urlparse(direct.get("url", ""))
+        if url.scheme == "file" and Path(unquote(url.path)).is_dir():
+            editable = "-e " if direct.get("dir_info", {}).get("editable") else ""
+            target = f"{editable}'{unquote(url.path)}{f'[{extra}]' if extra else ''}'"
+            return f"pip install {target}"
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        pass
+    return f"pip install '{target}[{extra}]'" if extra else f"pip install {target}"
+
+
+def _empty_folders(paths) -> list[str]:
+    """'no USD files found in DIR' for each folder argument without any asset (a usage error, like a typo)."""
+    from .core.usd import USD_EXTENSIONS, find_usd_files
+
+    return [
+        f"no USD files found in {path} (looked for {', '.join(USD_EXTENSIONS)})"
+        for path in map(Path, paths)
+        if path.is_dir() and not find_usd_files(path)
+    ]
+
+
+def _exit_code(report, written, fail_on_skip: bool = False) -> int:
     """The rule for every run: worst verdict; an incomplete run is an ERROR; a report CI cannot read is never green."""
-    code = exit_code_for(r.status for r in report.all_results())
+    code = exit_code_for((r.status for r in report.all_results()), fail_on_skip=fail_on_skip)
     if not report.complete and code == ExitCode.OK:
         code = ExitCode.ERROR
     if not any(label == "JSON" for label, _ in written) or not any(label == "JUnit" for label, _ in written):
@@ -245,8 +353,10 @@ def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | N
     if html_dir is not None:
         try:
             from .reports.html import write_html_report
-        except ImportError:
+        except ImportError as exc:  # jinja2/matplotlib are base dependencies: a broken install, said once
             write_html_report = None
+            console.print(f"[yellow]warning:[/] HTML report not written: {escape(str(exc))} (reinstall: {escape(install_command())})",
+                          highlight=False, soft_wrap=True)
         if write_html_report is not None:
             try:
                 written.append(("HTML", write_html_report(report, html_dir)))
@@ -255,19 +365,39 @@ def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | N
     return written
 
 
-def _list_tests() -> int:
-    from rich.table import Table
+def _list_tests(console: Console | None = None) -> int:
+    """One block per test (name, version, features; summary; defaults), wrapped to the terminal's width."""
+    import textwrap
 
     from .physics_tests import default_registry
 
-    table = Table(title="registered tests")
-    for column in ("test", "version", "features", "summary", "defaults"):
-        table.add_column(column, overflow="fold")
-    for name, test_cls in default_registry().items():
-        defaults = ", ".join(f"{k}={v.default}" for k, v in test_cls.Config.model_fields.items())
-        table.add_row(name, test_cls.version, ", ".join(test_cls.features), test_cls.summary, defaults)
-    Console(width=200).print(table)
+    console = console or Console(highlight=False)
+    width = max(40, console.width)
+    for index, (name, test_cls) in enumerate(default_registry().items()):
+        if index:
+            console.print()
+        heading = textwrap.wrap(f"{name} {test_cls.version}  {', '.join(test_cls.features)}", width=width, subsequent_indent="    ")
+        console.print(f"[bold]{escape(name)}[/]{escape(heading[0][len(name):])}", soft_wrap=True)
+        for line in heading[1:]:
+            console.print(escape(line), soft_wrap=True)
+        for text, first, rest in (
+            (test_cls.summary, "  ", "  "),
+            (", ".join(f"{key}={_default_text(field)}" for key, field in test_cls.Config.model_fields.items()), "  defaults: ", "    "),
+        ):
+            for line in textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False):
+                console.print(escape(line), soft_wrap=True)
     return ExitCode.OK
+
+
+def _default_text(field) -> str:
+    """A config field's default as --set takes it (TOML): default_factory values too, never PydanticUndefined."""
+    import tomli_w
+
+    value = field.get_default(call_default_factory=True)
+    try:
+        return tomli_w.dumps({"v": _toml_safe(value)}).strip()[len("v = "):]
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def _show_config(args) -> int:

@@ -55,11 +55,14 @@ class ExitCode(int, Enum):
     ERROR = 3
 
 
-def exit_code_for(statuses) -> ExitCode:
+def exit_code_for(statuses, fail_on_skip: bool = False) -> ExitCode:
+    """The worst verdict as an exit code; with `fail_on_skip` a SKIP (nothing validated) counts as a failure."""
     statuses = list(statuses)
     if any(s == Status.ERROR for s in statuses):
         return ExitCode.ERROR
     if any(s.is_failure for s in statuses):
+        return ExitCode.FAILED
+    if fail_on_skip and any(s == Status.SKIP for s in statuses):
         return ExitCode.FAILED
     return ExitCode.OK
 
