@@ -19,6 +19,13 @@ from .inputs import AssetJob, InputError
 from .worker import run_asset_isolated
 
 
+RAY_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
+
+
+def _drop_token_notice(record: logging.LogRecord) -> bool:
+    return "Token authentication is enabled for this Ray cluster" not in str(record.msg)
+
+
 def run_job_remotely(job_fields: dict, watchdog_seconds: float) -> tuple[dict, dict]:
     """The Ray task body: plain dicts in and out, so the driver and nodes only share the schema."""
     asset_result = run_asset_isolated(AssetJob(**job_fields), watchdog_seconds)
@@ -51,6 +58,9 @@ class RayExecutor:
         if self.address:
             ray.init(address=self.address, **{k: v for k, v in quiet.items() if k != "include_dashboard"})
         else:
+            # The private instance keeps Ray's default token authentication, without Ray's notice that it
+            # did ("Token authentication is enabled ... Set RAY_AUTH_MODE=disabled to opt out") on every run.
+            logging.getLogger(RAY_TOKEN_LOGGER).addFilter(_drop_token_notice)
             ray.init(address=None, num_cpus=self.jobs, _node_ip_address="127.0.0.1", **quiet)
         return True
 
