@@ -3,7 +3,8 @@
 A cached verdict is reused only when everything that can change it is the same: the bytes of the
 asset *and of every layer and asset file it pulls in* (sublayers, references, payloads, textures),
 the test's name and version, its effective config, the run settings that reach the test (watchdog,
-video), the engine version and the tool version. Those go into one sha256 key per (asset, test).
+video), the engine (its version, libraries and settings such as `physx.target`: the report's engine
+block) and the tool version. Those go into one sha256 key per (asset, test).
 
 Entries live under `<out>/.cache/results/` as one small JSON file each, written atomically as soon
 as a test finishes, so a run that is killed halfway loses at most the tests that were in flight.
@@ -98,7 +99,8 @@ def result_cache_key(
     engine_version: str,
     tool_version: str,
 ) -> str:
-    """One key per (asset content, test, everything that can change the test's verdict)."""
+    """One key per (asset content, test, everything that can change the test's verdict). `engine_version`:
+    the engine block as a string (run.batch passes its JSON, so `physx.target` changes the key)."""
     material = {
         "format": CACHE_FORMAT,
         "content": content_hash,

@@ -109,7 +109,7 @@ def compare_reports(reports: dict[str, RunReport]) -> Comparison:
     for key in dict.fromkeys(order):
         results = {e: by_engine[e].get(key) for e in engines}
         verdicts = {
-            e: EngineVerdict(status=r.status, reason=r.reason, deciding=deciding_metrics(r), engine_version=r.engine)
+            e: EngineVerdict(status=r.status, reason=r.reason, deciding=deciding_metrics(r), engine_version=str(reports[e].engine) or r.engine)
             if r is not None else EngineVerdict(reason="not run on this engine")
             for e, r in results.items()
         }

@@ -8,7 +8,7 @@ a typo must never silently fall back to a default.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -49,12 +49,35 @@ class RunConfig(BaseModel):
     isolate: bool = Field(True, description="Run each asset in a worker process (crash/hang isolation).")
 
 
-class ValidationConfig:
-    """The effective config of a run: one TestConfig per registered test plus the RunConfig."""
+PHYSX_TARGETS = ("isaacsim-5", "latest")
 
-    def __init__(self, tests: Mapping[str, TestConfig], run: RunConfig | None = None):
+
+class PhysxConfig(BaseModel):
+    """Settings of the `physx` engine (ovphysx, the Omni PhysX runtime); part of every results-cache key."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    target: Literal["isaacsim-5", "latest"] = Field(
+        "isaacsim-5",
+        description=(
+            "Which runtime a verdict speaks for. isaacsim-5: legacy physxJoint:maxJointVelocity / armature / "
+            "jointFriction are carried over to physxJointAxis:<axis>:* in the engine's wrapper layer, as Isaac Sim "
+            "5.x honours them, with a forward-compatibility warning. latest: the runtime as it is (PhysX 5.12 / "
+            "ovphysx 0.7 ignores PhysxJointAPI)."
+        ),
+    )
+
+
+class ValidationConfig:
+    """The effective config of a run: one TestConfig per registered test, the RunConfig and the engine
+    sections (`physx`)."""
+
+    ENGINE_SECTIONS = ("physx",)
+
+    def __init__(self, tests: Mapping[str, TestConfig], run: RunConfig | None = None, physx: PhysxConfig | None = None):
         self.tests: dict[str, TestConfig] = dict(tests)
         self.run = run or RunConfig()
+        self.physx = physx or PhysxConfig()
 
     @classmethod
     def defaults(cls, registry) -> "ValidationConfig":
@@ -65,16 +88,23 @@ class ValidationConfig:
         return self.tests[name]
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"run": self.run.model_dump()}
+        out: dict[str, Any] = {"run": self.run.model_dump(), "physx": self.physx.model_dump()}
         out.update({name: cfg.model_dump() for name, cfg in self.tests.items()})
         return out
 
     def copy(self) -> "ValidationConfig":
-        return ValidationConfig({k: v.model_copy() for k, v in self.tests.items()}, self.run.model_copy())
+        return ValidationConfig({k: v.model_copy() for k, v in self.tests.items()}, self.run.model_copy(), self.physx.model_copy())
+
+    def engine_settings(self, engine: str) -> dict[str, Any]:
+        """The settings of `engine` that can change a verdict, as dotted keys ({"physx.target": ...} for
+        physx; nothing for the other engines). Engines get them at creation; they enter the cache key."""
+        if engine == "physx":
+            return {f"physx.{k}": v for k, v in self.physx.model_dump().items()}
+        return {}
 
     # -- overrides --------------------------------------------------------------------------------
     def apply(self, overrides: Mapping[str, Mapping[str, Any]], origin: str = "config") -> None:
-        """Apply {section: {key: value}}; sections are test names or 'run'."""
+        """Apply {section: {key: value}}; sections are test names, 'run' or 'physx'."""
         for section, values in overrides.items():
             if not isinstance(values, Mapping):
                 raise ConfigError(f"{origin}: '{section}' must be a table of keys, got {values!r}")
@@ -113,14 +143,18 @@ class ValidationConfig:
     def _section(self, section: str, origin: str) -> BaseModel:
         if section == "run":
             return self.run
+        if section == "physx":
+            return self.physx
         if section not in self.tests:
-            known = ", ".join(["run", *sorted(self.tests)])
+            known = ", ".join(["run", "physx", *sorted(self.tests)])
             raise ConfigError(f"{origin}: unknown section '{section}' (known: {known})")
         return self.tests[section]
 
     def _store(self, section: str, validated: BaseModel) -> None:
         if section == "run":
             self.run = validated  # type: ignore[assignment]
+        elif section == "physx":
+            self.physx = validated  # type: ignore[assignment]
         else:
             self.tests[section] = validated  # type: ignore[assignment]
 

@@ -86,6 +86,19 @@ class TestContext:
     def body_poses(self):
         return self.engine.body_poses()
 
+    def enforced_velocity_limit(self, joint_path: str) -> float | None:
+        """The velocity cap the engine's solver enforces on this joint (rad/s or m/s; inf = none), or None
+        when the engine does not say (`joint_velocity_limits`, core.engine.EngineIntrospection). It differs
+        from the authored limit when the runtime does not parse the attribute the limit is spelled in."""
+        limits = getattr(self.engine, "joint_velocity_limits", None)
+        if limits is None:
+            return None
+        try:
+            value = float(limits()[self.dof_index(joint_path)])
+        except Exception:  # noqa: BLE001 - an engine that cannot say
+            return None
+        return None if value != value else value
+
     def reset(self) -> None:
         self.engine.reset()
 

@@ -69,3 +69,37 @@ class Engine(Protocol):
         """Back to the state right after load: poses, velocities, joint targets, time."""
 
     def close(self) -> None: ...
+
+
+class EngineIntrospection(Protocol):
+    """OPTIONAL reads an engine may offer besides the protocol: what the physics runtime itself parsed
+    and enforces, in SI and `dof_joints` order. Callers look them up with getattr and treat a missing
+    method as "this engine does not say" (never as a value). NaN marks a joint the engine cannot
+    describe (e.g. one outside any articulation); +inf means unlimited.
+
+    physx (ovphysx) implements all of them; newton has `joint_velocity_limits` and `body_masses`; sapien
+    `body_masses`.
+    """
+
+    def describe(self) -> dict:
+        """For the report's engine block: {"name", "version", "components": {library: version},
+        "settings": {"physx.target": ...}} (core.results.EngineInfo fields)."""
+
+    def joint_limits(self) -> np.ndarray:
+        """(n, 2) lower/upper position limits (rad or m) as the runtime parsed them; +-inf when free."""
+
+    def drive_gains(self) -> dict[str, np.ndarray]:
+        """Per DOF: "stiffness" (N m/rad | N/m), "damping" (N m s/rad | N s/m), "max_force" (N m | N, inf =
+        unlimited) as the runtime parsed them; an engine may add more keys (armature, drive type)."""
+
+    def joint_velocity_limits(self) -> np.ndarray:
+        """(n,) the velocity cap the solver enforces (rad/s or m/s); inf = no cap is enforced, e.g. a limit
+        spelled in an attribute this runtime does not parse."""
+
+    def mass_matrix(self) -> np.ndarray:
+        """(n, n) joint-space inertia over the DOF joints in the current pose (kg m^2 for revolute rows and
+        columns, kg for prismatic ones, kg m on mixed entries), NaN rows/columns for joints outside any
+        articulation; the effective inertia of joint i alone is M[i, i]."""
+
+    def body_masses(self) -> dict[str, float]:
+        """Mass per simulated body (kg) as the runtime computed it (density rules included)."""

@@ -20,6 +20,38 @@ def quat_mul(a, b) -> np.ndarray:
     )
 
 
+def quats_mul(a, b) -> np.ndarray:
+    """`quat_mul` broadcast over leading axes: (..., 4) x (..., 4) -> (..., 4), wxyz."""
+    aw, ax, ay, az = np.moveaxis(np.asarray(a, float), -1, 0)
+    bw, bx, by, bz = np.moveaxis(np.asarray(b, float), -1, 0)
+    return np.stack(
+        [
+            aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+        ],
+        axis=-1,
+    )
+
+
+def quats_to_matrices(q) -> np.ndarray:
+    """(N, 4) unit quaternions wxyz -> (N, 3, 3) rotation matrices (no normalisation: engine output)."""
+    q = np.asarray(q, float)
+    w, x, y, z = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    m = np.empty((len(q), 3, 3))
+    m[:, 0, 0] = 1 - 2 * (y * y + z * z)
+    m[:, 0, 1] = 2 * (x * y - z * w)
+    m[:, 0, 2] = 2 * (x * z + y * w)
+    m[:, 1, 0] = 2 * (x * y + z * w)
+    m[:, 1, 1] = 1 - 2 * (x * x + z * z)
+    m[:, 1, 2] = 2 * (y * z - x * w)
+    m[:, 2, 0] = 2 * (x * z - y * w)
+    m[:, 2, 1] = 2 * (y * z + x * w)
+    m[:, 2, 2] = 1 - 2 * (x * x + y * y)
+    return m
+
+
 def quat_conj(q) -> np.ndarray:
     return np.array([q[0], -q[1], -q[2], -q[3]])
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import BaseModel, Field, field_serializer
+from pydantic import BaseModel, Field, field_serializer, field_validator
 
 from .status import Status, worst
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "2.0"  # 2.0: `engine` is an EngineInfo block (was a string)
 
 Scalar = float | int | bool | str | None
 
@@ -94,15 +94,43 @@ class AssetResult(BaseModel):
         return worst(t.status for t in self.tests)
 
 
+class EngineInfo(BaseModel):
+    """Which engine a run used: its name, its version string, the libraries behind it and the engine
+    settings that can change a verdict (e.g. {"physx.target": "isaacsim-5"})."""
+
+    name: str = ""
+    version: str = ""  # the engine's own version string, e.g. "ovphysx 0.7.0.74035321 / PhysX 5.12"
+    components: dict[str, str] = Field(default_factory=dict)  # library -> version, e.g. {"ovphysx": ..., "PhysX": ...}
+    settings: dict[str, Scalar] = Field(default_factory=dict)
+
+    @classmethod
+    def from_label(cls, text: str) -> "EngineInfo":
+        """A schema-1.0 engine string, "name (version)" or "name", as an EngineInfo."""
+        name, _, rest = str(text).partition(" (")
+        return cls(name=name.strip(), version=rest[:-1] if rest.endswith(")") else rest)
+
+    def __str__(self) -> str:
+        """One line for people: "physx (ovphysx 0.7.0.74035321 / PhysX 5.12; physx.target=isaacsim-5)"."""
+        extra = "; ".join(f"{k}={v}" for k, v in self.settings.items())
+        inner = "; ".join(part for part in (self.version, extra) if part)
+        return f"{self.name} ({inner})" if inner else self.name
+
+
 class RunReport(BaseModel):
     schema_version: str = SCHEMA_VERSION
     tool_version: str = ""
-    engine: str = ""
+    engine: EngineInfo = Field(default_factory=EngineInfo)
     started: str = ""
     finished: str = ""
     complete: bool = True  # False for an interrupted run: see `not_run`
     not_run: list[str] = Field(default_factory=list)
     assets: list[AssetResult] = Field(default_factory=list)
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _engine_from_label(cls, value: Any) -> Any:
+        """Schema 1.0 reports (and callers that only know a name) give the engine as a string."""
+        return EngineInfo.from_label(value) if isinstance(value, str) else value
 
     def all_results(self):
         for asset in self.assets:

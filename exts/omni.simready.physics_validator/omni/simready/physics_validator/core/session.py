@@ -116,6 +116,7 @@ class TestSession:
         self.result.engine = getattr(engine, "name", "")
         self.ctx = TestContext(engine, asset, config, self.result)
         self._generator = None
+        self._engine_warnings_seen: int | None = None  # how many engine warnings are in the result (None: not loaded)
         self._started_at: float | None = None
         self._last_progress: float | None = None
         self.done = False
@@ -139,8 +140,8 @@ class TestSession:
         self._guard(lambda: self.engine.load(self.asset, scene))
         if self.done:
             return False
-        for warning in getattr(self.engine, "warnings", []) or []:
-            self.ctx.warn(f"engine: {warning}")
+        self._engine_warnings_seen = 0
+        self._copy_engine_warnings()
         self._generator = self._guard(lambda: self.test.run(self.ctx))
         self._last_progress = time.perf_counter()  # building the scene is not a physics step
         return not self.done
@@ -209,10 +210,23 @@ class TestSession:
             self.result.log.append(traceback.format_exc())
         self._close()
 
+    def _copy_engine_warnings(self) -> None:
+        """The engine's warnings since the last copy, into the verdict: those of the load (what the engine
+        could not map, carried-over attributes) and, at the end, those raised while stepping (runtime log)."""
+        try:
+            warnings = list(getattr(self.engine, "warnings", []) or [])
+        except Exception:  # noqa: BLE001 - an engine that cannot say has nothing to add
+            return
+        for warning in warnings[self._engine_warnings_seen:]:
+            self.ctx.warn(f"engine: {warning}")
+        self._engine_warnings_seen = len(warnings)
+
     def _close(self) -> None:
         if self.done:
             return
         self.done = True
+        if self._engine_warnings_seen is not None:  # loaded: add what the engine reported while stepping
+            self._copy_engine_warnings()
         try:
             self.result.simulated_seconds = round(float(self.engine.time or 0.0), 6)
         except Exception:  # noqa: BLE001 - an engine that failed to load has no clock

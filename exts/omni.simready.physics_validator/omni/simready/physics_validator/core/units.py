@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .geometry import quat_conj, quat_mul, quat_normalize, quat_to_matrix, rotate
+from .geometry import quat_conj, quat_mul, quat_normalize, quat_to_matrix, quats_mul, rotate
 
 
 def up_to_z_quat(up_axis: str) -> np.ndarray:
@@ -116,6 +116,27 @@ class StageFrame:
     def length_to_si(self, length: float) -> float:
         return float(length) * self.meters_per_unit
 
+    def poses_to_si(self, positions, quats_xyzw) -> tuple[np.ndarray, np.ndarray]:
+        """(N, 3) stage positions and (N, 4) xyzw quaternions (PhysX order) -> SI positions, wxyz quaternions."""
+        quats = np.asarray(quats_xyzw, float)[:, [3, 0, 1, 2]]
+        if self.up_axis.upper() != "Y":
+            return np.asarray(positions, float) * self.meters_per_unit, quats
+        return self.points_to_si(positions), quats_mul(self.to_si_quat, quats)
+
+    def vectors_to_si(self, vectors, scale: float = 1.0) -> np.ndarray:
+        """`vector_to_si` for an (N, 3) array."""
+        return (np.asarray(vectors, float) * scale) @ self.to_si_rotation.T
+
+    # -- joint quantities: USD authors angles in degrees, lengths in stage units -------------------
+    def joint_coordinate_scale(self, angular: bool) -> float:
+        """USD joint coordinate -> SI: degrees -> rad (angular), stage length -> m (linear); also deg/s, u/s."""
+        return math.pi / 180.0 if angular else self.meters_per_unit
+
+    def joint_effort_scale(self, angular: bool) -> float:
+        """USD joint effort -> SI: kg u^2/s^2 -> N m (angular), kg u/s^2 -> N (linear), with kilogramsPerUnit.
+        Also the inertia scale of an angular coordinate in radians (kg u^2 -> kg m^2) or a linear one (kg)."""
+        return self.kilograms_per_unit * self.meters_per_unit * (self.meters_per_unit if angular else 1.0)
+
     # -- SI -> stage ------------------------------------------------------------------------------
     def point_from_si(self, p) -> np.ndarray:
         return rotate(quat_conj(self.to_si_quat), np.asarray(p, float)) / self.meters_per_unit
@@ -133,6 +154,10 @@ class StageFrame:
     def force_from_si(self, f) -> np.ndarray:
         """Newtons in the SI world -> stage force units (kgpu * mpu / s^2) in the stage frame."""
         return rotate(quat_conj(self.to_si_quat), np.asarray(f, float)) / (self.meters_per_unit * self.kilograms_per_unit)
+
+    def vectors_from_si(self, vectors, scale: float = 1.0) -> np.ndarray:
+        """(N, 3) SI world directions -> stage axes, divided by `scale` (e.g. metersPerUnit for points)."""
+        return (np.asarray(vectors, float) @ self.to_si_rotation) / scale
 
     def length_from_si(self, metres: float) -> float:
         return float(metres) / self.meters_per_unit

@@ -59,6 +59,7 @@ class ValidationLayerPlan:
     solver_position_iterations: int = 16
     solver_velocity_iterations: int = 1
     cpu_dynamics: bool = True
+    meters_per_unit: float = 1.0
 
     @property
     def dt(self) -> float:
@@ -93,6 +94,7 @@ def plan_validation_layer(
         articulation_roots=[a.root for a in asset.articulations],
         solver_position_iterations=scene.solver_position_iterations,
         solver_velocity_iterations=scene.solver_velocity_iterations,
+        meters_per_unit=frame.meters_per_unit,
     )
     bounds = asset.authored_bounds()
     if scene.ground is not None:
@@ -156,15 +158,32 @@ def _author(stage, plan: ValidationLayerPlan) -> None:
     for root in plan.articulation_roots:
         prim = stage.GetPrimAtPath(root)
         if prim.IsValid():
+            had_api = "PhysxArticulationAPI" in [str(s) for s in prim.GetAppliedSchemas()]
             prim.AddAppliedSchema("PhysxArticulationAPI")
             _set(prim, "physxArticulation:solverPositionIterationCount", Sdf.ValueTypeNames.Int, plan.solver_position_iterations)
             _set(prim, "physxArticulation:solverVelocityIterationCount", Sdf.ValueTypeNames.Int, plan.solver_velocity_iterations)
+            if not had_api:
+                _keep_parser_thresholds(prim, plan.meters_per_unit)
     if plan.ground is not None:
         _author_ground(stage, plan.ground, plan.up_axis)
     if plan.lift_prim and plan.lift_stage:
         _author_lift(stage, plan.lift_prim, plan.lift_stage, plan.up_vector)
     if plan.pin_body:
-        _author_pin(stage, plan.pin_body)
+        author_pin_joint(stage, plan.pin_body)
+
+
+def _keep_parser_thresholds(prim, meters_per_unit: float) -> None:
+    """Applying PhysxArticulationAPI where the asset had none must not change the articulation's sleep and
+    stabilization thresholds: without the API the parser uses units-scaled defaults (5e-3 and 1.0 on a
+    metre stage), with it the schema fallbacks 5e-5 and 1e-5 (ovphysx docs/population/PhysxArticulationAPI.md,
+    a documented defect of both population paths). Author the parser defaults unless the asset has values."""
+    from pxr import Sdf
+
+    speed2 = (10.0 / meters_per_unit) ** 2  # tolerances_speed = 10 / metersPerUnit, squared
+    for name, value in (("physxArticulation:sleepThreshold", 5e-5 * speed2), ("physxArticulation:stabilizationThreshold", 1e-2 * speed2)):
+        attr = prim.GetAttribute(name)
+        if not (attr and attr.HasAuthoredValue()):
+            _set(prim, name, Sdf.ValueTypeNames.Float, float(value))
 
 
 def _author_ground(stage, ground: GroundPlan, axis: str) -> None:
@@ -180,7 +199,10 @@ def _author_ground(stage, ground: GroundPlan, axis: str) -> None:
     xform = UsdGeom.Xform.Define(stage, ground.path)
     offset = [0.0, 0.0, 0.0]
     offset["XYZ".index(axis)] = ground.height_stage
-    xform.AddTranslateOp().Set(Gf.Vec3d(*offset))
+    existing = {op.GetOpName(): op for op in xform.GetOrderedXformOps()}  # a stage saved with our ground in it
+    translate = existing.get("xformOp:translate") or xform.AddTranslateOp()
+    xform.SetXformOpOrder([translate])
+    translate.Set(Gf.Vec3d(*offset))
     plane = UsdGeom.Plane.Define(stage, f"{ground.path}/CollisionPlane")
     plane.CreateAxisAttr().Set(axis)
     plane.CreateWidthAttr().Set(2.0 * ground.half_size_stage)
@@ -208,24 +230,30 @@ def _author_lift(stage, prim_path: str, distance: float, up_vector: tuple[float,
     parent_to_world = UsdGeom.Xformable(parent).ComputeLocalToWorldTransform(0) if parent.IsA(UsdGeom.Xformable) else Gf.Matrix4d(1)
     in_parent = parent_to_world.GetInverse().TransformDir(world_up * distance)
     ops = xformable.GetOrderedXformOps()
+    name = f"xformOp:translate:{LIFT_OP_SUFFIX}"
+    previous = next((op for op in ops if op.GetOpName() == name), None)
+    if previous is not None:  # a stage saved with our lift in it: lift further from there
+        previous.Set(Gf.Vec3d(previous.Get()) + Gf.Vec3d(in_parent))
+        return
     lift = xformable.AddTranslateOp(UsdGeom.XformOp.PrecisionDouble, LIFT_OP_SUFFIX)
     lift.Set(Gf.Vec3d(in_parent))
     xformable.SetXformOpOrder([lift, *ops], xformable.GetResetXformStack())
 
 
-def _author_pin(stage, body_path: str) -> None:
-    """A fixed joint from the world to the base body at its current pose (never in the asset)."""
+def author_pin_joint(stage, body_path: str, joint_path: str = f"{VALIDATION_ROOT}/PinBase"):
+    """A fixed joint from the world to the base body at its current pose (never in the asset); returns it."""
     from pxr import Gf, Sdf, UsdGeom, UsdPhysics
 
     body = stage.GetPrimAtPath(body_path)
     world = UsdGeom.Xformable(body).ComputeLocalToWorldTransform(0)
     world.Orthonormalize()
-    joint = UsdPhysics.FixedJoint.Define(stage, f"{VALIDATION_ROOT}/PinBase")
+    joint = UsdPhysics.FixedJoint.Define(stage, joint_path)
     joint.CreateBody1Rel().SetTargets([Sdf.Path(body_path)])
     joint.CreateLocalPos0Attr().Set(Gf.Vec3f(world.ExtractTranslation()))
     joint.CreateLocalRot0Attr().Set(Gf.Quatf(world.ExtractRotationQuat()))
     joint.CreateLocalPos1Attr().Set(Gf.Vec3f(0.0, 0.0, 0.0))
     joint.CreateLocalRot1Attr().Set(Gf.Quatf(1.0))
+    return joint
 
 
 def _set(prim, name: str, type_name, value) -> None:

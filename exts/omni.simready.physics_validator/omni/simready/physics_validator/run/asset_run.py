@@ -179,13 +179,14 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
     """Validate one asset with the job's tests in this process, on a headless engine."""
     from ..engines import create_engine
 
+    config = config_from_dict(job.config)
+
     def make_engine() -> Engine:
         try:
-            return create_engine(job.engine)
+            return create_engine(job.engine, config)  # engine settings (physx.target) from the run's config
         except Exception as exc:  # noqa: BLE001 - the reason names the engine
             raise EngineUnavailable(f"engine '{job.engine}' unavailable: {exc}") from None
 
-    config = config_from_dict(job.config)
     asset, load_error = load_asset(job.path, job.target)
     run = AssetRun(
         job.path, job.tests, config, make_engine,

@@ -9,13 +9,14 @@ the results cache at once (`core.cache`), so an interrupted run loses only what 
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
 from pathlib import Path
 from typing import Iterable
 
 from ..core.cache import ResultCache, asset_content_hash, result_cache_key
 from ..core.config import ValidationConfig
-from ..core.results import AssetResult, RunReport, TestResult
+from ..core.results import AssetResult, EngineInfo, RunReport, TestResult
 from ..physics_tests import default_registry
 from .inputs import AssetJob, InputError, artifact_dir, collect_assets, file_sha256
 from ..core.session import error_result, new_result
@@ -28,20 +29,27 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def engine_version(engine: str) -> str:
-    """The engine's own version string (e.g. 'sapien 3.0.3 / PhysX 5.x'); part of every cache key."""
+def engine_info(engine: str, config: ValidationConfig | None = None) -> EngineInfo:
+    """The report's engine block: name, version string, libraries and the engine settings of `config`
+    (physx: `physx.target`). Its JSON form is part of every cache key. Creating the engine here starts no
+    physics runtime (the physx engine imports ovphysx, which is not fork-safe, only when it loads)."""
     from ..engines import create_engine
 
+    settings = config.engine_settings(engine) if config is not None else {}
     try:
-        instance = create_engine(engine)
+        instance = create_engine(engine, config)
     except Exception as exc:  # noqa: BLE001 - validate() reports the engine problem per test
-        return f"{engine} unavailable: {exc}"
-    version = str(getattr(instance, "version", "") or "")
+        return EngineInfo(name=engine, version=f"unavailable: {exc}", settings=settings)
+    describe = getattr(instance, "describe", None)
+    info = EngineInfo(**describe()) if describe is not None else EngineInfo(name=engine, version=str(getattr(instance, "version", "") or ""))
+    info.name = engine
+    info.settings = {**settings, **info.settings}
     try:
         instance.close()
     except Exception:  # noqa: BLE001
         pass
-    return version
+    return info
+
 
 
 def make_executor(kind: str, jobs: int, config: ValidationConfig, ray_address: str | None = None):
@@ -96,19 +104,16 @@ def validate_batch(
     registry = default_registry()
     names = [t.name for t in registry.select(tests)]
     config = config or ValidationConfig.defaults(registry)
-    engine_cls = engine_class(engine)
+    engine_class(engine)  # an unknown or absent engine is a usage error before anything runs
     if changed_only and out_dir is None:
         raise InputError("--changed-only needs the output folder of the earlier run (--out)")
     assets, problems = collect_assets(paths)
     if not assets and not problems:
         raise InputError("nothing to validate: no paths given")
     runner = make_executor(executor, jobs or default_jobs(), config, ray_address)
-    version = engine_version(engine)
-    report = RunReport(
-        tool_version=__version__,
-        engine=f"{engine} ({version or getattr(engine_cls, 'version', '')})".replace(" ()", ""),
-        started=_now(),
-    )
+    info = engine_info(engine, config)
+    version = json.dumps(info.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))  # for the cache keys
+    report = RunReport(tool_version=__version__, engine=info, started=_now())
     for path, reason in problems:
         report.assets.append(_problem_result(path, reason, names, config))
 

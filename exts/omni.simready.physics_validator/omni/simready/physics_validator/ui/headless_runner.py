@@ -40,7 +40,7 @@ class HeadlessRunner:
             sink.on_result(result)
 
         self._run = run = AssetRun(
-            request.asset_path, request.tests, request.config, lambda: create_engine(self.engine),
+            request.asset_path, request.tests, request.config, lambda: create_engine(self.engine, request.config),
             asset=asset, load_error=load_error, narrow=joint_narrowing(request.joint),
             hooks=RunHooks(test_started=sink.on_test_started, test_ended=ended),
         )

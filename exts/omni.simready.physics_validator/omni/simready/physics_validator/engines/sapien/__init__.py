@@ -18,7 +18,7 @@ try:
         warnings.filterwarnings("ignore", message="Failed to find system libvulkan")
         import sapien  # noqa: F401
 except ImportError as exc:  # engines/__init__ turns this into EngineUnavailable
-    raise ImportError(f"sapien is not installed: {exc}") from exc
+    raise ImportError(f"sapien is not installed (pip install -e .[sapien]): {exc}") from exc
 
 from .engine import SapienPhysxEngine  # noqa: E402
 

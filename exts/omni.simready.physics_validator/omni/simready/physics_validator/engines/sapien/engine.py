@@ -22,7 +22,7 @@ from .scene import build_scene
 class SapienPhysxEngine(EngineBase):
     """PhysX 5 on CPU via SAPIEN 3.0.3, no renderer."""
 
-    name = "physx"
+    name = "sapien"
 
     def __init__(self) -> None:
         super().__init__()
