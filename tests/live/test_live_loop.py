@@ -401,3 +401,24 @@ def test_an_arm_is_armed_at_its_parsed_pose_however_many_steps_came_before(kit, 
     np.testing.assert_allclose(engine.joint_velocities(), 0.0, atol=1e-6)
     assert engine.time == 0.0
     runner.shutdown()
+
+
+def test_a_closing_stage_that_never_reports_closed_ends_the_run_after_the_watchdog(kit, tmp_path):
+    clock = Clock()
+    vm, runner = _panel(kit, make_box(tmp_path / "box.usda"), ["ground_drop"], clock=clock, watchdog=5.0)
+    vm.validate()
+    loop = runner._loop
+    kit.frames_until(lambda: loop.phase == Phase.RUNNING)
+    kit.usd.stream.dispatch(kit_module().StageEventType.CLOSING)  # and no CLOSED after it
+    assert loop.phase == Phase.CLOSING and vm.state == PanelState.RUNNING
+    for _ in range(10):
+        clock.now += 1.0
+        kit.app.update()
+    assert vm.state == PanelState.DONE and not vm.complete and _no_subscriptions_left(kit)
+    assert vm.result("ground_drop").reason == STAGE_CLOSED_REASON
+
+
+def kit_module():
+    from tests.fixtures.fake_kit import kit as module
+
+    return module

@@ -204,6 +204,8 @@ class LiveLoop:
             if self._stopped_and_reset() or self._timed_out(now, "PhysX to reset after stop"):
                 self._release()
                 self._next_test()
+        elif phase == Phase.CLOSING and self._timed_out(now, "the stage to close"):
+            self.on_stage_closing(closed=True)
 
     def on_stage_closing(self, closed: bool) -> None:
         """Stage CLOSING (`closed` False) or CLOSED: end the run; nothing is put back on a dead stage."""
@@ -221,7 +223,7 @@ class LiveLoop:
                 self._hold(session)
                 session.engine.leave_stage_alone = True
             self._drain_run()
-            self.phase = Phase.CLOSING
+            self._enter(Phase.CLOSING)
         if closed:
             if self.user is not None:
                 self.kit.restore_user_state(self.user, stage_alive=False)
