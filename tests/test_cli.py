@@ -191,6 +191,15 @@ def test_piped_run_prints_one_line_per_asset(tmp_path):
     assert "\x1b" not in stdout + stderr
 
 
+def test_progress_tests_prints_a_line_per_finished_test_in_a_log(tmp_path):
+    box_asset(tmp_path / "a.usda")
+    code, _, stderr = run_cli("validate", tmp_path / "a.usda", "--tests", "ground_drop", "--out", tmp_path / "o", "--no-video",
+                              "--no-html", "--progress", "tests")
+    assert code == 0, stderr
+    assert [line for line in stderr.splitlines() if " :: " in line][0].startswith("PASS ")
+    assert not any(line.startswith("[1/1]") for line in stderr.splitlines())
+
+
 def test_list_tests_fits_the_terminal_and_shows_factory_defaults():
     import os
 

@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         "validate", help="run the tests on USD files or folders",
         usage="%(prog)s PATH... [--tests A,B] [--engine NAME | --compare E1,E2] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
         "       [--out DIR] [--json FILE] [--junit FILE] [-j N] [--executor local|ray] [--changed-only] [--fail-on-skip]\n"
-        "       [--no-video] [--no-html] [--in-process] [--watchdog S] [--max-test-seconds S] [--quiet] [--debug]",
+        "       [--no-video] [--no-html] [--in-process] [--watchdog S] [--max-test-seconds S] [--progress tests|assets] [--quiet] [--debug]",
     )
     validate.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
     validate.add_argument("--tests", help="comma-separated test names (default: all); see list-tests")
@@ -92,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-test-seconds", type=float, metavar="SECONDS", help="wall-clock cap per test even while it progresses (default 3600)"
     )
     validate.add_argument("--quiet", action="store_true", help="no progress and no summary")
+    validate.add_argument(
+        "--progress", choices=("tests", "assets"),
+        help="progress lines: one per finished test, or one per finished asset (default: tests on a terminal, assets in a log or pipe)",
+    )
     validate.add_argument(
         "--fail-on-skip", action="store_true",
         help="exit 1 when any test is SKIP (it could not validate anything), for CI gates that must not pass an unexercised asset",
@@ -230,7 +234,7 @@ def _validate(args, console: Console) -> int:
 
             if args.compare:
                 console.print(f"[bold]engine {engine}[/]")
-            progress = BatchProgress(console)
+            progress = BatchProgress(console, per_test_lines=None if args.progress is None else args.progress == "tests")
         try:
             report = validate_batch(
                 args.paths, tests, config, engine, engine_out, progress=progress, debug=args.debug,
