@@ -1,4 +1,4 @@
-"""PhysX-engine specifics on hand-built asset models: mass precedence, shape fallbacks, filters, reset."""
+"""sapien-engine (PhysX 5.3 via SAPIEN) specifics on hand-built asset models: mass precedence, shape fallbacks, filters, reset."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
 from omni.simready.physics_validator.engines import EngineError
 
 sapien = pytest.importorskip("sapien")
-from omni.simready.physics_validator.engines.sapien import SapienPhysxEngine  # noqa: E402
+from omni.simready.physics_validator.engines import create_engine  # noqa: E402
 
 
 @pytest.fixture
 def engine():
-    eng = SapienPhysxEngine()
+    eng = create_engine("sapien")
+    assert eng.name == "sapien"
     yield eng
     eng.close()
 

@@ -62,6 +62,8 @@ class MaximalJoints:
             f0, f1 = self._frames(joint, poses)
             rel_pos, rel_quat = compose(*inverse(*f0), *f1)
             axis = AXIS_INDEX[joint.axis]
+            if rel_quat[0] < 0.0:  # q and -q are the same rotation: the angle in (-pi, pi]
+                rel_quat = -rel_quat
             out[k] = float(rel_pos[axis]) if not joint.is_angular else 2.0 * math.atan2(float(rel_quat[1 + axis]), float(rel_quat[0]))
         return out
 
