@@ -16,6 +16,8 @@ if ! "$PY" -m pip install --quiet --disable-pip-version-check -e ".[video]"; the
     echo "install: pip could not install the package (a system Python refuses, PEP 668); use a virtual environment: $venv_hint" >&2
     exit 1
 fi
+grep -qw avx /proc/cpuinfo 2>/dev/null || \
+    echo "install: this CPU reports no AVX, which the default physx engine (ovphysx) needs; pip install -e '.[sapien]' and use --engine sapien" >&2
 
 missing=()
 ldconfig -p | grep -q 'libEGL_mesa.so.0' || missing+=(libegl-mesa0 libegl1)

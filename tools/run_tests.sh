@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # [newton]: the Newton engine tests run too; Warp kernels compile once into ~/.cache/simready-physics/warp (kept between runs on this machine)
-python -m pip install --quiet --disable-pip-version-check -e ".[test,newton,ray]"
+# [sapien]: the sapien engine (PhysX 5.3 via SAPIEN) is tested beside the default physx engine (ovphysx, a base dependency).
+# ovphysx pins packaging<24: a fresh environment resolves ray to 2.52.1 with packaging 23.2 (ray 2.60 wants >=24.2).
+python -m pip install --quiet --disable-pip-version-check -e ".[test,newton,ray,sapien]"
 if [ -f tools/install_test_browser.sh ]; then
     bash tools/install_test_browser.sh
 fi
