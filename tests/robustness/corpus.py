@@ -181,7 +181,7 @@ def _run_interrupted(argv: list[str], outcome: Outcome, workdir: Path) -> None:
     lines = []
     deadline = time.monotonic() + _timeout(outcome)
     try:
-        for line in proc.stderr:  # progress: one line per finished test
+        for line in proc.stderr:  # progress (--progress tests): one line per finished test
             lines.append(line)
             if ":: ground_drop" in line or line.strip().startswith("ground_drop:"):
                 time.sleep(2.0)  # now inside the slow test of the first asset
@@ -390,10 +390,11 @@ CASES: list[Case] = [
          tests=("fault_never_finishes", "ground_drop"), mode="subprocess", args=("--in-process", "--max-test-seconds", "3"),
          per_asset={"first.usda": ERROR | PHYSICS, "second.usda": ERROR | PHYSICS}, reason="watchdog", check=_batch_goes_on),
     Case("ctrl_c", "Ctrl-C (SIGINT to the process group) during the first asset", _three_assets, frozenset(), (3,),
-         tests=("ground_drop", "fault_slow"), mode="sigint", args=("--jobs", "1", "--watchdog", "120"),
+         tests=("ground_drop", "fault_slow"), mode="sigint", args=("--jobs", "1", "--watchdog", "120", "--progress", "tests"),
          per_asset={"a.usda": PHYSICS}, check=_partial_report),
     Case("ctrl_c_in_process", "Ctrl-C during an --in-process run", _three_assets, frozenset(), (3,),
-         tests=("ground_drop", "fault_slow"), mode="sigint", args=("--jobs", "1", "--watchdog", "120", "--in-process"),
+         tests=("ground_drop", "fault_slow"), mode="sigint",
+         args=("--jobs", "1", "--watchdog", "120", "--in-process", "--progress", "tests"),
          per_asset={"a.usda": PHYSICS, "b.usda": PHYSICS, "c.usda": PHYSICS}, check=_partial_report),
 ]
 
