@@ -1,12 +1,16 @@
 """Batch throughput benchmark: assets per minute with 1 and N local workers, and the Ray executor's overhead.
 
     python tools/bench_batch.py [--corpus /work/shared/assets] [--tests ground_drop] [--jobs 2] [--repeat 2] [--no-ray]
+                                [--engine physx] [--worker-start reuse,spawn] [--rss-assets 60]
 
 Each configuration is one real `simready-physics validate` run (--no-video --no-html --quiet, fresh
-output folder, so no cache hits) timed end to end. Ray runs a private single-node instance; where
-possible it runs inside a loopback-only network namespace (unshare -n) so it opens no external port.
-Its overhead is split into a fixed part (start-up, measured on a one-asset run against the local
-executor) and a per-asset part. Also prints per-worker peak RSS from the reports.
+output folder, so no cache hits) timed end to end. `--worker-start` runs the local configurations once
+per worker process model (SIMREADY_WORKER_START: `reuse` keeps spawned workers across assets, `spawn`
+starts one per asset). Ray runs a private single-node instance; where possible it runs inside a
+loopback-only network namespace (unshare -n) so it opens no external port. Its overhead is split into
+a fixed part (start-up, measured on a one-asset run against the local executor) and a per-asset part.
+Also prints per-worker peak RSS from the reports; `--rss-assets N` validates at least N assets (copies
+of the corpus) with one reused worker and prints how its per-asset peak RSS evolves (no growth wanted).
 """
 
 from __future__ import annotations
@@ -34,17 +38,22 @@ def loopback_prefix() -> tuple[str, ...]:
 
 
 REPEAT = 1
+ENGINE: list[str] = []  # ["--engine", NAME] when chosen
 
 
-def run(paths: list[str], tests: str, jobs: int, executor: str, out: Path, prefix: tuple[str, ...] = ()) -> tuple[float, dict]:
+def run(paths: list[str], tests: str, jobs: int, executor: str, out: Path, prefix: tuple[str, ...] = (),
+        worker_start: str | None = None) -> tuple[float, dict]:
     """Best of REPEAT runs (each into an empty folder, so no cache hits): the least disturbed by other load."""
     cmd = [*prefix, sys.executable, "-m", "omni.simready.physics_validator.cli", "validate", *paths, "--tests", tests,
-           "--no-video", "--no-html", "--quiet", "--jobs", str(jobs), "--executor", executor, "--out", str(out)]
+           "--no-video", "--no-html", "--quiet", "--jobs", str(jobs), "--executor", executor, "--out", str(out), *ENGINE]
+    env = dict(os.environ)
+    if worker_start:
+        env["SIMREADY_WORKER_START"] = worker_start
     best = float("inf")
     for _ in range(REPEAT):
         shutil.rmtree(out, ignore_errors=True)
         started = time.monotonic()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         best = min(best, time.monotonic() - started)
         report_path = out / "report.json"
         if not report_path.exists():
@@ -72,6 +81,35 @@ def verdicts(report: dict) -> list:
     return [(a["path"], [(t["name"], t["status"]) for t in a["tests"]]) for a in report["assets"]]
 
 
+def rss_growth(corpus: Path, tests: str, at_least: int, tmp: Path) -> None:
+    """One --jobs 1 run over >= `at_least` assets (copies of the corpus): does a reused worker's peak grow?"""
+    from omni.simready.physics_validator.core.usd import find_usd_files
+
+    per_copy = len(find_usd_files(corpus))
+    copies = max(1, -(-at_least // max(1, per_copy)))
+    library = tmp / "rss_library"
+    for n in range(copies):
+        shutil.copytree(corpus, library / f"copy{n}")
+    assets = [str(p) for p in find_usd_files(library)]
+    seconds, report = run(assets, tests, 1, "local", tmp / "rss", worker_start="reuse")
+    peaks = [a["peak_rss_mb"] for a in report["assets"] if a.get("peak_rss_mb")]
+    if len(peaks) < 4:
+        print("rss: too few assets reported a peak")
+        return
+    n = len(peaks)
+    xs = range(n)
+    mean_x, mean_y = (n - 1) / 2, statistics.fmean(peaks)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, peaks)) / sum((x - mean_x) ** 2 for x in xs)
+    half = n // 2
+    print(f"rss, 1 reused worker, {n} assets in {seconds:.1f} s: per-asset peak first {peaks[0]:.0f} MiB, "
+          f"median {statistics.median(peaks):.0f}, max {max(peaks):.0f}, last {peaks[-1]:.0f}; "
+          f"median first half {statistics.median(peaks[:half]):.0f} vs second half {statistics.median(peaks[half:]):.0f}; "
+          f"slope {100 * slope:+.1f} MiB per 100 assets")
+    rows = [[(t["name"], t["status"], t["reason"], t["metrics"]) for t in a["tests"]] for a in report["assets"]]
+    same = all(row == rows[i % per_copy] for i, row in enumerate(rows))
+    print(f"rss: every copy got the verdicts and metrics of the first copy: {same}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -79,21 +117,41 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="parallel workers to compare with 1 (default 2)")
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--repeat", type=int, default=2, help="runs per configuration; the fastest counts (default 2)")
+    parser.add_argument("--engine", help="engine to validate with (default: the CLI's default engine)")
+    parser.add_argument("--worker-start", default="", help="comma-separated SIMREADY_WORKER_START values to compare "
+                        "(reuse, spawn); default: the default model only")
+    parser.add_argument("--rss-assets", type=int, default=0, help="also watch a reused worker's peak RSS over this many assets")
     args = parser.parse_args()
-    global REPEAT
+    global REPEAT, ENGINE
     REPEAT = max(1, args.repeat)
+    ENGINE = ["--engine", args.engine] if args.engine else []
+    modes = [m.strip() for m in args.worker_start.split(",") if m.strip()] or [None]
     from omni.simready.physics_validator.core.usd import find_usd_files
 
     assets = [str(p) for p in find_usd_files(args.corpus)]
-    print(f"corpus {args.corpus}: {len(assets)} assets, tests {args.tests}, best of {REPEAT}; load average {load_average()}", flush=True)
+    engine = args.engine or "default engine"
+    print(f"corpus {args.corpus}: {len(assets)} assets, tests {args.tests}, {engine}, best of {REPEAT}; "
+          f"load average {load_average()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="bench_batch_") as tmp:
         tmp = Path(tmp)
-        t1, r1 = run(assets, args.tests, 1, "local", tmp / "local1")
-        one = summary("local, 1 worker", t1, r1)
-        tn, rn = run(assets, args.tests, args.jobs, "local", tmp / "localN")
-        many = summary(f"local, {args.jobs} workers", tn, rn)
-        print(f"speed-up {args.jobs} workers / 1 worker: {many['per_minute'] / one['per_minute']:.2f}x"
-              f"  (same verdicts: {verdicts(rn) == verdicts(r1)})")
+        rows = {}
+        for mode in modes:
+            tag = f" [{mode}]" if mode else ""
+            t1, r1 = run(assets, args.tests, 1, "local", tmp / "local1", worker_start=mode)
+            one = summary(f"local, 1 worker{tag}", t1, r1)
+            tn, rn = run(assets, args.tests, args.jobs, "local", tmp / "localN", worker_start=mode)
+            many = summary(f"local, {args.jobs} workers{tag}", tn, rn)
+            print(f"speed-up {args.jobs} workers / 1 worker{tag}: {many['per_minute'] / one['per_minute']:.2f}x"
+                  f"  (same verdicts: {verdicts(rn) == verdicts(r1)})")
+            rows[mode] = (one, many, verdicts(r1))
+        if len(modes) > 1:
+            base = modes[-1]
+            for mode in modes[:-1]:
+                print(f"{mode} / {base}: {rows[mode][0]['per_minute'] / rows[base][0]['per_minute']:.2f}x at 1 worker, "
+                      f"{rows[mode][1]['per_minute'] / rows[base][1]['per_minute']:.2f}x at {args.jobs} "
+                      f"(same verdicts: {rows[mode][2] == rows[base][2]})")
+        if args.rss_assets:
+            rss_growth(args.corpus, args.tests, args.rss_assets, tmp)
         if args.no_ray:
             return 0
         try:

@@ -1,10 +1,12 @@
-"""Local executor: N assets at a time, each in its own fresh worker process.
+"""Local executor: N assets at a time, each in a spawned worker process of this run's pool.
 
-Every asset goes through `run_asset_isolated`, which already starts a fresh process per asset and
-turns hangs and native crashes into ERROR verdicts. Here N supervisor threads each drive one such
-worker, so N assets run at once. Nothing is shared between assets in a worker, so memory cannot
-accumulate across a long library run. Events reach the caller in its own thread through a queue,
-which keeps cache writes and progress updates single-threaded.
+Every asset goes through `run_asset_isolated`, which turns hangs and native crashes into ERROR
+verdicts and replaces the lost worker. Here N supervisor threads each borrow one worker from the
+run's `WorkerPool`, so N assets run at once in at most N workers; a worker keeps its interpreter and
+imports for the next asset (or, with SIMREADY_WORKER_START=spawn, is replaced after every asset).
+Events reach the caller in its own thread through a queue, which keeps cache writes and progress
+updates single-threaded. The pool is closed when the events end: idle workers exit, and on Ctrl-C
+(or any early end) busy ones are killed, so no worker outlives the run.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ..core.results import AssetResult, TestResult
 from .asset_run import RunHooks, run_asset
 from .inputs import AssetJob
 from .worker import run_asset_isolated
+from .worker_pool import WorkerPool, worker_mode
 
 # ("test", job index, TestResult) as each test ends, then ("asset", job index, AssetResult).
 Event = tuple[str, int, "TestResult | AssetResult"]
@@ -31,8 +34,10 @@ class LocalExecutor:
         self.isolate = isolate
 
     def describe(self) -> str:
-        mode = "worker process per asset" if self.isolate else "in this process"
-        return f"local, {self.jobs if self.isolate else 1} at a time, {mode}"
+        if not self.isolate:
+            return "local, 1 at a time, in this process"
+        mode = "worker processes kept across assets" if worker_mode() == "reuse" else "a fresh worker process per asset"
+        return f"local, {self.jobs} at a time, {mode}"
 
     def events(self, jobs: list[AssetJob]) -> Iterator[Event]:
         if not self.isolate:  # the physics engine is not thread-safe: in-process means one at a time
@@ -48,6 +53,7 @@ class LocalExecutor:
             todo.put((index, job))
         done: queue.Queue = queue.Queue()
         stop = threading.Event()
+        pool = WorkerPool()
 
         def supervise() -> None:
             while not stop.is_set():
@@ -57,15 +63,15 @@ class LocalExecutor:
                     return
                 try:
                     asset_result = run_asset_isolated(
-                        job, self.watchdog_seconds, None, lambda result, i=index: done.put(("test", i, result))
+                        job, self.watchdog_seconds, None, lambda result, i=index: done.put(("test", i, result)), pool
                     )
                 except BaseException as exc:  # noqa: BLE001 - the caller turns this into ERROR verdicts
                     done.put(("failed", index, f"{type(exc).__name__}: {exc}"))
                 else:
                     done.put(("asset", index, asset_result))
 
-        # Daemon threads: an interrupted run must not wait for in-flight assets at exit; their
-        # worker processes are daemonic and are stopped by multiprocessing's exit handler.
+        # Daemon threads: an interrupted run must not wait for in-flight assets at exit; closing the
+        # pool kills their workers (which are daemonic as well).
         threads = [threading.Thread(target=supervise, name=f"batch-{n}", daemon=True) for n in range(min(self.jobs, len(jobs)))]
         for thread in threads:
             thread.start()
@@ -81,3 +87,4 @@ class LocalExecutor:
                 yield event
         finally:
             stop.set()
+            pool.close(kill=remaining > 0)

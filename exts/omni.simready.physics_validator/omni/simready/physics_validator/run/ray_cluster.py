@@ -1,8 +1,10 @@
 """Ray executor: the same per-asset jobs as the local executor, as tasks on a Ray cluster.
 
 Each task runs `run_asset_isolated` on whichever node Ray picks, so a hang or a native crash still
-costs one test, not the Ray worker. Ray is imported only when this executor is chosen (the
-`[ray]` extra); the local default never needs it. With no address a private single-node Ray
+costs one test, not the Ray worker. The isolated worker comes from that Ray process's shared pool
+(`worker_pool.shared_pool`), so a Ray worker that runs many tasks keeps one warmed-up worker for
+them. Ray is imported only when this executor is chosen (the `[ray]` extra); the local default
+never needs it. With no address a private single-node Ray
 instance is started on 127.0.0.1 for this run and shut down afterwards. The package (same
 version) must be installed on every node, and `--out` must be on storage the nodes share if
 videos or series are recorded (see docs/batch.md).

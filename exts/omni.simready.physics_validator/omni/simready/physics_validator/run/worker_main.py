@@ -1,0 +1,205 @@
+"""Inside a worker process: warm up once, then validate the assets the parent sends, one at a time.
+
+The process is spawned (a fresh interpreter: ovphysx is not fork-safe), imports pxr, the tests and
+the first job's engine once, and then serves jobs until the parent says stop, the pipe closes or the
+parent dies. Each test gets a fresh engine instance (`asset_run.run_asset` creates one per test), so
+what a worker keeps between assets is the interpreter and its imported modules, nothing of an asset.
+
+Messages to the parent (one pipe, pickled tuples):
+  ("ready", pid, warm-up seconds)             once, after the heavy imports
+  ("start", test) ("alive",) ("result", json, series, peak MiB)   while an asset runs
+  ("done", {"rss_mb", "retire"})             the asset is finished; `retire` names a reason to
+                                             replace this worker (memory grew, a USD layer leaked)
+  ("fatal", message)                         an exception escaped the run; the worker then exits
+From the parent: ("job", AssetJob fields) or ("stop",).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import sys
+import threading
+import time
+
+RETIRE_GROWTH_MB = 768.0  # resident memory this far above the warmed-up worker after an asset: replace it
+
+
+# -- memory ------------------------------------------------------------------------------------------
+def _status_mb(field: str) -> float | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
+def peak_rss_mb() -> float | None:
+    """Peak resident memory of this process since the last `reset_peak_rss` (else since it started), MiB."""
+    peak = _status_mb("VmHWM")
+    if peak is not None:
+        return peak
+    try:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return round(peak / (1 << 20) if sys.platform == "darwin" else peak / 1024, 1)  # bytes on macOS, KiB on Linux
+    except (ImportError, OSError):
+        return None
+
+
+def current_rss_mb() -> float | None:
+    return _status_mb("VmRSS")
+
+
+def reset_peak_rss() -> None:
+    """Start a new peak (Linux: '5' to /proc/self/clear_refs resets VmHWM), so each asset reports its own."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as refs:
+            refs.write("5")
+    except OSError:
+        pass  # elsewhere the peak is the worker's whole life so far
+
+
+def release_memory() -> None:
+    """Free what the finished asset left: cycles (engines, stages), then glibc's free lists."""
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+# -- between assets ----------------------------------------------------------------------------------
+def leaked_layers() -> list[str]:
+    """USD layers with a file behind them still in memory after an asset (none, normally: the reader and
+    the engines drop their stages). A later asset opening the same file would get this copy, with any
+    in-memory edits and without changes made on disk since, so a worker that has one retires."""
+    try:
+        from pxr import Sdf
+    except ImportError:
+        return []
+    return sorted(layer.identifier for layer in Sdf.Layer.GetLoadedLayers() if not layer.anonymous)
+
+
+def retire_reason(baseline_mb: float | None) -> str:
+    """Why this worker should not take another asset ("" = it may)."""
+    kept = leaked_layers()
+    if kept:
+        return f"USD layers still loaded after the asset: {', '.join(kept[:3])}"
+    rss = current_rss_mb()
+    if baseline_mb is not None and rss is not None and rss - baseline_mb > RETIRE_GROWTH_MB:
+        return f"resident memory grew from {baseline_mb:.0f} to {rss:.0f} MiB"
+    return ""
+
+
+def warm_up(engine: str | None) -> None:
+    """The heavy imports, once per worker: pxr, the tests (and their plugins), the engine's package.
+
+    An engine class may offer `prepare_process()` (a static or class method) that starts its runtime
+    for this process (ovphysx: import, CPU mode, threads, schema registration); it runs here, so the
+    first asset does not pay for it and runs in the same process state as every later one. One engine
+    instance is then created and closed.
+    """
+    from ..physics_tests import default_registry
+
+    default_registry()
+    import pxr.Usd  # noqa: F401
+
+    if not engine:
+        return
+    try:
+        from ..engines import create_engine, engine_class
+
+        prepare = getattr(engine_class(engine), "prepare_process", None)
+        if callable(prepare):
+            prepare()
+        create_engine(engine).close()
+    except Exception:  # noqa: BLE001 - the asset's tests report an unavailable engine themselves
+        pass
+
+
+def _exit_with_parent(parent_alive_fd: int) -> None:
+    """Daemon thread: end this worker when the parent dies (even mid-test), instead of running on alone.
+    The parent holds the write end of this pipe and never writes: EOF means it is gone."""
+    try:
+        while os.read(parent_alive_fd, 1):
+            pass
+    except OSError:
+        pass
+    os._exit(1)
+
+
+def main() -> None:
+    """Entry point of the spawned process: `python -c <boot> SOCKET_FD PARENT_ALIVE_FD ENGINE`."""
+    from multiprocessing.connection import Connection
+
+    socket_fd, parent_alive_fd, engine = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    serve(Connection(socket_fd), engine or None, parent_alive_fd)
+
+
+def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
+    """The worker's loop: warm up, then one job after another until told to stop."""
+    import warnings
+
+    # Ctrl-C belongs to the parent: it stops the workers and keeps their results. The parent started
+    # this process with SIGINT blocked, so no Ctrl-C could land before this line.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    warnings.filterwarnings("ignore")
+    if parent_alive_fd is not None:
+        threading.Thread(target=_exit_with_parent, args=(parent_alive_fd,), name="parent-watch", daemon=True).start()
+    started = time.monotonic()
+    try:
+        warm_up(engine)
+        from .asset_run import RunHooks, run_asset
+        from .inputs import AssetJob
+
+        release_memory()
+        conn.send(("ready", os.getpid(), round(time.monotonic() - started, 3)))
+        baseline = None  # resident memory after the first asset (an engine may load its runtime only then)
+        home = os.getcwd()
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                return
+            if not message or message[0] != "job":
+                return
+            reset_peak_rss()
+            run_asset(AssetJob(**message[1]), _hooks(conn, RunHooks))
+            if os.getcwd() != home:
+                os.chdir(home)
+            release_memory()
+            reason = retire_reason(baseline)
+            baseline = current_rss_mb() if baseline is None else baseline
+            conn.send(("done", {"rss_mb": current_rss_mb(), "retire": reason}))
+            if reason:
+                return
+    except BaseException as exc:  # noqa: BLE001 - report, never die silently
+        try:
+            conn.send(("fatal", f"{type(exc).__name__}: {exc}"))
+        except Exception:  # noqa: BLE001
+            pass
+    finally:
+        conn.close()
+
+
+def _hooks(conn, hooks_cls):
+    def started(name: str) -> None:
+        conn.send(("start", name))
+
+    def ended(result) -> None:
+        conn.send(("result", result.model_dump(mode="json"), result.series, peak_rss_mb()))
+
+    def alive() -> None:
+        conn.send(("alive",))
+
+    return hooks_cls(started, ended, alive)

@@ -1,0 +1,233 @@
+"""Worker processes on the parent's side: spawn them, lend them to one asset at a time, replace them.
+
+Workers are always *spawned* (a fresh interpreter, never a fork): NVIDIA's ovphysx runtime is not
+fork-safe (a child forked after a bare import segfaults; after simulating, it hangs). Spawning costs an
+interpreter start plus the heavy imports (pxr, the engine), so by default a worker is kept for the next
+asset; each test still gets a fresh engine instance. A worker that crashed, hung, reported an internal
+error or asked to retire (see `worker_main.retire_reason`) is never lent again.
+
+`SIMREADY_WORKER_START` chooses the process model:
+  reuse (default)  spawned workers kept across assets (at most SIMREADY_WORKER_MAX_ASSETS each, 200)
+  spawn            a fresh spawned process for every asset (the strictest isolation, slower)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import asdict
+from multiprocessing import spawn
+from multiprocessing.connection import Connection
+
+from .inputs import AssetJob
+from . import worker_main
+
+MODE_ENV = "SIMREADY_WORKER_START"
+MAX_ASSETS_ENV = "SIMREADY_WORKER_MAX_ASSETS"
+DEFAULT_MAX_ASSETS = 200
+STOP_SECONDS = 2.0
+_BOOT = ("import json, os, sys; sys.path[:] = json.loads(os.environ.pop('SIMREADY_WORKER_SYS_PATH')); "
+         f"from {worker_main.__name__} import main; main()")
+
+
+class PoolClosed(RuntimeError):
+    """The run is over (finished or interrupted): no worker is lent any more."""
+
+
+def worker_mode() -> str:
+    """'reuse' or 'spawn' (from SIMREADY_WORKER_START; 'fresh' also means spawn)."""
+    value = os.environ.get(MODE_ENV, "reuse").strip().lower()
+    return "spawn" if value in ("spawn", "fresh") else "reuse"
+
+
+def max_assets_per_worker() -> int:
+    try:
+        return max(1, int(os.environ.get(MAX_ASSETS_ENV, DEFAULT_MAX_ASSETS)))
+    except ValueError:
+        return DEFAULT_MAX_ASSETS
+
+
+@contextlib.contextmanager
+def _sigint_blocked():
+    """Start children with SIGINT blocked (the mask survives exec): Ctrl-C cannot hit a worker before
+    it ignores SIGINT; `worker_main.serve` unblocks it. Works from any thread, unlike signal.signal."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class Worker:
+    """One spawned worker process and the parent's end of its pipe.
+
+    Started as `python -c <boot>` (the interpreter multiprocessing would use), not through
+    multiprocessing's spawn: that would re-import the parent's `__main__` (a user's script calling
+    validate() without a main guard would run again in every worker). The child gets the parent's
+    sys.path, a socket for messages and the read end of a pipe the parent never writes: EOF on it means
+    the parent is gone, and the worker exits (`worker_main.main`).
+    """
+
+    def __init__(self, engine: str | None):
+        ours, theirs = socket.socketpair()
+        parent_alive_r, self._parent_alive_w = os.pipe()
+        env = dict(os.environ, SIMREADY_WORKER_SYS_PATH=json.dumps([p for p in sys.path if isinstance(p, str)]))
+        command = [spawn.get_executable(), "-c", _BOOT, str(theirs.fileno()), str(parent_alive_r), engine or ""]
+        try:
+            with _sigint_blocked():
+                self.process = subprocess.Popen(
+                    command, stdin=subprocess.DEVNULL, pass_fds=(theirs.fileno(), parent_alive_r), env=env
+                )
+        except BaseException:
+            ours.close()
+            os.close(self._parent_alive_w)
+            raise
+        finally:
+            theirs.close()
+            os.close(parent_alive_r)
+        self.conn = Connection(ours.detach())
+        self.ready = False
+        self.assets = 0  # assets sent to it
+        self.started = time.monotonic()
+        self.warm_up_seconds: float | None = None
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def send_job(self, job: AssetJob) -> None:
+        self.assets += 1
+        self.conn.send(("job", asdict(job)))
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def exit_description(self) -> str:
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        return f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.reap(5.0)
+
+    def stop(self, wait: bool = True) -> None:
+        """Ask it to exit; kill it if it has not within STOP_SECONDS (a native runtime's teardown may
+        hang; a worker holds nothing that needs saving once it has sent "done")."""
+        try:
+            self.conn.send(("stop",))
+        except (OSError, ValueError):
+            pass
+        if wait:
+            self.reap(STOP_SECONDS)
+            self.kill()
+
+    def reap(self, timeout: float) -> None:
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return
+        self.conn.close()
+        if self._parent_alive_w is not None:
+            os.close(self._parent_alive_w)
+            self._parent_alive_w = None
+
+
+class WorkerPool:
+    """Workers lent to one asset at a time. Thread-safe: each local-executor thread borrows its own."""
+
+    def __init__(self, reuse: bool | None = None, max_assets: int | None = None):
+        self.reuse = worker_mode() == "reuse" if reuse is None else reuse
+        self.max_assets = max_assets or max_assets_per_worker()
+        self._idle: list[Worker] = []
+        self._all: set[Worker] = set()
+        self._lock = threading.Lock()
+        self.closed = False
+        self.spawned = 0  # workers started so far
+        self.retired: list[str] = []  # why workers asked to be replaced
+
+    def acquire(self, engine: str | None = None) -> Worker:
+        with self._lock:
+            if self.closed:
+                raise PoolClosed("the run is over")
+            while self._idle:
+                worker = self._idle.pop()
+                if worker.alive():
+                    return worker
+                self._all.discard(worker)
+        worker = Worker(engine)
+        with self._lock:
+            self.spawned += 1
+            self._all.add(worker)
+            closed = self.closed
+        if closed:  # closed while this one was starting
+            self.discard(worker)
+            raise PoolClosed("the run is over")
+        return worker
+
+    def release(self, worker: Worker, retire: str = "") -> None:
+        """Back to the pool after a finished asset, or stopped when it must not take another one
+        (`retire`: the worker's own reason, see `worker_main.retire_reason`)."""
+        if retire:
+            self.retired.append(retire)
+        keep = not retire and self.reuse and worker.assets < self.max_assets and worker.alive()
+        with self._lock:
+            if keep and not self.closed:
+                self._idle.append(worker)
+                return
+            self._all.discard(worker)
+        worker.stop()
+
+    def discard(self, worker: Worker) -> None:
+        """Kill a worker that crashed, hung or was interrupted; it is never lent again."""
+        with self._lock:
+            self._all.discard(worker)
+            if worker in self._idle:
+                self._idle.remove(worker)
+        worker.kill()
+
+    def close(self, kill: bool = False) -> None:
+        """End every worker: idle ones are asked to exit; with kill=True (Ctrl-C) busy ones are killed too."""
+        with self._lock:
+            self.closed = True
+            idle, busy = list(self._idle), [w for w in self._all if w not in self._idle]
+            self._idle.clear()
+            self._all.clear()
+        for worker in busy if kill else ():
+            worker.kill()
+        for worker in idle:  # all asked first, so they exit in parallel
+            worker.stop(wait=False)
+        deadline = time.monotonic() + STOP_SECONDS
+        for worker in idle:
+            worker.reap(max(0.0, deadline - time.monotonic()))
+            worker.kill()
+
+
+_SHARED: WorkerPool | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_pool() -> WorkerPool:
+    """The process-wide pool for callers without one of their own (a Ray task, a single isolated run):
+    a Ray worker that runs many tasks keeps its warmed-up worker between them."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None or _SHARED.closed:
+            _SHARED = WorkerPool()
+            import atexit
+
+            atexit.register(_SHARED.close, True)
+        return _SHARED
