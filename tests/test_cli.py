@@ -233,3 +233,17 @@ def test_show_config_help_describes_its_flags(capsys):
         main(["show-config", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "TOML file of overrides" in out and "override one setting" in out
+
+
+def test_an_unavailable_engine_names_its_extra(tmp_path, capsys, monkeypatch):
+    """Error text is not rich markup: '[sapien]' in an install hint reaches the user."""
+    from omni.simready.physics_validator import cli
+    from omni.simready.physics_validator.engines import EngineUnavailable
+
+    def unavailable(name):
+        raise EngineUnavailable(f"engine '{name}' is not available: sapien is not installed (pip install -e .[sapien])")
+
+    monkeypatch.setattr("omni.simready.physics_validator.engines.engine_class", unavailable)
+    box_asset(tmp_path / "a.usda")
+    assert cli.main(["validate", str(tmp_path / "a.usda"), "--engine", "sapien", "--out", str(tmp_path / "o")]) == 2
+    assert "pip install -e .[sapien]" in capsys.readouterr().err

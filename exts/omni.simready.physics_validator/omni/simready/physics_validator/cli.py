@@ -147,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one clear line, no traceback
         if getattr(args, "debug", False):
             raise
-        console.print(f"[bold red]error:[/] {type(exc).__name__}: {exc} (run with --debug for the traceback)")
+        console.print(f"[bold red]error:[/] {escape(f'{type(exc).__name__}: {exc}')} (run with --debug for the traceback)",
+                      highlight=False, soft_wrap=True)
         return ExitCode.ERROR
 
 
@@ -163,7 +164,7 @@ def _load_config(args):
 
 
 def _usage_error(console: Console, message: str) -> int:
-    console.print(f"[bold red]error:[/] {message}")
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)  # [extras] are text, not markup
     return ExitCode.USAGE
 
 
@@ -353,7 +354,8 @@ def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | N
         try:
             written.append((label, writer(report, path)))
         except OSError as exc:
-            console.print(f"[bold red]error:[/] cannot write the {label} report {path}: {exc.strerror or exc}")
+            console.print(f"[bold red]error:[/] {escape(f'cannot write the {label} report {path}: {exc.strerror or exc}')}",
+                          highlight=False, soft_wrap=True)
     if html_dir is not None:
         try:
             from .reports.html import write_html_report
