@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from .dofs import Dof
 
 FLT_MAX_READ = 1e30  # a session value at or above this is FLT_MAX: free / unlimited
-DRIVE_COLUMNS = ("jointStiffness", "jointDamping", "jointMaxForce", "jointMaxVelocity", "jointArmature", "jointDriveType")
+DRIVE_COLUMNS = ("jointStiffness", "jointDamping", "jointMaxForce", "jointArmature", "jointDriveType",
+                 "jointStaticFriction", "jointDynamicFriction")
 
 
 class RuntimeProperties:
@@ -63,6 +64,9 @@ class RuntimeProperties:
             "max_force": v["jointMaxForce"] * self.effort,
             "armature": v["jointArmature"] * self.inertia,  # kg u^2 (angular, per rad^2) or kg
             "drive_type": v["jointDriveType"],  # 0 none, 1 force, 2 acceleration
+            # joint friction efforts (N m | N): physxJointAxis:<axis>:*FrictionEffort, else newton:friction
+            "static_friction": v["jointStaticFriction"] * self.effort,
+            "dynamic_friction": v["jointDynamicFriction"] * self.effort,
         }
         out["max_force"][np.abs(v["jointMaxForce"]) >= FLT_MAX_READ] = np.inf
         return out
