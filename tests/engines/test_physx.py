@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,7 @@ def test_wrapper_is_never_beside_the_asset_and_the_asset_is_unchanged(make, tmp_
     engine.reset()
     engine.close()
     assert {p.name: sha(p) for p in tmp_path.iterdir()} == before  # nothing written, nothing changed
+    shutil.rmtree(wrapper.parent)  # kept for the check above
 
 
 def test_wrapper_goes_to_the_given_folder_and_is_removed_on_close(make, tmp_path):
@@ -109,16 +111,18 @@ def test_y_up_centimetre_arm_reads_like_the_z_up_metre_arm(make, tmp_path):
 
 
 # -- pinning ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("root_on", ["body", "xform"])
+@pytest.mark.parametrize("root_on", ["body", "body+newton", "xform"])
 def test_pinning_gives_a_fixed_base_articulation(make, tmp_path, root_on):
-    path = build_arm(tmp_path / "arm.usda", ArmSpec(joints=3))
-    if root_on == "xform":  # ArticulationRootAPI on the robot's Xform: PhysX elects the root over the subtree
-        from pxr import Usd, UsdPhysics
+    from pxr import Usd, UsdPhysics
 
-        stage = Usd.Stage.Open(str(path))
+    path = build_arm(tmp_path / "arm.usda", ArmSpec(joints=3))
+    stage = Usd.Stage.Open(str(path))
+    if root_on == "xform":  # ArticulationRootAPI on the robot's Xform: PhysX elects the root over the subtree
         stage.GetPrimAtPath("/Robot/base").RemoveAPI(UsdPhysics.ArticulationRootAPI)
         UsdPhysics.ArticulationRootAPI.Apply(stage.GetPrimAtPath("/Robot"))
-        stage.GetRootLayer().Save()
+    if root_on == "body+newton":  # converted assets (erd_panda) also carry Newton's root API: it must move too
+        stage.GetPrimAtPath("/Robot/base").AddAppliedSchema("NewtonArticulationRootAPI")
+    stage.GetRootLayer().Save()
     engine = make()
     engine.load(read_asset(path), SceneSpec(pin_base=True, place_bottom_at=0.3))
     assert list(engine.fixed_base.values()) == [True]
@@ -171,6 +175,21 @@ def test_enforced_velocity_limit_follows_the_target(make, tmp_path, attr, target
     assert len(carried) == (2 if attr == LEGACY and target == "isaacsim-5" else 0)
     if carried:
         assert LEGACY in carried[0] and PER_AXIS in carried[0] and "PhysxJointAxisAPI:angular" in carried[0]
+
+
+def test_an_authored_per_axis_value_wins_over_the_legacy_one(make, tmp_path):
+    from pxr import Sdf, Usd
+
+    path = build_arm(tmp_path / "arm.usda", ArmSpec(joints=1, velocity_attr=LEGACY, velocity_limit_deg=90.0))
+    stage = Usd.Stage.Open(str(path))  # both spellings: the runtime reads the per-axis one, so must the carry-over
+    joint = stage.GetPrimAtPath("/Robot/joints/joint1")
+    joint.AddAppliedSchema("PhysxJointAxisAPI:angular")
+    joint.CreateAttribute(PER_AXIS, Sdf.ValueTypeNames.Float).Set(60.0)
+    stage.GetRootLayer().Save()
+    engine = make(target="isaacsim-5")
+    engine.load(read_asset(path), SceneSpec(pin_base=True))
+    assert engine.joint_velocity_limits() == pytest.approx([math.radians(60.0)])
+    assert not [w for w in engine.warnings if "carried over" in w]
 
 
 def _velocity_limit(path, target):

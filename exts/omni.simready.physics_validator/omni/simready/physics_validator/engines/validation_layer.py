@@ -123,6 +123,13 @@ def _base_body(asset: "AssetModel") -> str | None:
     return min(roots, key=lambda p: (p.count("/"), p)) if roots else None
 
 
+def applied_api_tokens(prim) -> list[str]:
+    """Every API schema token applied to `prim`, including codeless ones this process has no definition of
+    (PhysxArticulationAPI, PhysxJointAxisAPI:<axis>, Newton*API: `GetAppliedSchemas()` leaves those out)."""
+    listop = prim.GetMetadata("apiSchemas")
+    return [str(t) for t in listop.ApplyOperations([])] if listop else []
+
+
 def physics_scene_paths(stage) -> list[str]:
     """Paths of the physics scenes already on `stage` (the plan overrides the first instead of adding one)."""
     from pxr import UsdPhysics
@@ -158,7 +165,7 @@ def _author(stage, plan: ValidationLayerPlan) -> None:
     for root in plan.articulation_roots:
         prim = stage.GetPrimAtPath(root)
         if prim.IsValid():
-            had_api = "PhysxArticulationAPI" in [str(s) for s in prim.GetAppliedSchemas()]
+            had_api = "PhysxArticulationAPI" in applied_api_tokens(prim)
             prim.AddAppliedSchema("PhysxArticulationAPI")
             _set(prim, "physxArticulation:solverPositionIterationCount", Sdf.ValueTypeNames.Int, plan.solver_position_iterations)
             _set(prim, "physxArticulation:solverVelocityIterationCount", Sdf.ValueTypeNames.Int, plan.solver_velocity_iterations)

@@ -18,6 +18,7 @@ queue, targets restored on reset, the clock, warnings). This class:
 from __future__ import annotations
 
 import shutil
+import weakref
 
 import numpy as np
 
@@ -54,6 +55,7 @@ class OvPhysxEngine(EngineBase):
         self.fixed_base: dict[str, bool] = {}  # PhysX's articulation prim -> isFixedBase
         self._rt = self._px = self._stage = self._io = self._log = None
         self._tmp: str | None = None
+        self._tmp_cleanup = None
         self._frame = StageFrame()
         self._steps = 0
         self._pose_step = -1
@@ -121,6 +123,8 @@ class OvPhysxEngine(EngineBase):
         self._rt = ensure_runtime()
         self._frame = StageFrame.of_asset(asset)
         self._tmp = make_workdir(asset.path, self.workdir)
+        if not self.keep_wrapper:  # removed on close(), and at the latest when the engine is collected or the process exits
+            self._tmp_cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
         extra = self._exact_lift_correction()
         self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra))
         if spec.place_bottom_at is not None and not self._bounds.empty:
@@ -278,9 +282,9 @@ class OvPhysxEngine(EngineBase):
 
     def _release(self) -> None:
         self._detach()
-        if self._tmp and not self.keep_wrapper:
-            shutil.rmtree(self._tmp, ignore_errors=True)
-        self._tmp = None
+        if self._tmp_cleanup is not None:
+            self._tmp_cleanup()  # rmtree once (a finalizer runs at most once)
+        self._tmp, self._tmp_cleanup = None, None
 
     def _detach(self) -> None:
         if self._log is not None:

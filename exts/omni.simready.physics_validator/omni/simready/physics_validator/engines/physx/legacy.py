@@ -76,8 +76,10 @@ def _carry(prim, joint: "JointInfo", name: str, per_axis: str | None, value: flo
         warnings.append(f"{joint.path}: {name} is honoured on articulation joints only; this joint is outside any "
                         "articulation, so it is ignored (as in omni.physx)")
         return []
+    from ..validation_layer import applied_api_tokens
+
     done = []
-    applied = [str(s) for s in prim.GetAppliedSchemas()]
+    applied = applied_api_tokens(prim)
     for inst in instances:
         new = f"physxJointAxis:{inst}:{per_axis}"
         existing = prim.GetAttribute(new)

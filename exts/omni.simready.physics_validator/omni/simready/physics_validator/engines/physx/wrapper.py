@@ -31,7 +31,9 @@ from typing import TYPE_CHECKING
 
 from ...core.engine import EngineError
 from ...core.units import StageFrame
-from ..validation_layer import VALIDATION_ROOT, author_pin_joint, author_validation_layer, physics_scene_paths, plan_validation_layer
+from ..validation_layer import (
+    VALIDATION_ROOT, applied_api_tokens, author_pin_joint, author_validation_layer, physics_scene_paths, plan_validation_layer,
+)
 from .legacy import carry_over_legacy_joint_attrs
 
 if TYPE_CHECKING:
@@ -39,8 +41,10 @@ if TYPE_CHECKING:
     from ...core.scene import SceneSpec
 
 WRAPPER_PREFIX = "simready_physx_"
-ROOT_API = "PhysicsArticulationRootAPI"
-PHYSX_ARTICULATION_API = "PhysxArticulationAPI"
+# The articulation-root APIs that must sit on one prim (the runtime reads PhysxArticulationAPI on the prim with the
+# root API, and treats NewtonArticulationRootAPI as a root too: erd_panda stayed floating while its link kept it).
+ROOT_APIS = ("PhysicsArticulationRootAPI", "NewtonArticulationRootAPI", "PhysxArticulationAPI")
+ROOT_ATTR_PREFIXES = ("physxArticulation:", "newton:selfCollisionEnabled")
 
 
 @dataclass
@@ -157,19 +161,15 @@ def _pin(stage, asset: "AssetModel", wrapper: Wrapper) -> None:
 
 
 def _move_root_api(root, joint) -> None:
-    """ArticulationRootAPI (and PhysxArticulationAPI with its values) from a rigid body onto the pin joint.
+    """The articulation-root APIs (with their values) from a rigid body onto the pin joint.
 
     The removal is a `delete` list op in the wrapper layer; the asset's layers are not touched."""
-    applied = [str(s) for s in root.GetAppliedSchemas()]
-    root.RemoveAppliedSchema(ROOT_API)
-    joint.AddAppliedSchema(ROOT_API)
-    if PHYSX_ARTICULATION_API in applied:
-        values = [(a.GetName(), a.GetTypeName(), a.Get()) for a in root.GetAttributes()
-                  if a.GetName().startswith("physxArticulation:") and a.HasAuthoredValue()]
-        root.RemoveAppliedSchema(PHYSX_ARTICULATION_API)
-        joint.AddAppliedSchema(PHYSX_ARTICULATION_API)
-        for name, type_name, value in values:
-            joint.CreateAttribute(name, type_name).Set(value)
-    attr = root.GetAttribute("newton:selfCollisionEnabled")
-    if attr and attr.HasAuthoredValue():  # read from the articulation's prim when PhysxArticulationAPI is absent
-        joint.CreateAttribute("newton:selfCollisionEnabled", attr.GetTypeName()).Set(attr.Get())
+    tokens = applied_api_tokens(root)
+    values = [(a.GetName(), a.GetTypeName(), a.Get()) for a in root.GetAttributes()
+              if a.GetName().startswith(ROOT_ATTR_PREFIXES) and a.HasAuthoredValue()]
+    for api in ROOT_APIS:
+        if api in tokens:
+            root.RemoveAppliedSchema(api)
+            joint.AddAppliedSchema(api)
+    for name, type_name, value in values:
+        joint.CreateAttribute(name, type_name).Set(value)
