@@ -64,6 +64,12 @@ class OvPhysxEngine(EngineBase):
     def from_config(cls, config) -> "OvPhysxEngine":
         return cls(target=config.physx.target)
 
+    @staticmethod
+    def prepare_process() -> None:
+        """Start the runtime in this process now (a spawned worker's warm-up), not at the first load. Never call
+        it in a process that will fork afterwards: ovphysx is not fork-safe."""
+        ensure_runtime()
+
     def describe(self) -> dict:
         version = ovphysx_version() or "not installed"
         return {"name": self.name, "version": self.version, "components": {"ovphysx": version, "PhysX": physx_sdk_version(version)},
