@@ -26,12 +26,9 @@ from ...core.geometry import quats_to_matrices
 from ...core.units import StageFrame
 from ..base import EngineBase, EngineError
 from .bounds import ColliderBounds
-from .dofs import MaximalJoints, map_dofs
+from .discovery import discover
 from .legacy import TARGETS
-from .properties import RuntimeProperties
-from .reads import StateIO
 from .runtime import capture_log, ensure_runtime, ovphysx_version, physx_sdk_version, version_string
-from .session import path_strings, read_columns, read_handles
 from .wrapper import author_wrapper, make_workdir
 
 LOG_DRAIN_STEPS = 240  # runtime log records are collected this often while stepping (and on every warnings read)
@@ -56,6 +53,7 @@ class OvPhysxEngine(EngineBase):
         self._rt = self._px = self._stage = self._io = self._log = None
         self._tmp: str | None = None
         self._tmp_cleanup = None
+        self._b = None  # discovery.Built: what PhysX built, after each attach
         self._frame = StageFrame()
         self._steps = 0
         self._pose_step = -1
@@ -91,7 +89,7 @@ class OvPhysxEngine(EngineBase):
     # -- reads ---------------------------------------------------------------------------------------
     def body_poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         pos, quat = self._poses()
-        return {p: (pos[i], quat[i]) for i, p in enumerate(self._bodies)}
+        return {p: (pos[i], quat[i]) for i, p in enumerate(self._b.bodies)}
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         if self._io is None:
@@ -99,7 +97,7 @@ class OvPhysxEngine(EngineBase):
         pos, quat = self._poses()
         if self._rot is None:  # rotation matrices only when bounds or forces need them
             self._rot = quats_to_matrices(quat)
-        return self._bounds.bounds(pos, self._rot)
+        return self._b.bounds.bounds(pos, self._rot)
 
     def joint_positions(self) -> np.ndarray:
         return self._gather(self._io.dof_positions(), velocity=False)
@@ -109,19 +107,19 @@ class OvPhysxEngine(EngineBase):
 
     # -- what the runtime parsed (core.engine.EngineIntrospection), SI, dof_joints order --------------
     def joint_limits(self) -> np.ndarray:
-        return self._props.joint_limits()
+        return self._b.props.joint_limits()
 
     def drive_gains(self) -> dict[str, np.ndarray]:
-        return self._props.drive_gains()
+        return self._b.props.drive_gains()
 
     def joint_velocity_limits(self) -> np.ndarray:
-        return self._props.joint_velocity_limits()
+        return self._b.props.joint_velocity_limits()
 
     def mass_matrix(self) -> np.ndarray:
-        return self._props.mass_matrix(self._articulations)
+        return self._b.props.mass_matrix(self._b.articulations)
 
     def body_masses(self) -> dict[str, float]:
-        return self._props.body_masses(self._wrench_bodies)
+        return self._b.props.body_masses(self._b.wrench_bodies)
 
     # -- EngineBase hooks ----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -133,7 +131,7 @@ class OvPhysxEngine(EngineBase):
             self._tmp_cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
         extra = self._exact_lift_correction()
         self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra))
-        if spec.place_bottom_at is not None and not self._bounds.empty:
+        if spec.place_bottom_at is not None and not self._b.bounds.empty:
             miss = float(spec.place_bottom_at) - float(self.bounds()[0][2])
             if abs(miss) > PLACEMENT_TOLERANCE:  # PhysX built another start pose (joint state): place again
                 self._detach()
@@ -143,6 +141,11 @@ class OvPhysxEngine(EngineBase):
         for note in self.wrapper.warnings:
             self._warn(note)
         self._targets = self._initial_target_values()
+
+    def _build_error_detail(self, exc: Exception) -> str:
+        """The runtime's own error records say why an attach failed ("physics source scan failed" alone does not)."""
+        errors = [w for w in self._warnings if w.startswith("ovphysx error:")]
+        return "; ".join([super()._build_error_detail(exc), *errors[-3:]])
 
     def _exact_lift_correction(self) -> float:
         """The validation layer lifts by the authored AABB of each collider's local AABB; bounds() is exact
@@ -170,60 +173,16 @@ class OvPhysxEngine(EngineBase):
         self._discover()
 
     def _discover(self) -> None:
-        asset, rt, px = self._asset, self._rt, self._px
-        SOT = rt.SimObjectType
-        columns = read_handles(px, self._stage, rt, SOT.ARTICULATION, ["dofJointPath", "isFixedBase"])
-        articulations, fixed = columns.get("isFixedBase", ([], np.zeros(0)))
-        dof_paths, handles = columns.get("dofJointPath", (articulations, np.zeros((len(articulations), 0))))
-        by_prim = {p: path_strings(rt, self._stage, row) for p, row in zip(dof_paths, np.atleast_2d(handles))}
-        self._articulations = list(articulations)
-        self._art_dofs = [by_prim.get(p, []) for p in self._articulations]
-        self.fixed_base = {p: bool(int(v)) for p, v in zip(self._articulations, np.ravel(fixed))}
-        for root in self.wrapper.pinned:
-            prim = self.wrapper.articulation_prims.get(root)
-            if prim is not None and not self.fixed_base.get(prim, False):
-                self._warn(f"{root}: base pinning did not give PhysX a fixed-base articulation")
-        self._dofs = map_dofs(asset, self._art_dofs, self._frame)
-        self._maximal = MaximalJoints(asset, self._dofs, self._frame)
-        for i in self._maximal.indices:
-            self._warn(f"{self._dofs[i].path}: joint outside any articulation (maximal joint): its coordinate is read "
-                       "from the body poses and its drive target written to the stage (no velocity limit, as in omni.physx)")
-        simulated = set()
-        for sim_type in (SOT.RIGID_BODY, SOT.ARTICULATION_LINK):
-            simulated.update(read_columns(px, sim_type, ["mass"]).get("mass", {}))
-        candidates = [b.path for b in asset.bodies.values() if b.enabled]
-        self._bodies = [p for p in candidates if p in simulated]
-        if len(self._bodies) < len(candidates):
-            missing = [p for p in candidates if p not in simulated]
-            self._warn(f"PhysX simulates no rigid body at {', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''}: left out of poses and bounds")
-        self._wrench_bodies = [p for p in self._bodies if not asset.bodies[p].kinematic]
-        self._wrench_row = {p: i for i, p in enumerate(self._wrench_bodies)}
-        self._body_row = {p: i for i, p in enumerate(self._bodies)}
-        angular = {j.path: j.is_angular for j in asset.joints.values()}
-        self._io = StateIO(rt, px, self._stage, self._articulations, self._art_dofs, angular, self._bodies, self._wrench_bodies)
-        self._check_dof_names()
-        self._props = RuntimeProperties(rt, px, self._dofs, self._frame, self._articulations, self._art_dofs)
-        self._bounds = ColliderBounds(asset, self._bodies)
-        self._com_local = self._io.snapshot["com"] * self._frame.meters_per_unit  # body frame, m
-        self._targets_raw = np.array(self._io.snapshot["target"], np.float32)
-        self._art_index = np.array([i for i, d in enumerate(self._dofs) if d.art >= 0], int)
-        self._art_rows = np.array([self._dofs[i].art for i in self._art_index], int)
-        self._art_cols = np.array([self._dofs[i].col for i in self._art_index], int)
-        self._art_scale = np.array([self._dofs[i].scale for i in self._art_index], float)
+        self._b = discover(self._rt, self._px, self._stage, self._asset, self._frame, self.wrapper, self._warn)
+        self._dofs, self.fixed_base, self._io = self._b.dofs, self._b.fixed_base, self._b.io
         self._steps, self._pose_step = 0, -1
-
-    def _check_dof_names(self) -> None:
-        names = [n.split(":")[0] for n in self._io.dof_names]  # leaf names; multi-DOF joints read name:axis
-        flat = [p.rsplit("/", 1)[-1] for joints in self._art_dofs for p in joints]
-        if names and flat and names[: len(flat)] != flat and sorted(names) != sorted(flat):
-            self._warn("DOF order check: tensor-binding dof_names differ from dofJointPath; the joint mapping may be wrong")
 
     def _initial_target_values(self) -> np.ndarray:
         """Per DOF at load (SI): PhysX's targets for articulation joints, the authored drive target for maximal
         ones (NaN without a drive)."""
         targets = np.full(len(self._dofs), np.nan)
-        targets[self._art_index] = self._targets_raw[self._art_rows, self._art_cols] * self._art_scale
-        for i in self._maximal.indices:
+        targets[self._b.art_index] = self._b.targets_raw[self._b.art_rows, self._b.art_cols] * self._b.art_scale
+        for i in self._b.maximal.indices:
             drive = self._asset.joints[self._dofs[i].path].drive
             if drive is not None:
                 targets[i] = drive.target_position
@@ -234,17 +193,17 @@ class OvPhysxEngine(EngineBase):
         for i, value in zip(indices.tolist(), values.tolist()):
             d = self._dofs[i]
             if d.art >= 0:
-                self._targets_raw[d.art, d.col] = value / d.scale
+                self._b.targets_raw[d.art, d.col] = value / d.scale
                 articulated = True
             else:
                 maximal[d.path] = value
         if articulated:
-            self._io.write_dof_targets(self._targets_raw)
+            self._io.write_dof_targets(self._b.targets_raw)
         if maximal:
-            self._maximal.write_targets(self._rt, self._px, self._stage, maximal)
+            self._b.maximal.write_targets(self._rt, self._px, self._stage, maximal)
 
     def _force_body(self, body_path: str):
-        row = self._wrench_row.get(body_path)
+        row = self._b.wrench_row.get(body_path)
         if row is None and body_path not in self._asset.bodies:
             raise EngineError(f"apply_force: unknown body {body_path}")
         return row  # None: kinematic, disabled or not simulated: nothing moves it
@@ -256,10 +215,10 @@ class OvPhysxEngine(EngineBase):
         pos, quat = self._poses()
         if self._rot is None:
             self._rot = quats_to_matrices(quat)
-        wrench = np.zeros((len(self._wrench_bodies), 9))
+        wrench = np.zeros((len(self._b.wrench_bodies), 9))
         for row, force, point in forces:
-            i = self._body_row[self._wrench_bodies[row]]
-            com = pos[i] + self._rot[i] @ self._com_local[row]
+            i = self._b.body_row[self._b.wrench_bodies[row]]
+            com = pos[i] + self._rot[i] @ self._b.com_local[row]
             wrench[row, 0:3] += force
             if point is not None:
                 wrench[row, 3:6] += np.cross(point - com, force)
@@ -315,14 +274,14 @@ class OvPhysxEngine(EngineBase):
 
     def _gather(self, raw: np.ndarray, velocity: bool) -> np.ndarray:
         out = np.empty(len(self._dofs))
-        if len(self._art_index):
-            out[self._art_index] = raw[self._art_rows, self._art_cols] * self._art_scale
-        if self._maximal:
+        if len(self._b.art_index):
+            out[self._b.art_index] = raw[self._b.art_rows, self._b.art_cols] * self._b.art_scale
+        if self._b.maximal:
             poses = self.body_poses()
             if velocity:
-                out[self._maximal.indices] = self._maximal.velocities(poses, *self._body_velocities())
+                out[self._b.maximal.indices] = self._b.maximal.velocities(poses, *self._body_velocities())
             else:
-                out[self._maximal.indices] = self._maximal.positions(poses)
+                out[self._b.maximal.indices] = self._b.maximal.positions(poses)
         return out
 
     def _body_velocities(self) -> tuple[dict, dict]:
@@ -333,5 +292,5 @@ class OvPhysxEngine(EngineBase):
         raw = self._io.body_velocities()
         f = self._frame
         linear, angular = f.vectors_to_si(raw[:, 0:3], f.meters_per_unit), f.vectors_to_si(raw[:, 3:6])
-        com = {p: pos[self._body_row[p]] + self._rot[self._body_row[p]] @ self._com_local[r] for p, r in self._wrench_row.items()}
-        return com, {p: (linear[i], angular[i]) for i, p in enumerate(self._bodies)}
+        com = {p: pos[self._b.body_row[p]] + self._rot[self._b.body_row[p]] @ self._b.com_local[r] for p, r in self._b.wrench_row.items()}
+        return com, {p: (linear[i], angular[i]) for i, p in enumerate(self._b.bodies)}
