@@ -61,6 +61,17 @@ class ColliderBounds:
         self.radii = np.asarray(radii, float)[:, None]
         self.owner = np.asarray(owner, int)
         self.any_radius = bool(np.any(self.radii))
+        self._pad()
+
+    def _pad(self) -> None:
+        """Points grouped per body in one (bodies, most points, 3) array, short groups padded with copies of their
+        own first point (min/max unchanged): one batched matrix product per call instead of a gather per point."""
+        self.bodies = np.unique(self.owner)
+        groups = [np.flatnonzero(self.owner == b) for b in self.bodies]
+        width = max((len(g) for g in groups), default=0)
+        take = np.array([np.concatenate([g, np.full(width - len(g), g[0])]) for g in groups], int).reshape(len(groups), width)
+        self.padded = self.points[take]  # (B, P, 3)
+        self.padded_radii = self.radii[take]  # (B, P, 1)
 
     @property
     def empty(self) -> bool:
@@ -70,13 +81,15 @@ class ColliderBounds:
         """(min xyz, max xyz) for body positions (N, 3) and rotation matrices (N, 3, 3), SI world."""
         lows, highs = [], []
         if len(self.owner):
-            world = np.einsum("nij,nj->ni", rot[self.owner], self.points) + pos[self.owner]
+            world = np.matmul(self.padded, rot[self.bodies].transpose(0, 2, 1)) + pos[self.bodies, None, :]
             if self.any_radius:
-                world_lo, world_hi = world - self.radii, world + self.radii
+                lows.append((world - self.padded_radii).min(axis=(0, 1)))
+                highs.append((world + self.padded_radii).max(axis=(0, 1)))
             else:
-                world_lo = world_hi = world
-            lows.append(world_lo.min(axis=0))
-            highs.append(world_hi.max(axis=0))
+                lows.append(world.min(axis=(0, 1)))
+                highs.append(world.max(axis=(0, 1)))
+            if not self.discs:
+                return lows[0], highs[0]
         for body, centre, axis, half_height, radius in self.discs:  # exact for a cylinder, conservative for a cone
             c = pos[body] + rot[body] @ centre
             a = rot[body] @ axis

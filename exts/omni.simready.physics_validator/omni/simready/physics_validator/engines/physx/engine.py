@@ -175,7 +175,7 @@ class OvPhysxEngine(EngineBase):
     def _discover(self) -> None:
         self._b = discover(self._rt, self._px, self._stage, self._asset, self._frame, self.wrapper, self._warn)
         self._dofs, self.fixed_base, self._io = self._b.dofs, self._b.fixed_base, self._b.io
-        self._steps, self._pose_step = 0, -1
+        self._steps, self._pose_step, self._targets_dirty = 0, -1, False
 
     def _initial_target_values(self) -> np.ndarray:
         """Per DOF at load (SI): PhysX's targets for articulation joints, the authored drive target for maximal
@@ -197,8 +197,8 @@ class OvPhysxEngine(EngineBase):
                 articulated = True
             else:
                 maximal[d.path] = value
-        if articulated:
-            self._io.write_dof_targets(self._b.targets_raw)
+        if articulated:  # written once before the next step, however many joints are commanded until then
+            self._targets_dirty = True
         if maximal:
             self._b.maximal.write_targets(self._rt, self._px, self._stage, maximal)
 
@@ -231,6 +231,9 @@ class OvPhysxEngine(EngineBase):
         self._io.write_wrenches(raw)
 
     def _advance(self) -> None:
+        if self._targets_dirty:
+            self._io.write_dof_targets(self._b.targets_raw)
+            self._targets_dirty = False
         self._px.step_sync(self._dt)
         if not self._io.live:
             self._io.stepped()
