@@ -34,7 +34,7 @@ class StateIO:
     """DOF state/targets of the articulations and poses/velocities/wrenches of the bodies, per step."""
 
     def __init__(self, runtime, px, stage, articulations: list[str], art_dofs: list[list[str]], angular: dict[str, bool],
-                 bodies: list[str], wrench_bodies: list[str]):
+                 bodies: list[str], wrench_bodies: list[str], snapshot: dict | None = None):
         self.rt, self.px, self.stage = runtime, px, stage
         self.articulations, self.art_dofs, self.angular = articulations, art_dofs, angular
         self.bodies, self.wrench_bodies = bodies, wrench_bodies
@@ -60,7 +60,8 @@ class StateIO:
         self._qd = np.zeros(self.dof_shape, np.float32)
         self._pose = np.zeros((len(bodies), 7), np.float32)
         self._vel = np.zeros((len(bodies), 6), np.float32)
-        self.snapshot = self._session_snapshot()
+        # the state at attach; a re-attach of the same ordinal (reset) builds the same state, so it is reused then
+        self.snapshot = snapshot if snapshot is not None else self._session_snapshot()
 
     def _bind(self, key, tensor_type, prim_paths):
         with warnings.catch_warnings():
@@ -116,6 +117,11 @@ class StateIO:
 
     def stepped(self) -> None:
         self.live = True
+
+    def reattached(self, px) -> "StateIO":
+        """The same reads over a re-attached PhysX instance (reset): fresh bindings, the load's snapshot."""
+        return StateIO(self.rt, px, self.stage, self.articulations, self.art_dofs, self.angular, self.bodies,
+                       self.wrench_bodies, snapshot=self.snapshot)
 
     # -- before the first step ------------------------------------------------------------------------
     def _session_snapshot(self) -> dict[str, np.ndarray]:
