@@ -217,19 +217,23 @@ class OvPhysxEngine(EngineBase):
         pos, quat = self._poses()
         if self._rot is None:
             self._rot = quats_to_matrices(quat)
-        wrench = np.zeros((len(self._b.wrench_bodies), 9))
+        b = self._b
+        wrench = np.zeros((len(b.wrench_bodies), 9))
         for row, force, point in forces:
-            i = self._b.body_row[self._b.wrench_bodies[row]]
-            com = pos[i] + self._rot[i] @ self._b.com_local[row]
+            i = b.body_row[b.wrench_bodies[row]]
+            com = pos[i] + self._rot[i] @ b.com_local[row]
             wrench[row, 0:3] += force
-            if point is not None:
-                wrench[row, 3:6] += np.cross(point - com, force)
+            if point is not None:  # the torque of the force about the centre of mass, (p - com) x F
+                (rx, ry, rz), (fx, fy, fz) = point - com, force
+                wrench[row, 3:6] += (ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx)
             wrench[row, 6:9] = com
-        f = self._frame
-        raw = np.empty_like(wrench, dtype=np.float32)
-        raw[:, 0:3] = f.vectors_from_si(wrench[:, 0:3], f.kilograms_per_unit * f.meters_per_unit)
-        raw[:, 3:6] = f.vectors_from_si(wrench[:, 3:6], f.kilograms_per_unit * f.meters_per_unit**2)
-        raw[:, 6:9] = f.vectors_from_si(wrench[:, 6:9], f.meters_per_unit)
+        f, raw = self._frame, self._io.wrench_buffer  # the same buffer every time: ovphysx caches its tensor view
+        if f.up_axis == "Z" and f.meters_per_unit == 1.0 and f.kilograms_per_unit == 1.0:
+            raw[...] = wrench
+        else:
+            raw[:, 0:3] = f.vectors_from_si(wrench[:, 0:3], f.kilograms_per_unit * f.meters_per_unit)
+            raw[:, 3:6] = f.vectors_from_si(wrench[:, 3:6], f.kilograms_per_unit * f.meters_per_unit**2)
+            raw[:, 6:9] = f.vectors_from_si(wrench[:, 6:9], f.meters_per_unit)
         self._io.write_wrenches(raw)
 
     def _advance(self) -> None:
