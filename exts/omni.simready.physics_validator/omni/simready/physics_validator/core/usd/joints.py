@@ -79,7 +79,7 @@ def _read_single_axis(ctx: ReadContext, prim, desc, joint: JointInfo) -> None:
         joint.upper = joint_value(ctx, limit.upper, angular)
     drive = desc.drive
     if drive.enabled:
-        joint.drive = _drive(ctx, "angular" if angular else "linear", drive, angular)
+        joint.drive = _drive(ctx, "angular" if angular else "linear", drive, angular, joint.path)
     _velocity_limit(ctx, prim, joint)
     state = authored(prim, f"state:{'angular' if angular else 'linear'}:physics:position")
     if state is not None and finite(state):
@@ -91,8 +91,15 @@ def joint_value(ctx: ReadContext, value: float, angular: bool) -> float:
     return math.radians(value) if angular else value * ctx.mpu
 
 
-def _drive(ctx: ReadContext, axis: str, drive, angular: bool) -> DriveInfo:
+def _drive(ctx: ReadContext, axis: str, drive, angular: bool, path: str) -> DriveInfo:
+    """A DriveAPI instance in SI. Negative stiffness, damping or maxForce is broken content (PhysX rejects it):
+    an asset error naming the attribute, so every test stops with PRECHECK_FAILURE instead of running a drive
+    that was silently clamped to 0."""
     kpu, mpu = ctx.kpu, ctx.mpu
+    for name, value in (("stiffness", drive.stiffness), ("damping", drive.damping), ("maxForce", drive.forceLimit)):
+        if math.isfinite(float(value)) and float(value) < 0:
+            ctx.issue("error", "DRIVE_GAIN_NEGATIVE", path,
+                      f"drive:{axis}:physics:{name} = {float(value):g} is negative; drive gains and maxForce must be >= 0")
     if angular:
         gain_unit = kpu * mpu**2 * 180.0 / math.pi
         force_unit = kpu * mpu**2
@@ -130,7 +137,7 @@ def _read_d6(ctx: ReadContext, desc, joint: JointInfo, jtype: str) -> None:
     for pair in getattr(desc, "jointDrives", []):
         axis, drive = _d6_axis(pair.first), pair.second
         if drive.enabled:
-            joint.d6_drives[axis] = _drive(ctx, axis, drive, axis.startswith("rot"))
+            joint.d6_drives[axis] = _drive(ctx, axis, drive, axis.startswith("rot"), joint.path)
 
 
 def _d6_axis(dof) -> str:
