@@ -45,13 +45,22 @@ def test_kinematic_body_never_touches(tmp_path):
     assert result.simulated_seconds == pytest.approx(10.0, abs=1 / 240)  # ran to the cap
 
 
-def test_collision_disabled_falls_through_the_floor(tmp_path):
-    result = run_ground_drop(box_asset(tmp_path / "nocollide.usda", collision_enabled=False))
+@pytest.mark.parametrize("engine", ["physx", "newton"])
+def test_collision_disabled_fails_naming_the_disabled_colliders(tmp_path, engine):
+    """Issue 13 item 8: an asset whose only collider has collisionEnabled = false passes the precheck (CollisionAPI
+    is applied, as the spec checks and Kit does) and falls through the floor: FAIL, and the reason now names the
+    disabled colliders with the matching hint (it used to send the author to the convex-hull hint)."""
+    from omni.simready.physics_validator.physics_tests.ground_drop import HINT_COLLISION_DISABLED, HINT_PENETRATED
+    from tests.fixtures.runs import require_engine
+
+    test = GroundDropTest()
+    path = box_asset(tmp_path / "nocollide.usda", collision_enabled=False)
+    result = TestSession(test, read_asset(path), test.Config(), create_engine(require_engine(engine))).run_to_end()
     assert result.status == Status.FAIL, result.reason
-    assert result.metrics["penetrated"] is True
-    assert result.metrics["max_penetration"] > 0.1
-    assert "penetrated" in result.reason
-    assert any("convex hull" in hint for hint in result.fix_hints)
+    assert "physics:collisionEnabled = false on all 1 of its colliders (/Asset/Body/Geom)" in result.reason
+    assert result.fix_hints == [HINT_COLLISION_DISABLED] and HINT_PENETRATED not in result.fix_hints
+    if result.metrics["touched"]:  # PhysX: the box falls through; Newton reports no bounds to touch with
+        assert result.metrics["penetrated"] is True and result.metrics["max_penetration"] > 0.1
 
 
 def test_world_anchored_asset_is_not_applicable(tmp_path):

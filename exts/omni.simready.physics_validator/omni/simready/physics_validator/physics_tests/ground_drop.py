@@ -46,6 +46,10 @@ HINT_SCENERY = (
 )
 HINT_NO_RIGID_BODY = "Apply UsdPhysics.RigidBodyAPI to the asset's root prim (or to each moving part)."
 HINT_NO_COLLIDER = "Apply UsdPhysics.CollisionAPI to at least one mesh or gprim under the rigid body."
+HINT_COLLISION_DISABLED = (
+    "Set physics:collisionEnabled = true (or remove the attribute) on the asset's collision shapes: with every "
+    "collider disabled nothing touches the floor."
+)
 
 
 class GroundDropConfig(TestConfig):
@@ -72,7 +76,7 @@ class GroundDropConfig(TestConfig):
 
 class GroundDropTest(PhysicsTest):
     name = "ground_drop"
-    version = "3.0.0"
+    version = "3.0.1"
     features = ("FET003_BASE_PHYSX",)
     summary = "Drop from 8x its height: touches the floor, does not penetrate, comes to rest within 8 s of contact."
     Config = GroundDropConfig
@@ -89,8 +93,9 @@ class GroundDropTest(PhysicsTest):
         if not asset.bodies:
             return Precheck(Status.PRECHECK_FAILURE, "no prim has UsdPhysics.RigidBodyAPI", [HINT_NO_RIGID_BODY])
         if not any(c.body for c in asset.colliders.values()):
-            # A collider with collisionEnabled = false passes this check, as in Kit: such an asset
-            # falls through the floor, which the penetration check then reports.
+            # A collider with collisionEnabled = false passes this check, as in Kit (the spec checks that
+            # CollisionAPI is applied): such an asset falls through the floor, and the penetration FAIL names the
+            # disabled colliders as the cause (run()).
             return Precheck(
                 Status.PRECHECK_FAILURE, "no collider (UsdPhysics.CollisionAPI) on any rigid body", [HINT_NO_COLLIDER]
             )
@@ -113,6 +118,7 @@ class GroundDropTest(PhysicsTest):
 
     def run(self, ctx) -> Iterator[None]:
         cfg: GroundDropConfig = ctx.config
+        disabled = collisions_disabled(ctx.asset)
         fps = cfg.physics_fps
         floor = cfg.floor_level
         touch_threshold = floor + cfg.floor_margin
@@ -177,8 +183,8 @@ class GroundDropTest(PhysicsTest):
                     verdict = (
                         Status.FAIL,
                         f"penetrated the floor: bounds min z {z:.3f} m < floor - margin {penetration_threshold:.3f} m "
-                        f"at t={ctx.time:.3f} s",
-                        [HINT_PENETRATED],
+                        f"at t={ctx.time:.3f} s" + (f"; {disabled}" if disabled else ""),
+                        [HINT_COLLISION_DISABLED] if disabled else [HINT_PENETRATED],
                     )
                 elif since >= delay_frames and window.full:
                     ctx.label = "settling"
@@ -207,7 +213,9 @@ class GroundDropTest(PhysicsTest):
                     f"{touch_threshold:.3f} m)",
                     [HINT_NEVER_TOUCHED],
                 )
-                if scenery:
+                if disabled:
+                    verdict = (verdict[0], f"{verdict[1]}; {disabled}", [HINT_COLLISION_DISABLED])
+                elif scenery:
                     verdict = (
                         verdict[0],
                         verdict[1] + f"; the asset carries static collision geometry ({scenery[0].path}) that moved "
@@ -279,3 +287,12 @@ class RestWindow:
         if centre <= tolerance < corner:
             return f"position stable but rotation not: corners moved {corner * 100:.1f} cm (spinning or rocking)"
         return f"still moving: centre moved {centre * 100:.1f} cm, corners {corner * 100:.1f} cm in the last window (sliding or bouncing)"
+
+
+def collisions_disabled(asset) -> str:
+    """When every collider on a rigid body has physics:collisionEnabled = false: why the asset falls through."""
+    on_bodies = [c for c in asset.colliders.values() if c.body]
+    if not on_bodies or any(c.collision_enabled for c in on_bodies):
+        return ""
+    names = ", ".join(c.path for c in on_bodies[:3]) + (", ..." if len(on_bodies) > 3 else "")
+    return f"no enabled collider: physics:collisionEnabled = false on all {len(on_bodies)} of its colliders ({names})"
