@@ -7,11 +7,14 @@ import pytest
 
 from omni.simready.physics_validator.physics_tests.driven.bbox_watch import BoxWatch
 from omni.simready.physics_validator.physics_tests.driven.force_directions import icosahedron_directions
+from omni.simready.physics_validator.physics_tests.driven.load_point import (
+    deflection_tolerance, joint_deflection, load_point,
+)
 from omni.simready.physics_validator.physics_tests.driven.motion import (
-    ConvergenceCounter, ease, far_target, hold_failed, sweep_plan,
+    ConvergenceCounter, ease, far_target, hold_failed, range_scaled_tolerance, sweep_plan,
 )
 from omni.simready.physics_validator.physics_tests.driven.step_response import (
-    count_sign_changes, overshoot_pct, settling_time, step_target,
+    count_reversals, overshoot_pct, settling_time, step_target,
 )
 
 
@@ -21,28 +24,79 @@ def test_overshoot_positive_and_negative_steps():
     assert overshoot_pct([0, 0.4, 0.9], 0.0, 1.0) == 0.0
 
 
-def test_settling_time_is_start_of_trailing_in_band_run():
+def test_reversals_count_swings_relative_to_the_step():
+    t = np.linspace(0, 5, 1200)
+    ringing = 1 - np.exp(-0.2 * t) * np.cos(2 * np.pi * 2 * t)  # a 1.0 step ringing at 2 Hz
+    assert count_reversals(ringing, 0.001) >= 15
+    # The same motion scaled to a 5 cm prismatic step counts the same (the old absolute 0.05 m/s deadband
+    # hid every swing of it), and a 30 deg revolute step likewise.
+    assert count_reversals(0.05 * ringing, 0.001 * 0.05) == count_reversals(ringing, 0.001)
+    assert count_reversals(0.5236 * ringing, 0.001 * 0.5236) == count_reversals(ringing, 0.001)
+    # Solver jitter at rest (1e-5 rad) on a 30 deg step is far below 0.1 % of it: no reversals.
+    rest = 0.5236 + 1e-5 * np.random.default_rng(0).standard_normal(1200)
+    assert count_reversals(np.concatenate([[0.0], rest]), 0.001 * 0.5236) == 0
+    assert count_reversals([0, 1, 0.5, 1.2, 0.3], 0.1) == 3
+    assert count_reversals([0, 1, 0.95, 1.0], 0.1) == 0  # a 5 % dip under a 10 % threshold
+
+
+def test_step_target_leaves_room_for_the_overshoot():
+    r = math.radians(30)
+    room = 0.6  # 50 % overshoot + 10 % of the step
+    assert step_target(0.0, -3.0, 3.0, r, room) == (pytest.approx(r), False)
+    assert step_target(0.0, -3.0, r * 1.2, r, room) == (pytest.approx(-r), False)  # +30 deg would end near the limit
+    target, scaled = step_target(0.0, math.radians(-10), math.radians(35), r, room)
+    assert scaled and target == pytest.approx(math.radians(35) / 1.6)  # neither side fits: scaled, roomier side
+    assert target + 0.5 * target < math.radians(35)  # a 50 % overshoot still shows before the limit
+    assert step_target(0.0, None, None, r, room) == (pytest.approx(r), False)
+
+
+def test_settling_needs_the_band_through_the_end():
     t = np.arange(6) * 0.1
-    q = [0.0, 1.2, 0.9, 1.01, 0.99, 1.0]
-    assert settling_time(t, q, 1.0, 0.05) == pytest.approx(0.3)
+    assert settling_time(t, [0.0, 1.2, 0.9, 1.01, 0.99, 1.0], 1.0, 0.05) == pytest.approx(0.3)
+    assert settling_time(t, [0.0, 1.0, 1.0, 1.0, 1.2, 1.0], 1.0, 0.05) == pytest.approx(0.5)  # left and re-entered
     assert settling_time(t, [0, 1, 1, 1, 1, 0.5], 1.0, 0.05) is None
 
 
-def test_sign_changes_ignore_deadband_jitter():
-    v = [1, -1, 1, -1, 0.001, -0.001, 0.001]
-    assert count_sign_changes(v) == 6
-    assert count_sign_changes(v, deadband=0.01) == 3
-    # a damped sine: several swings
-    t = np.linspace(0, 5, 1200)
-    assert count_sign_changes(np.exp(-0.2 * t) * np.cos(2 * np.pi * 2 * t), 0.05) >= 15
+def test_range_scaled_tolerance_makes_a_stuck_joint_fail_a_hold():
+    for lo, hi in ((-1.0, 1.0), (0.0, 0.05), (-0.035, 0.035), (0.0, 2 * math.pi), (1.0, 1.001)):
+        tol = range_scaled_tolerance(0.10, hi - lo, 0.10)
+        plan = sweep_plan(lo, hi, lo, fps=240, speed_scale=0.8, pause_seconds=0.15, margin_ratio=0.1,
+                          max_sweep_range=2 * math.pi)
+        for start in np.linspace(lo, hi, 11):  # a joint that stays wherever it starts
+            errors = (abs(plan.max_target - start), abs(plan.min_target - start))
+            assert max(errors) > tol, (lo, hi, start)
+    assert range_scaled_tolerance(0.10, 4.0, 0.10) == 0.10  # wide revolute ranges keep the spec's 0.10 rad
+    assert range_scaled_tolerance(0.01, 0.05, 0.01) == pytest.approx(0.0005)
 
 
-def test_step_target_stays_within_limits():
-    r = math.radians(30)
-    assert step_target(0.0, -1.0, 1.0, r) == pytest.approx(r)
-    assert step_target(0.9, -1.0, 1.0, r) == pytest.approx(0.9 - r)
-    assert step_target(0.0, -0.1, 0.2, r) == pytest.approx(0.2)  # range narrower than the step: farther limit
-    assert step_target(0.0, None, None, r) == pytest.approx(r)
+def test_load_point_is_off_the_axis_of_a_roll_joint(tmp_path):
+    from omni.simready.physics_validator.core.usd import read_asset
+    from tests.fixtures.arms import build_arm
+    from tests.fixtures.driven_arms import prismatic_finger
+
+    asset = read_asset(build_arm(tmp_path / "arm.usda", joints=4))
+    roll = load_point(asset, asset.joints["/Robot/joints/joint4"])  # axis Z through the link's centre
+    assert roll.body == "/Robot/link4" and roll.lever_arm == pytest.approx(math.hypot(0.025, 0.025))
+    assert abs(roll.local[0]) == pytest.approx(0.025) and abs(roll.local[1]) == pytest.approx(0.025)
+    pitch = load_point(asset, asset.joints["/Robot/joints/joint2"])  # axis Y at the link's bottom
+    assert pitch.lever_arm == pytest.approx(math.hypot(0.025, 0.2))
+    assert np.allclose(roll.world((np.array([1.0, 2.0, 3.0]), np.array([1.0, 0, 0, 0]))), roll.local + [1, 2, 3])
+    finger = read_asset(prismatic_finger(tmp_path / "finger.usda"))
+    slide = load_point(finger, finger.joints["/Robot/joints/joint"])
+    assert np.allclose(slide.local, 0.0) and "centre" in slide.how
+
+
+def test_deflection_tolerance_and_wrapped_deflection():
+    from omni.simready.physics_validator.core.asset_model import JointInfo, Pose
+
+    def joint(kind, **limits):
+        return JointInfo(path="/j", type=kind, body0=None, body1="/b", local_pose0=Pose(), local_pose1=Pose(), **limits)
+
+    assert deflection_tolerance(joint("prismatic", lower=0.0, upper=0.05), 0.1, 1.0) == pytest.approx(0.005)
+    assert deflection_tolerance(joint("revolute"), 0.1, 1.0) == pytest.approx(0.2 * math.pi)  # a full turn
+    assert deflection_tolerance(joint("prismatic"), 0.1, 1.0) == pytest.approx(0.1)
+    d = joint_deflection([3.1, 3.1], [-3.1, -3.1], np.array([True, False]))
+    assert d[0] == pytest.approx(2 * math.pi - 6.2) and d[1] == pytest.approx(6.2)
 
 
 def test_ease_profiles_hit_endpoints():
@@ -106,5 +160,11 @@ def test_box_watch_volume_ratio_and_nan():
     assert not w.exploded((np.zeros(3), np.full(3, 2.0)))  # 8x
     assert w.exploded((np.zeros(3), np.full(3, 3.0)))  # 27x
     assert w.exploded((np.full(3, np.nan), np.ones(3)))
+    assert w.worst_ratio == w.window_ratio == math.inf  # NaN counts as the worst
+    w = BoxWatch((np.zeros(3), np.ones(3)), 10.0)
+    assert w.exploded((np.zeros(3), np.full(3, 3.0)))  # 27x during one joint
+    w.new_window()  # the next joint starts its own window; the run's worst stays
+    assert not w.exploded((np.zeros(3), np.full(3, 1.5)))
+    assert w.window_ratio == pytest.approx(3.375) and w.worst_ratio == pytest.approx(27.0)
     flat = BoxWatch((np.zeros(3), np.array([1.0, 1.0, 0.0])), 10.0)
     assert not flat.exploded((np.zeros(3), np.full(3, 5.0)))

@@ -16,6 +16,7 @@ from pydantic import Field
 from ...core.config import TestConfig
 from .selection import JointSelection, articulation_precheck, report_selection, select_driven_joints
 from ...core.plugin import PhysicsTest
+from ...core.quantities import DEGREES_PER_RADIAN, for_people, joint_unit, joint_value
 from ...core.scene import SceneSpec
 from ...core.status import Status
 
@@ -101,6 +102,58 @@ def fmt(value: float, digits: int = 4) -> str:
     return "nan" if value is None or not math.isfinite(value) else f"{value:.{digits}g}"
 
 
+def jv(joint: "JointInfo", value, rate: bool = False) -> str:
+    """A joint position (or, rate=True, velocity) for people: degrees for revolute joints, m/mm for prismatic."""
+    return joint_value(value, joint.is_angular, rate)
+
+
+def row_units(joint: "JointInfo", positions=(), rates=(), **others: str) -> dict[str, str]:
+    """JointRow.units: the SI unit of each measured/limits key (positions and rates of this joint, plus others)."""
+    units = {key: joint_unit(joint.is_angular) for key in positions}
+    units.update({key: joint_unit(joint.is_angular, rate=True) for key in rates})
+    units.update(others)
+    return units
+
+
+# -- dead drives: one rule and one story for all four tests ---------------------------------------------------
+# A drive is dead where it was asked to move its joint and moved it less than this fraction of the way:
+# toward a sweep endpoint, a step target, a far velocity target, or back to the held pose once a load is released.
+DEAD_DRIVE_FRACTION = 0.10
+
+HINT_DEAD_DRIVE = (
+    "Dead drive: the joint's UsdPhysics.DriveAPI cannot move it. Author a driveMaxForce that matches the real "
+    "actuator (0 or a tiny value means no force at all) and a driveStiffness large enough to move the joint against "
+    "gravity and its load; check the drive's axis token (angular for revolute, linear for prismatic joints)."
+)
+
+
+def progress(start: float, position: float, target: float) -> float:
+    """Fraction of the way from `start` to `target` covered at `position` (1 = there; negative = the wrong way)."""
+    span = target - start
+    if not math.isfinite(position) or abs(span) < 1e-12:
+        return 0.0 if abs(span) >= 1e-12 else 1.0
+    return (position - start) / span
+
+
+def drive_note(joint: "JointInfo") -> str:
+    """The authored drive as people read it: 'driveMaxForce 0 N·m, driveStiffness 34.9 N·m/°, driveDamping ...'."""
+    drive = joint.drive
+    if drive is None:
+        return "no UsdPhysics.DriveAPI"
+    force_unit = "N·m" if joint.is_angular else "N"
+    per = "°" if joint.is_angular else "m"
+    scale = 1.0 / DEGREES_PER_RADIAN if joint.is_angular else 1.0  # per radian -> per degree, as USD authors it
+    max_force = "unlimited" if not math.isfinite(drive.max_force) else for_people(drive.max_force, force_unit)
+    return (f"driveMaxForce {max_force}, driveStiffness {fmt(drive.stiffness * scale, 3)} {force_unit}/{per}, "
+            f"driveDamping {fmt(drive.damping * scale, 3)} {force_unit}·s/{per}")
+
+
+def dead_drive_story(joint: "JointInfo", moved: float, commanded: float, toward: str) -> str:
+    """The sentence every driven-joint test uses for a dead drive, so one asset reads the same in all four."""
+    return (f"dead drive: {joint.name} moved {jv(joint, moved)} of the {jv(joint, abs(commanded))} commanded {toward} "
+            f"(< {DEAD_DRIVE_FRACTION:.0%}; {drive_note(joint)})")
+
+
 class SeriesRecorder:
     """Decimated time series per joint (`<joint>/time`, `<joint>/q`, ...) for the HTML plots."""
 
@@ -118,9 +171,9 @@ class SeriesRecorder:
 def position_rate(previous: float, current: float, dt: float, angular: bool) -> float:
     """Joint velocity as the position change over the last step (wrapped for revolute joints).
 
-    Used instead of the engine's reported joint velocity: PhysX (TGS, position iterations) can report
-    a velocity that differs from how fast the joint actually moved during the step, most for light,
-    stiff joints. The displacement per frame is the engine-independent measure of overspeed.
+    PhysX (TGS, position iterations) can report a velocity that differs from how fast the joint actually
+    moved during the step (light, stiff joints; gravity-loaded joints at a velocity cap). drive_gain_validation
+    counts reversals on positions; velocity_limit judges the larger of this rate and the reported velocity.
     """
     delta = current - previous
     if angular and math.isfinite(delta):

@@ -43,6 +43,8 @@ class Segment:
 
 @dataclass(frozen=True)
 class SweepPlan:
+    lower: float  # the swept window (the authored range, or a max_sweep_range window of it)
+    upper: float
     max_target: float
     min_target: float
     zero_target: float
@@ -92,7 +94,18 @@ def sweep_plan(
         Segment("to_min", max_target, min_target, frames_for(max_target, min_target)),
         Segment("to_zero", min_target, zero_target, frames_for(min_target, zero_target)),
     )
-    return SweepPlan(max_target, min_target, zero_target, segments, max(1, int(round(pause_seconds * fps))))
+    return SweepPlan(lo, hi, max_target, min_target, zero_target, segments, max(1, int(round(pause_seconds * fps))))
+
+
+def range_scaled_tolerance(tolerance: float, swept_range: float, fraction: float) -> float:
+    """A sweep tolerance never wider than `fraction` of the swept range (min of the two).
+
+    The spec's 0.10 rad / 0.01 rad are absolute; on a 5 cm prismatic finger or a 4 deg revolute joint they are
+    wider than the whole motion, so a joint that never moves would pass. With fraction < 0.4 (the endpoints sit
+    at 10 % margins, so one of them is at least 40 % of the range from any start) a joint that stays where it
+    started always fails a hold.
+    """
+    return min(float(tolerance), float(fraction) * max(float(swept_range), 0.0))
 
 
 def hold_failed(errors, tolerance: float) -> bool:

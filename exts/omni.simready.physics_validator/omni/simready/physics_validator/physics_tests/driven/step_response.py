@@ -33,20 +33,44 @@ def settling_time(times, positions, target: float, band: float) -> float | None:
     return float(t[first_in])
 
 
-def count_sign_changes(velocities, deadband: float = 0.0) -> int:
-    """Velocity sign changes; samples with |v| <= deadband carry no sign (solver jitter at rest is not an oscillation)."""
-    signs = np.sign(np.asarray(velocities, dtype=float))
-    signs[np.abs(velocities) <= deadband] = 0
-    signs = signs[signs != 0]
-    return int(np.count_nonzero(signs[1:] != signs[:-1]))
+def count_reversals(positions, min_swing: float) -> int:
+    """Velocity sign changes of a position series, counting only swings of at least `min_swing`.
+
+    A reversal counts when the joint has moved back by more than `min_swing` from its last extreme (a
+    hysteresis on position), so solver jitter at rest never counts and the threshold scales with the step.
+    """
+    q = np.asarray(positions, dtype=float)
+    q = q[np.isfinite(q)]
+    if q.size < 2:
+        return 0
+    count, direction, extreme = 0, 0, q[0]
+    for value in q[1:]:
+        if direction == 0:  # not yet moved by a full swing from the start
+            if abs(value - q[0]) > min_swing:
+                direction, extreme = (1 if value > q[0] else -1), value
+        elif direction * (value - extreme) > 0:  # still going the same way: a new extreme
+            extreme = value
+        elif abs(value - extreme) > min_swing:  # turned back by more than a swing: a reversal
+            count, direction, extreme = count + 1, -direction, value
+    return count
 
 
-def step_target(current: float, lower: float | None, upper: float | None, magnitude: float) -> float:
-    """`current + magnitude` if that stays within the limits, else `current - magnitude`, else the farther limit."""
+def step_target(current: float, lower: float | None, upper: float | None, magnitude: float,
+                overshoot_room: float = 0.0) -> tuple[float, bool]:
+    """(target, scaled): a step that leaves room for `overshoot_room` x step beyond the target before a limit.
+
+    `current + magnitude` if the upper side has room for the step and its overshoot, else `current - magnitude`
+    if the lower side has; otherwise the step is scaled down toward the side with more room so that its
+    overshoot still fits (never a step onto a hard limit, where overshoot could not show).
+    """
     lo = -np.inf if lower is None else lower
     hi = np.inf if upper is None else upper
-    if current + magnitude <= hi:
-        return current + magnitude
-    if current - magnitude >= lo:
-        return current - magnitude
-    return float(lo if abs(current - lo) > abs(hi - current) else hi)
+    need = magnitude * (1.0 + overshoot_room)
+    room_up, room_down = hi - current, current - lo
+    if room_up >= need:
+        return current + magnitude, False
+    if room_down >= need:
+        return current - magnitude, False
+    if room_up >= room_down:
+        return current + max(room_up, 0.0) / (1.0 + overshoot_room), True
+    return current - max(room_down, 0.0) / (1.0 + overshoot_room), True
