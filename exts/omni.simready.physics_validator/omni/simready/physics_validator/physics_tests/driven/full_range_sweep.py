@@ -1,8 +1,11 @@
 """full_range_sweep (FET022): every driven joint reaches and holds both authored endpoints and returns to zero.
 
 Each joint with both limits is swept alone max -> min -> zero with an eased profile, holds each
-endpoint for the pause window, and must end within zero_return_tolerance of zero; the whole
-asset's bounding box is watched every frame for an explosion. Spec: docs/tests/full_range_sweep.md.
+endpoint for the pause window, and must end within the zero-return tolerance of zero (its home: the
+endpoint nearest 0 when the range excludes 0); the whole asset's bounding box is watched every frame.
+Both tolerances are capped at a fraction of the joint's range, so a joint that never moves cannot pass,
+and a joint that moves less than 10 % of the way to an endpoint is a dead drive.
+Spec: docs/tests/full_range_sweep.md.
 """
 
 from __future__ import annotations
@@ -14,16 +17,20 @@ from pydantic import Field
 
 from .bbox_watch import BoxWatch
 from ...core.context import TestContext
-from .motion import EASE_PROFILES, ConvergenceCounter, hold_failed, sweep_plan
+from .motion import EASE_PROFILES, ConvergenceCounter, hold_failed, range_scaled_tolerance, sweep_plan
 from ...core.results import JointRow
 from ...core.status import Status
-from .base import DrivenJointConfig, ADD_DRIVE_HINT, DrivenJointTest, SeriesRecorder, fmt, settle, unit
+from .base import (
+    ADD_DRIVE_HINT, DEAD_DRIVE_FRACTION, HINT_DEAD_DRIVE, DrivenJointConfig, DrivenJointTest, SeriesRecorder,
+    dead_drive_story, fmt, jv, progress, row_units, settle, unit,
+)
 
 HINT_REACH = (
     "Joint cannot reach a limit: raise driveStiffness and driveMaxForce on its UsdPhysics.DriveAPI (or its direct "
     "NewtonActuator), and check that collision geometry does not block the joint before the authored limit."
 )
-HINT_ZERO = "Joint cannot return to zero: raise driveDamping to dissipate energy, or lower sweep_speed_scale."
+HINT_ZERO = ("Joint cannot return to its home position: raise driveDamping to dissipate energy, or lower "
+             "sweep_speed_scale.")
 HINT_HOLD = "Rest-hold failure: drive stiffness or damping is too low to hold the joint at the commanded limit."
 HINT_EXPLODE = (
     "Bounding box exploded: check the articulation is rooted correctly, every body has valid mass and inertia, "
@@ -33,7 +40,7 @@ HINT_EXPLODE = (
 
 class FullRangeSweepTest(DrivenJointTest):
     name = "full_range_sweep"
-    version = "1.4.0"
+    version = "1.5.0"
     features = ("FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC")
     summary = "Each driven joint reaches and holds both authored limits and returns to zero; the articulation stays stable."
     require_limits = True
@@ -46,9 +53,11 @@ class FullRangeSweepTest(DrivenJointTest):
         sweep_speed_scale: float = Field(0.8, gt=0, description="Segment time 1/scale s (peak speed <= scale x velocity limit).")
         pause_at_limits_seconds: float = Field(0.15, ge=0, description="Hold window at each waypoint (s).")
         rest_check_enabled: bool = Field(True, description="Check the hold at the max and min endpoints.")
-        rest_tolerance: float = Field(0.10, gt=0, description="Hold error allowed at an endpoint (rad or m) for most of the pause.")
+        rest_tolerance: float = Field(0.10, gt=0, description="Hold error allowed at an endpoint (rad or m) for most of the pause; capped by rest_range_fraction.")
+        rest_range_fraction: float = Field(0.10, gt=0, lt=0.4, description="The hold tolerance is at most this fraction of the joint's swept range.")
         rest_check_fatal: bool = Field(True, description="A hold failure fails the joint (false: warning; diagnostic runs only).")
-        zero_return_tolerance: float = Field(0.01, gt=0, description="Final error allowed at the zero waypoint (rad or m).")
+        zero_return_tolerance: float = Field(0.01, gt=0, description="Final error allowed at the zero waypoint (rad or m); capped by zero_range_fraction.")
+        zero_range_fraction: float = Field(0.01, gt=0, lt=0.4, description="The zero-return tolerance is at most this fraction of the joint's swept range.")
         max_sweep_range: float = Field(2 * math.pi, gt=0, description="Wider ranges are swept over a window this wide.")
         newton_zero_consecutive_frames: int = Field(8, ge=1, description="Newton: in-tolerance frames that end the zero hold.")
         newton_zero_max_settling_seconds: float = Field(2.0, ge=0, description="Newton: longest zero hold (s).")
@@ -62,7 +71,7 @@ class FullRangeSweepTest(DrivenJointTest):
         yield from settle(ctx, cfg.settle_seconds)
         baseline = ctx.bounds()
         watch = BoxWatch(baseline, cfg.bbox_explode_ratio)
-        ctx.metric("bbox_baseline_volume", watch.baseline_volume)
+        ctx.metric("bbox_baseline_volume", watch.baseline_volume, unit="m³")
         series = SeriesRecorder(ctx)
         newton = getattr(ctx.engine, "name", "") == "newton"
         failed, exploded_at = [], None
@@ -76,16 +85,24 @@ class FullRangeSweepTest(DrivenJointTest):
                 max_sweep_range=cfg.max_sweep_range, velocity_limit=joint.velocity_limit,
                 profile=cfg.interpolation_profile,
             )
+            swept = plan.upper - plan.lower
+            rest_tol = range_scaled_tolerance(cfg.rest_tolerance, swept, cfg.rest_range_fraction)
+            zero_tol = range_scaled_tolerance(cfg.zero_return_tolerance, swept, cfg.zero_range_fraction)
+            watch.new_window()
             errors: list[str] = []
             hints: list[str] = []
-            hold_err = {}
+            hold_err, follow = {}, {}
+            dead = None
             for seg in plan.segments:
                 ctx.label = f"joint {joint.name}: {seg.name}"
+                q = seg_start = float(ctx.joint_positions()[idx])
+                best = 0.0  # furthest progress toward the segment's end point (fraction of the way)
                 for frame in range(seg.frames):
                     target = seg.target(frame, cfg.interpolation_profile)
                     ctx.set_joint_target(joint.path, target)
                     yield
                     q = float(ctx.joint_positions()[idx])
+                    best = max(best, progress(seg_start, q, seg.end))
                     series.sample(joint.name, q=q, target=target)
                     if watch.exploded(ctx.bounds()) or not math.isfinite(q):
                         exploded_at = seg.name
@@ -98,6 +115,7 @@ class FullRangeSweepTest(DrivenJointTest):
                     ctx.set_joint_target(joint.path, seg.end)  # re-commanded every frame (needed on Newton)
                     yield
                     q = float(ctx.joint_positions()[idx])
+                    best = max(best, progress(seg_start, q, seg.end))
                     series.sample(joint.name, q=q, target=seg.end)
                     pause.append(q - seg.end)
                     if watch.exploded(ctx.bounds()) or not math.isfinite(q):
@@ -105,12 +123,17 @@ class FullRangeSweepTest(DrivenJointTest):
                         break
                 if exploded_at:
                     break
+                commanded = seg.end - seg_start
+                follow[seg.name] = best
+                if dead is None and abs(commanded) > rest_tol and best < DEAD_DRIVE_FRACTION:
+                    dead = dead_drive_story(joint, max(best, 0.0) * abs(commanded), commanded,
+                                            f"toward the {seg.name[3:]} endpoint {jv(joint, seg.end)}")
                 if seg.name != "to_zero" and cfg.rest_check_enabled:
                     worst = max((abs(e) for e in pause), default=0.0)
                     hold_err[seg.name] = worst
-                    if hold_failed(pause, cfg.rest_tolerance):
-                        msg = (f"did not reach and hold {seg.name[3:]} endpoint {fmt(seg.end)} {unit(joint)}: "
-                               f"error {fmt(worst)} > rest_tolerance {fmt(cfg.rest_tolerance)} for most of the pause")
+                    if hold_failed(pause, rest_tol):
+                        msg = (f"did not reach and hold {seg.name[3:]} endpoint {jv(joint, seg.end)}: error "
+                               f"{jv(joint, worst)} > rest tolerance {jv(joint, rest_tol)} for most of the pause")
                         if cfg.rest_check_fatal:
                             errors.append(msg)
                             hints += [HINT_REACH, HINT_HOLD]
@@ -118,7 +141,7 @@ class FullRangeSweepTest(DrivenJointTest):
                             ctx.warn(f"{joint.name}: {msg}")
             if newton and not exploded_at:
                 # Newton rings after the range reversal: keep the zero target until it converges (bounded).
-                counter = ConvergenceCounter(cfg.zero_return_tolerance, cfg.newton_zero_consecutive_frames)
+                counter = ConvergenceCounter(zero_tol, cfg.newton_zero_consecutive_frames)
                 ctx.label = f"joint {joint.name}: converge to zero"
                 for _ in range(int(round(cfg.newton_zero_max_settling_seconds / ctx.dt))):
                     ctx.set_joint_target(joint.path, plan.zero_target)
@@ -130,20 +153,28 @@ class FullRangeSweepTest(DrivenJointTest):
             if exploded_at:
                 errors.append(f"bounding box exploded during {exploded_at} "
                               f"(volume {fmt(watch.worst_ratio)} x baseline > {fmt(cfg.bbox_explode_ratio)})")
-                hints.append(HINT_EXPLODE)
-            elif not zero_err <= cfg.zero_return_tolerance:
-                errors.append(f"did not return to zero {fmt(plan.zero_target)} {unit(joint)}: error {fmt(zero_err)} "
-                              f"> zero_return_tolerance {fmt(cfg.zero_return_tolerance)}")
-                hints += [HINT_ZERO, HINT_REACH]
+                hints = [HINT_EXPLODE]
+            elif not zero_err <= zero_tol:
+                errors.append(f"did not return to {home_text(joint, plan.zero_target)}: error {jv(joint, zero_err)} "
+                              f"> zero-return tolerance {jv(joint, zero_tol)}")
+                hints.append(HINT_ZERO)
+            if dead and not exploded_at:
+                errors.insert(0, dead)
+                hints = [HINT_DEAD_DRIVE] + [h for h in hints if h not in (HINT_REACH, HINT_HOLD)]
             row = JointRow(
                 joint=joint.name, path=joint.path, status=Status.FAIL if errors else Status.PASS,
                 reason="; ".join(errors),
                 measured={"hold_error_max": hold_err.get("to_max"), "hold_error_min": hold_err.get("to_min"),
-                          "zero_error": zero_err, "bbox_ratio": watch.worst_ratio},
+                          "zero_error": zero_err, "bbox_ratio": watch.window_ratio,
+                          "follow_max": follow.get("to_max"), "follow_min": follow.get("to_min"),
+                          "dead_drive": bool(dead)},
                 limits={"lower": joint.lower, "upper": joint.upper, "max_target": plan.max_target,
                         "min_target": plan.min_target, "zero_target": plan.zero_target,
-                        "rest_tolerance": cfg.rest_tolerance, "zero_return_tolerance": cfg.zero_return_tolerance,
-                        "unit": unit(joint)},
+                        "rest_tolerance": rest_tol, "zero_return_tolerance": zero_tol, "unit": unit(joint)},
+                units=row_units(joint, positions=("hold_error_max", "hold_error_min", "zero_error", "lower", "upper",
+                                                  "max_target", "min_target", "zero_target", "rest_tolerance",
+                                                  "zero_return_tolerance"),
+                                bbox_ratio="", follow_max="", follow_min=""),
                 fix_hints=list(dict.fromkeys(hints)),
             )
             ctx.joint_row(row)
@@ -155,6 +186,7 @@ class FullRangeSweepTest(DrivenJointTest):
         tested = len(ctx.result.joints)
         ctx.metric("joints_passed", tested - len(failed))
         ctx.metric("joints_failed", len(failed))
+        ctx.metric("joints_dead_drive", sum(1 for r in ctx.result.joints if r.measured.get("dead_drive")))
         ctx.metric("bbox_max_ratio", watch.worst_ratio)
         if failed:
             detail = "; ".join(f"{r.joint}: {r.reason}" for r in failed[:4])
@@ -162,3 +194,11 @@ class FullRangeSweepTest(DrivenJointTest):
                        [h for r in failed for h in r.fix_hints])
         else:
             ctx.finish(Status.PASS, f"{tested} joints reached and held both limits and returned to zero")
+
+
+def home_text(joint, zero_target: float) -> str:
+    """'zero' when 0 is in the range; else the home position used and why."""
+    if joint.lower <= 0.0 <= joint.upper:
+        return "zero"
+    return (f"its home position {jv(joint, zero_target)} (its range [{jv(joint, joint.lower)}, {jv(joint, joint.upper)}] "
+            "excludes 0; home is the swept endpoint nearest 0)")
