@@ -1,14 +1,22 @@
-"""Docs stay current: every registered test has its page, and the page's threshold table lists every config key."""
+"""Docs stay current and true of the code: every registered test has its page; the page's threshold table lists
+every config key with the code's default; its verdict table lists exactly the statuses the test can give, and each
+reason it quotes (in backticks) is text the code emits."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import inspect
+import math
+import re
+
 import pytest
 
+from omni.simready.physics_validator.core.status import Status
 from omni.simready.physics_validator.physics_tests import default_registry
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
+PACKAGE = Path(inspect.getfile(default_registry)).resolve().parents[1]
 
 
 @pytest.mark.parametrize("name", default_registry().names())
@@ -28,3 +36,75 @@ def test_readme_links_resolve():
     for target in re.findall(r"\]\(([^)#]+)\)", readme):
         if "://" not in target:
             assert (DOCS.parent / target).exists(), f"README links to a missing {target}"
+
+
+def _table_rows(text: str, heading: str) -> list[list[str]]:
+    """The cells of the first markdown table after `heading` (header and separator dropped)."""
+    section = text.split(heading, 1)[1]
+    rows = []
+    for line in section.splitlines()[1:]:
+        line = line.strip()
+        if not line.startswith("|"):
+            if rows:
+                break
+            continue
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return [r for r in rows[1:] if not set("".join(r)) <= set("-: ")]
+
+
+def _documented_default(cell: str):
+    token = cell.split()[0] if cell.split() else ""
+    if token == "2π":
+        return 2 * math.pi
+    if token.lower() in ("true", "false"):
+        return token.lower() == "true"
+    if token == "[]":
+        return []
+    try:
+        return float(token)
+    except ValueError:
+        return token
+
+
+@pytest.mark.parametrize("name", default_registry().names())
+def test_each_documented_default_is_the_codes(name):
+    text = (DOCS / "tests" / f"{name}.md").read_text(encoding="utf-8")
+    fields = default_registry().get(name).Config.model_fields
+    wrong = []
+    for key, default_cell, *_ in _table_rows(text, "| key | default |"):
+        code = fields[key].get_default(call_default_factory=True)
+        documented = _documented_default(default_cell)
+        same = (math.isclose(documented, float(code), rel_tol=1e-9) if isinstance(documented, float)
+                and not isinstance(code, (bool, list, str)) else documented == code)
+        if not same:
+            wrong.append((key, default_cell, code))
+    assert not wrong, f"docs/tests/{name}.md defaults differ from the code: {wrong}"
+
+
+def _sources(name: str) -> str:
+    """The text of the test's module, the shared driven-joint modules it uses, and the runner's verdict paths."""
+    module = Path(inspect.getfile(default_registry().get(name))).resolve()
+    files = [module, PACKAGE / "core" / "session.py", PACKAGE / "run" / "worker.py"]
+    if module.parent.name == "driven":
+        files += [module.parent / "base.py", module.parent / "selection.py"]
+    return "\n".join(f.read_text(encoding="utf-8") for f in files)
+
+
+@pytest.mark.parametrize("name", default_registry().names())
+def test_each_page_lists_exactly_the_statuses_the_test_gives(name):
+    text = (DOCS / "tests" / f"{name}.md").read_text(encoding="utf-8")
+    assert "## Verdicts" in text, f"docs/tests/{name}.md has no '## Verdicts' table"
+    rows = _table_rows(text, "## Verdicts")
+    names = {s.value for s in Status}
+    documented = {word for row in rows for word in re.findall(r"[A-Z_]{4,}", row[0]) if word in names}
+    module = Path(inspect.getfile(default_registry().get(name))).resolve()
+    own = module.read_text(encoding="utf-8")
+    if module.parent.name == "driven":
+        own += (module.parent / "base.py").read_text(encoding="utf-8")
+        own += (module.parent / "selection.py").read_text(encoding="utf-8")
+    # Every test can also end as PRECHECK_FAILURE (broken asset content) and ERROR (exception, hang, no verdict).
+    emitted = set(re.findall(r"Status\.([A-Z_]+)", own)) | {"PRECHECK_FAILURE", "ERROR"}
+    assert documented == emitted, f"docs/tests/{name}.md lists {sorted(documented)}, the code gives {sorted(emitted)}"
+    sources = _sources(name)
+    missing = [quote for row in rows for quote in re.findall(r"`([^`]+)`", row[1]) if quote not in sources]
+    assert not missing, f"docs/tests/{name}.md quotes reasons the code never says: {missing}"

@@ -73,11 +73,27 @@ def test_well_driven_robots_pass_all_four(overlays, robot):
     # exceeds what the overlay's drives can push.
     for name in JOINT_TESTS:
         result = run(overlays[robot], name, engine="sapien")
+        if robot == "erd_panda" and name == "effort_limit":
+            continue  # its finger gives way: test_panda_overlay_finger_gives_way_under_the_load
         assert result.status is Status.PASS, (name, result.reason)
         assert result.metrics["joints_tested"] >= 7
         if name == "velocity_limit":  # the copied newton:velocityLimit now caps the PhysX articulation
             assert {r.limits["source"] for r in result.joints} == {"physxJoint:maxJointVelocity"}
             assert result.metrics["max_velocity_ratio"] <= 1.05
+
+
+def test_panda_overlay_finger_gives_way_under_the_load(overlays):
+    """Issue 13 item 1 on a real robot: the overlay sizes gains from gravity, so the panda's finger (no gravity load)
+    gets the 200 N/m floor, and 10 N would push it 50 mm, past its 40 mm range. effort_limit used to PASS it because
+    the hard limit stopped it; now the deflection from the held pose decides. Every other panda joint holds."""
+    result = run(overlays["erd_panda"], "effort_limit", engine="sapien")
+    assert result.status is Status.FAIL, result.reason
+    finger = next(r for r in result.joints if r.joint == "panda_finger_joint1")
+    assert finger.status is Status.FAIL and finger.measured["gave_way"] == "deflected"
+    assert finger.limits["deflection_tolerance"] == pytest.approx(0.004)  # 10 % of the 0.04 m range
+    assert finger.measured["max_deflection"] > finger.limits["deflection_tolerance"]
+    assert "driveStiffness 200 N/m" in finger.reason
+    assert all(r.status is Status.PASS for r in result.joints[:result.joints.index(finger)])  # the arm holds
 
 
 def test_ur5_overlay_velocity_and_effort_pass_sweep_finds_blocked_joints(overlays):
