@@ -35,7 +35,9 @@ def comparison(tmp_path_factory):
     folder = tmp_path_factory.mktemp("agreement")
     box = box_asset(folder / "box.usda", size=0.1, position=(0.0, 0.0, 0.5))
     good = build_arm(folder / "arm_good.usda", ArmSpec(joints=2))
-    weak = build_arm(folder / "arm_weak.usda", ArmSpec(joints=2, max_force=0.05))  # 0.05 N m cannot lift a 0.5 kg link (0.49 N m at 0.1 m)
+    # 0.05 N m cannot lift a 0.5 kg link (0.49 N m at 0.1 m). No velocity cap: whether such a drive reaches one
+    # depends on how an engine clamps the drive force (docs/engine-divergences.md #2), so velocity_limit SKIPs on both.
+    weak = build_arm(folder / "arm_weak.usda", ArmSpec(joints=2, max_force=0.05, velocity_limit_deg=None))
     runs = {
         engine: [
             validate([box], ["ground_drop"], _config(), engine),
