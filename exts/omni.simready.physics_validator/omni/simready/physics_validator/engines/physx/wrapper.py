@@ -77,10 +77,27 @@ def make_workdir(asset_path: str, parent: str | os.PathLike | None = None) -> st
             continue
         try:
             Path(candidate).mkdir(parents=True, exist_ok=True)
-            return tempfile.mkdtemp(prefix=WRAPPER_PREFIX, dir=str(candidate))
+            _sweep_orphans(Path(candidate))
+            return tempfile.mkdtemp(prefix=f"{WRAPPER_PREFIX}{os.getpid()}_", dir=str(candidate))
         except OSError:
             continue
     raise EngineError(f"no folder outside {asset_dir} to write the wrapper stage in")
+
+
+def _sweep_orphans(folder: Path) -> None:
+    """Remove wrapper folders whose process is gone: a worker killed by the watchdog (SIGKILL) cannot clean up."""
+    import shutil
+
+    for old in folder.glob(f"{WRAPPER_PREFIX}*_*"):
+        pid = old.name[len(WRAPPER_PREFIX):].split("_", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(old, ignore_errors=True)
+        except OSError:  # alive (or not ours to signal): leave it
+            pass
 
 
 def author_wrapper(asset: "AssetModel", scene: "SceneSpec", workdir: str, target: str, extra_lift_si: float = 0.0) -> Wrapper:
