@@ -1,12 +1,13 @@
 """Batch throughput benchmark: assets per minute with 1 and N local workers, and the Ray executor's overhead.
 
     python tools/bench_batch.py [--corpus /work/shared/assets] [--tests ground_drop] [--jobs 2] [--repeat 2] [--no-ray]
-                                [--engine physx] [--worker-start reuse,spawn] [--rss-assets 60]
+                                [--engine physx] [--worker-start reuse,spawn] [--copies 3] [--rss-assets 84]
 
 Each configuration is one real `simready-physics validate` run (--no-video --no-html --quiet, fresh
 output folder, so no cache hits) timed end to end. `--worker-start` runs the local configurations once
 per worker process model (SIMREADY_WORKER_START: `reuse` keeps spawned workers across assets, `spawn`
-starts one per asset). Ray runs a private single-node instance; where possible it runs inside a
+starts one per asset); `--copies K` validates K copies of the corpus per run, so the fixed costs of a
+run (start-up, hashing, the reports) weigh less. Ray runs a private single-node instance; where possible it runs inside a
 loopback-only network namespace (unshare -n) so it opens no external port. Its overhead is split into
 a fixed part (start-up, measured on a one-asset run against the local executor) and a per-asset part.
 Also prints per-worker peak RSS from the reports; `--rss-assets N` validates at least N assets (copies
@@ -92,19 +93,19 @@ def rss_growth(corpus: Path, tests: str, at_least: int, tmp: Path) -> None:
         shutil.copytree(corpus, library / f"copy{n}")
     assets = [str(p) for p in find_usd_files(library)]
     seconds, report = run(assets, tests, 1, "local", tmp / "rss", worker_start="reuse")
-    peaks = [a["peak_rss_mb"] for a in report["assets"] if a.get("peak_rss_mb")]
-    if len(peaks) < 4:
-        print("rss: too few assets reported a peak")
+    peaks = [a.get("peak_rss_mb") or 0.0 for a in report["assets"]]
+    if len(peaks) < 2 * per_copy:
+        print("rss: too few assets")
         return
-    n = len(peaks)
-    xs = range(n)
-    mean_x, mean_y = (n - 1) / 2, statistics.fmean(peaks)
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, peaks)) / sum((x - mean_x) ** 2 for x in xs)
-    half = n // 2
-    print(f"rss, 1 reused worker, {n} assets in {seconds:.1f} s: per-asset peak first {peaks[0]:.0f} MiB, "
-          f"median {statistics.median(peaks):.0f}, max {max(peaks):.0f}, last {peaks[-1]:.0f}; "
-          f"median first half {statistics.median(peaks[:half]):.0f} vs second half {statistics.median(peaks[half:]):.0f}; "
-          f"slope {100 * slope:+.1f} MiB per 100 assets")
+    # The same file early and late in one worker's life: any growth shows as a positive difference.
+    first, last = peaks[:per_copy], peaks[-per_copy:]
+    diffs = [b - a for a, b in zip(first, last)]
+    medians = [statistics.median(peaks[n * per_copy:(n + 1) * per_copy]) for n in range(copies)]
+    print(f"rss, 1 reused worker, {len(peaks)} assets ({copies} copies of the corpus) in {seconds:.1f} s: per-asset peak "
+          f"median {statistics.median(peaks):.0f} MiB, max {max(peaks):.0f} MiB; median per copy "
+          f"{', '.join(f'{m:.0f}' for m in medians)} MiB; same asset in the last copy vs the first: "
+          f"median {statistics.median(diffs):+.1f} MiB, min {min(diffs):+.1f}, max {max(diffs):+.1f}")
+    print(f"rss: peaks in order: {' '.join(f'{p:.0f}' for p in peaks)}")
     rows = [[(t["name"], t["status"], t["reason"], t["metrics"]) for t in a["tests"]] for a in report["assets"]]
     same = all(row == rows[i % per_copy] for i, row in enumerate(rows))
     print(f"rss: every copy got the verdicts and metrics of the first copy: {same}")
@@ -120,6 +121,8 @@ def main() -> int:
     parser.add_argument("--engine", help="engine to validate with (default: the CLI's default engine)")
     parser.add_argument("--worker-start", default="", help="comma-separated SIMREADY_WORKER_START values to compare "
                         "(reuse, spawn); default: the default model only")
+    parser.add_argument("--copies", type=int, default=1, help="validate this many copies of the corpus (distinct paths) "
+                        "in each throughput run, so fixed start-up costs weigh less (default 1)")
     parser.add_argument("--rss-assets", type=int, default=0, help="also watch a reused worker's peak RSS over this many assets")
     args = parser.parse_args()
     global REPEAT, ENGINE
@@ -130,10 +133,15 @@ def main() -> int:
 
     assets = [str(p) for p in find_usd_files(args.corpus)]
     engine = args.engine or "default engine"
-    print(f"corpus {args.corpus}: {len(assets)} assets, tests {args.tests}, {engine}, best of {REPEAT}; "
+    copies = f" x {args.copies} copies" if args.copies > 1 else ""
+    print(f"corpus {args.corpus}: {len(assets)} assets{copies}, tests {args.tests}, {engine}, best of {REPEAT}; "
           f"load average {load_average()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="bench_batch_") as tmp:
         tmp = Path(tmp)
+        if args.copies > 1:
+            for n in range(args.copies):
+                shutil.copytree(args.corpus, tmp / "copies" / f"copy{n}")
+            assets = [str(p) for p in find_usd_files(tmp / "copies")]
         rows = {}
         for mode in modes:
             tag = f" [{mode}]" if mode else ""

@@ -47,7 +47,8 @@ def test_two_jobs_give_the_same_report_as_one(library, sequential_report, tmp_pa
 
 
 def test_each_asset_reports_its_worker_peak_memory(sequential_report):
-    """A fresh worker per asset: identical boxes cost the same memory, whatever came before them."""
+    """The peak is per asset (reset between assets in a reused worker): identical boxes cost the same memory,
+    whatever the worker ran before them."""
     peaks = {Path(a["path"]).name: a["peak_rss_mb"] for a in sequential_report["assets"]}
     assert all(isinstance(v, float) and 20 < v < 4096 for v in peaks.values()), peaks
     assert peaks["e_layered.usda"] < peaks["a_good.usda"] * 1.25, peaks  # last box asset, no growth across assets

@@ -224,3 +224,21 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path):
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_a_script_without_a_main_guard_runs_once(tmp_path):
+    """Workers never re-import the caller's __main__ (multiprocessing's spawn and forkserver would, running a
+    script that calls validate() without `if __name__ == "__main__"` again in every worker)."""
+    box_asset(tmp_path / "box.usda")
+    marker = tmp_path / "runs.txt"
+    script = tmp_path / "no_guard.py"
+    script.write_text(
+        "import omni.simready.physics_validator as pv\n"
+        f"open({str(marker)!r}, 'a').write('ran\\n')\n"
+        f"report = pv.validate([{str(tmp_path / 'box.usda')!r}], tests=['ground_drop'], jobs=1)\n"
+        "print(report.assets[0].tests[0].status.value)\n"
+    )
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "PASS", proc.stdout
+    assert marker.read_text() == "ran\n"
