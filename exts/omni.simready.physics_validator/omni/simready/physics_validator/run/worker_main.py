@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 
-RETIRE_GROWTH_MB = 768.0  # resident memory this far above the warmed-up worker after an asset: replace it
+RETIRE_GROWTH_MB = 768.0  # resident memory this far above what the worker had after its first asset: replace it
 
 
 # -- memory ------------------------------------------------------------------------------------------
@@ -157,6 +157,7 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
     if parent_alive_fd is not None:
         threading.Thread(target=_exit_with_parent, args=(parent_alive_fd,), name="parent-watch", daemon=True).start()
     started = time.monotonic()
+    status = 0
     try:
         warm_up(engine)
         from .asset_run import RunHooks, run_asset
@@ -184,12 +185,25 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
             if reason:
                 return
     except BaseException as exc:  # noqa: BLE001 - report, never die silently
+        status = 1
         try:
             conn.send(("fatal", f"{type(exc).__name__}: {exc}"))
         except Exception:  # noqa: BLE001
             pass
     finally:
         conn.close()
+        _quick_exit(status)
+
+
+def _quick_exit(status: int) -> None:
+    """Leave without interpreter teardown: everything was sent, and native runtimes can crash in their
+    static destructors at exit (ovphysx printed "pure virtual method called" and aborted)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001
+            pass
+    os._exit(status)
 
 
 def _hooks(conn, hooks_cls):
