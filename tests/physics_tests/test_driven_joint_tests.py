@@ -93,7 +93,7 @@ def test_config_defaults_follow_the_specs():
     assert (frs.rest_range_fraction, frs.zero_range_fraction) == (0.10, 0.01)
     assert reg.get("velocity_limit").Config().min_exercised_ratio == 0.9
     assert (dgv.settling_tail_seconds, dgv.oscillation_threshold) == (0.5, 0.001)
-    assert (eff.unlimited_prismatic_range_m, eff.recovery_seconds) == (1.0, 0.25)
+    assert (eff.unlimited_prismatic_range_m, eff.recovery_seconds) == (1.0, 0.5)
     for name in JOINT_TESTS:
         assert all(f.description for f in reg.get(name).Config.model_fields.values() if f.description is not None)
 

@@ -67,7 +67,7 @@ class EffortLimitTest(DrivenJointTest):
         test_duration_seconds: float = Field(2.0, gt=0, description="Load time per joint, spread over the 12 directions (s).")
         break_tolerance: float = Field(0.10, ge=0, description="Fail: a driven joint deflected from its held pose, or any joint beyond its limits, by more than this x its range.")
         unlimited_prismatic_range_m: float = Field(1.0, gt=0, description="Range an unlimited prismatic joint's deflection is measured against (m).")
-        recovery_seconds: float = Field(0.25, ge=0, description="Unloaded time after each joint's load, for the drives to pull back (s).")
+        recovery_seconds: float = Field(0.5, ge=0, description="Unloaded time after each joint's load, for the drives to pull back (s).")
         stop_on_first_break: bool = Field(True, description="Stop the test at the first failing joint (avoids cascading instability).")
 
     def run(self, ctx: TestContext) -> Iterator[None]:
@@ -206,16 +206,20 @@ class EffortLimitTest(DrivenJointTest):
         return None
 
     def _recover(self, j, pose, wrap, seconds):
-        """Unloaded steps for the drives to pull back: (deflection of joint `j` at release, moved back), or None."""
+        """Unloaded steps for the drives to pull back. For joint `j`: (its largest deflection after the release, how
+        far the drive then brought it back), or None. Measured from the largest deflection, not from the release:
+        a joint released at the moment it crossed the threshold still carries momentum away from its pose."""
         ctx = self.ctx
         ctx.label = "recover"
-        start = None if j is None else float(joint_deflection(np.asarray(ctx.joint_positions(), float), pose, wrap)[j])
+        worst = end = None
         for _ in range(int(round(seconds / ctx.dt))):
             yield
-        if j is None or not start or seconds <= 0:
+            if j is not None:
+                end = float(joint_deflection(np.asarray(ctx.joint_positions(), float), pose, wrap)[j])
+                worst = end if worst is None else max(worst, end)
+        if j is None or not worst:
             return None
-        end = float(joint_deflection(np.asarray(ctx.joint_positions(), float), pose, wrap)[j])
-        return start, start - end
+        return worst, worst - end
 
     def _break_text(self, joint, broke, point, directions, back) -> str:
         cfg = self.ctx.config
