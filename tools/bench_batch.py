@@ -97,13 +97,16 @@ def rss_growth(corpus: Path, tests: str, at_least: int, tmp: Path) -> None:
     if len(peaks) < 2 * per_copy:
         print("rss: too few assets")
         return
-    # The same file early and late in one worker's life: any growth shows as a positive difference.
-    first, last = peaks[:per_copy], peaks[-per_copy:]
+    # The same file early and late in one worker's life: any growth shows as a positive difference. The
+    # second copy is the early one when there are three or more (in the first, an engine's runtime may
+    # load only with the first asset that simulates).
+    early = 1 if copies >= 3 else 0
+    first, last = peaks[early * per_copy:(early + 1) * per_copy], peaks[-per_copy:]
     diffs = [b - a for a, b in zip(first, last)]
     medians = [statistics.median(peaks[n * per_copy:(n + 1) * per_copy]) for n in range(copies)]
     print(f"rss, 1 reused worker, {len(peaks)} assets ({copies} copies of the corpus) in {seconds:.1f} s: per-asset peak "
           f"median {statistics.median(peaks):.0f} MiB, max {max(peaks):.0f} MiB; median per copy "
-          f"{', '.join(f'{m:.0f}' for m in medians)} MiB; same asset in the last copy vs the first: "
+          f"{', '.join(f'{m:.0f}' for m in medians)} MiB; same asset in the last copy vs copy {early + 1}: "
           f"median {statistics.median(diffs):+.1f} MiB, min {min(diffs):+.1f}, max {max(diffs):+.1f}")
     print(f"rss: peaks in order: {' '.join(f'{p:.0f}' for p in peaks)}")
     rows = [[(t["name"], t["status"], t["reason"], t["metrics"]) for t in a["tests"]] for a in report["assets"]]
@@ -151,7 +154,7 @@ def main() -> int:
             many = summary(f"local, {args.jobs} workers{tag}", tn, rn)
             print(f"speed-up {args.jobs} workers / 1 worker{tag}: {many['per_minute'] / one['per_minute']:.2f}x"
                   f"  (same verdicts: {verdicts(rn) == verdicts(r1)})")
-            rows[mode] = (one, many, verdicts(r1))
+            rows[mode] = (one, many, verdicts(r1), tn, rn)
         if len(modes) > 1:
             base = modes[-1]
             for mode in modes[:-1]:
@@ -169,10 +172,11 @@ def main() -> int:
             return 0
         prefix = loopback_prefix()
         print(f"ray runs {'inside a loopback-only network namespace' if prefix else 'WITHOUT network isolation'}")
-        tr, rr = run(assets, args.tests, args.jobs, "ray", tmp / "ray", prefix)
+        _, many, _, tn, rn = rows[modes[0]]  # Ray is compared with the first worker model's local N-worker run
+        tr, rr = run(assets, args.tests, args.jobs, "ray", tmp / "ray", prefix, worker_start=modes[0])
         ray_row = summary(f"ray, {args.jobs} CPUs (local)", tr, rr)
-        ts_local, _ = run(assets[:1], args.tests, 1, "local", tmp / "local_single")
-        ts_ray, _ = run(assets[:1], args.tests, 1, "ray", tmp / "ray_single", prefix)
+        ts_local, _ = run(assets[:1], args.tests, 1, "local", tmp / "local_single", worker_start=modes[0])
+        ts_ray, _ = run(assets[:1], args.tests, 1, "ray", tmp / "ray_single", prefix, worker_start=modes[0])
         fixed = ts_ray - ts_local
         per_asset_total = (tr - tn) / len(assets)
         per_asset_marginal = (tr - tn - fixed) / len(assets)
