@@ -116,8 +116,13 @@ def test_kit_session_sublayer_never_dirties_or_rewrites_a_user_layer(arm):
         scene = test.scene(asset, config.for_test(name))
         plan = plan_validation_layer(asset, scene, existing_scenes=physics_scene_paths(stage))
         layer = ValidationLayer(stage, plan).apply()
+        # The user's edit target is theirs while a test runs (their edits are kept); PhysX writes go to the
+        # sublayer: held as edit target from play to the first step and from stop to STOPPED (reset-on-stop).
+        assert not stage.GetEditTarget().GetLayer().anonymous
+        layer.hold_edit_target()
         assert stage.GetEditTarget().GetLayer().anonymous
-        stage.GetPrimAtPath(f"{asset.default_prim}/Link").GetAttribute("xformOp:translate").Set((0, 0, 1.0))  # as PhysX writes back
+        stage.GetPrimAtPath(f"{asset.default_prim}/Link").GetAttribute("xformOp:translate").Set((0, 0, 1.0))  # as PhysX resets on stop
+        layer.release_edit_target()
         assert not [lyr.identifier for lyr in user_layers if lyr.dirty], f"{name} dirtied a user layer"
         layer.remove()
         assert stage.ExportToString() == composed_before, f"{name} left an edit on the composed stage"
