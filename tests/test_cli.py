@@ -247,3 +247,27 @@ def test_an_unavailable_engine_names_its_extra(tmp_path, capsys, monkeypatch):
     box_asset(tmp_path / "a.usda")
     assert cli.main(["validate", str(tmp_path / "a.usda"), "--engine", "sapien", "--out", str(tmp_path / "o")]) == 2
     assert "pip install -e .[sapien]" in capsys.readouterr().err
+
+
+def test_a_folder_run_never_validates_its_own_report_folder(tmp_path):
+    """`validate . --out report` twice: the second run must not pick up the first run's replay layers."""
+    library = tmp_path / "library"
+    box_asset(library / "box.usda")
+    out = library / "report"
+    args = ["validate", str(library), "--tests", "ground_drop", "--out", str(out), "--in-process", "--quiet"]
+    assert main(args) == 0
+    assert main(args) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert [Path(a["path"]).name for a in report["assets"]] == ["box.usda"]
+
+
+def test_an_interrupted_run_exits_3_even_after_a_fail():
+    from omni.simready.physics_validator.cli import _exit_code
+    from omni.simready.physics_validator.core.results import AssetResult, RunReport, TestResult
+    from omni.simready.physics_validator.core.status import Status
+
+    report = RunReport(complete=False, assets=[AssetResult(path="a.usda", tests=[TestResult(name="ground_drop", status=Status.FAIL)])])
+    written = [("JSON", "r.json"), ("JUnit", "j.xml")]
+    assert _exit_code(report, written) == 3
+    report.complete = True
+    assert _exit_code(report, written) == 1

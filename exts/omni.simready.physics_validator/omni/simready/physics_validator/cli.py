@@ -322,8 +322,8 @@ def _empty_folders(paths) -> list[str]:
 def _exit_code(report, written, fail_on_skip: bool = False) -> int:
     """The rule for every run: worst verdict; an incomplete run is an ERROR; a report CI cannot read is never green."""
     code = exit_code_for((r.status for r in report.all_results()), fail_on_skip=fail_on_skip)
-    if not report.complete and code == ExitCode.OK:
-        code = ExitCode.ERROR
+    if not report.complete:  # interrupted: exit 3 even when a FAIL was already seen (README, docs/cli.md)
+        code = max(code, ExitCode.ERROR)
     if not any(label == "JSON" for label, _ in written) or not any(label == "JUnit" for label, _ in written):
         code = max(code, ExitCode.USAGE)
     return int(code)

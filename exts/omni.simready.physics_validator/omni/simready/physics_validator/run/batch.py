@@ -107,7 +107,7 @@ def validate_batch(
     engine_class(engine)  # an unknown or absent engine is a usage error before anything runs
     if changed_only and out_dir is None:
         raise InputError("--changed-only needs the output folder of the earlier run (--out)")
-    assets, problems = collect_assets(paths)
+    assets, problems = collect_assets(paths, exclude=out_dir)
     if not assets and not problems:
         raise InputError("nothing to validate: no paths given")
     runner = make_executor(executor, jobs or default_jobs(), config, ray_address)

@@ -31,14 +31,21 @@ class AssetJob:
     target: str | None = None  # validate only this prim's subtree (the panel's selection)
 
 
-def collect_assets(paths: Iterable[str | os.PathLike]) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """Expand files and folders into asset files; returns (assets, problems) where a problem is (path, reason)."""
+def collect_assets(
+    paths: Iterable[str | os.PathLike], exclude: str | os.PathLike | None = None
+) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """Expand files and folders into asset files; returns (assets, problems) where a problem is (path, reason).
+
+    Files found under `exclude` (the run's own report folder, e.g. `validate . --out report`) are left out:
+    a run never validates its own replay layers.
+    """
     assets: list[Path] = []
     problems: list[tuple[Path, str]] = []
+    skip = Path(exclude).resolve() if exclude is not None else None
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = find_usd_files(path)
+            found = [f for f in find_usd_files(path) if skip is None or not f.resolve().is_relative_to(skip)]
             if not found:
                 problems.append((path, f"folder contains no USD files ({', '.join(USD_EXTENSIONS)}): {path}"))
             assets.extend(found)
