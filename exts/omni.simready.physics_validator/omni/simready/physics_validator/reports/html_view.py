@@ -64,6 +64,8 @@ METRIC_UNITS = {
 # Joint-row keys: measured value -> the limit it is judged against (besides the generic x / max_x pairing).
 LIMIT_OF = {
     "peak_velocity": "allowed",
+    "peak": "allowed",
+    "peak_displacement_rate": "allowed",
     "settling_time_s": "max_settling_seconds",
     "final_error": "settling_band",
     "zero_error": "zero_return_tolerance",
@@ -75,7 +77,7 @@ POSITION_KEYS = {
     "rest_tolerance", "zero_return_tolerance", "start", "target", "final_error", "settling_band", "max_deflection",
     "max_deflection_any_joint", "deflection_limit", "deflection_tolerance", "held_pose_sag",
 }
-VELOCITY_KEYS = {"peak_velocity", "velocity_limit", "allowed", "peak_displacement_rate"}
+VELOCITY_KEYS = {"peak_velocity", "velocity_limit", "allowed", "peak_displacement_rate", "peak"}
 SUFFIX_UNITS = (("_pct", "%"), ("_percent", ""), ("_seconds", "s"), ("_s", "s"), ("_newtons", "N"), ("_ratio", ""),
                 ("_deg", "°"), ("_m", "m"), ("_fps", "Hz"))
 
