@@ -5,7 +5,8 @@ wrapper layer (scene, ground, placement, pinning, `physx.target` semantics). See
 engine.py runs it (EngineBase hooks); runtime.py sets the process up (CPU, threads, schemas, log
 capture); wrapper.py writes the wrapper stage (legacy.py: `physx.target`); reads.py is the one per-step
 read/write path (session.py: the session API helpers); dofs.py maps DOF joints (and drives those
-outside articulations); properties.py reads what the runtime parsed; bounds.py gives the AABB.
+outside articulations); properties.py reads what the runtime parsed; bounds.py gives the AABB; attachments.py
+keeps one PhysX SDK tolerance scale per process (stage units) by releasing stale attachments.
 
 Importing this package never imports ovphysx (it is not fork-safe): the runtime starts at the first
 `load()`. Here we only check that it is installed, so an absent wheel reads as EngineUnavailable.

@@ -25,6 +25,7 @@ import numpy as np
 from ...core.geometry import quats_to_matrices
 from ...core.units import StageFrame
 from ..base import EngineBase, EngineError
+from .attachments import Attachment, make_room, register, unregister
 from .bounds import ColliderBounds
 from .discovery import discover
 from .legacy import TARGETS
@@ -51,6 +52,8 @@ class OvPhysxEngine(EngineBase):
         self.wrapper = None
         self.fixed_base: dict[str, bool] = {}  # PhysX's articulation prim -> isFixedBase
         self._rt = self._px = self._stage = self._io = self._log = None
+        self._att: Attachment | None = None  # what this engine holds of the runtime (attachments.py)
+        self._released_for: str | None = None  # why a later use fails: released for another engine's stage units
         self._tmp: str | None = None
         self._tmp_cleanup = None
         self._b = None  # discovery.Built: what PhysX built, after each attach
@@ -124,6 +127,7 @@ class OvPhysxEngine(EngineBase):
     # -- EngineBase hooks ----------------------------------------------------------------------------
     def _build(self) -> None:
         asset, spec = self._asset, self._spec
+        self._released_for = None
         self._rt = ensure_runtime()
         self._frame = StageFrame.of_asset(asset)
         self._tmp = make_workdir(asset.path, self.workdir)
@@ -163,10 +167,14 @@ class OvPhysxEngine(EngineBase):
     def _attach(self, wrapper) -> None:
         rt = self._rt
         self.wrapper = wrapper
-        self._stage = rt.ovstage.Stage(f"simready-{id(self)}-{wrapper.path}")
+        # one SDK tolerance scale per process: other engines' attachments at other stage units go first
+        make_room(self, self._frame.meters_per_unit)
+        self._att = Attachment(None, None, self._frame.meters_per_unit)
+        register(self, self._att)  # released with this engine even if nobody closes it
+        self._att.stage = self._stage = rt.ovstage.Stage(f"simready-{id(self)}-{wrapper.path}")
         rt.ovstage.population.open_usd(self._stage, wrapper.path, ordinal=1, domains=rt.ovstage.PopulationDomain.ALL)
         self._stage.advance_write_floor(ordinal=1).wait()
-        self._px = rt.PhysX()
+        self._att.px = self._px = rt.PhysX()
         self._log = capture_log(rt)
         # NO warmup(): see reads.py (a ≈1 ns step blows up joints authored outside their limits)
         self._px.wait_task(self._px.attach_ovstage(self._stage, read_ordinal=1))
@@ -175,6 +183,7 @@ class OvPhysxEngine(EngineBase):
     def _discover(self) -> None:
         self._b = discover(self._rt, self._px, self._stage, self._asset, self._frame, self.wrapper, self._warn)
         self._dofs, self.fixed_base, self._io = self._b.dofs, self._b.fixed_base, self._b.io
+        self._att.io = self._io
         self._steps, self._pose_step, self._targets_dirty = 0, -1, False
 
     def _initial_target_values(self) -> np.ndarray:
@@ -237,6 +246,8 @@ class OvPhysxEngine(EngineBase):
         self._io.write_wrenches(raw)
 
     def _advance(self) -> None:
+        if self._px is None:
+            raise EngineError(self._released_for or "physx engine: step() before load() or after close()")
         if self._targets_dirty:
             self._io.write_dof_targets(self._b.targets_raw)
             self._targets_dirty = False
@@ -253,7 +264,7 @@ class OvPhysxEngine(EngineBase):
         self._px.wait_task(self._px.detach_ovstage())
         self._px.wait_task(self._px.attach_ovstage(self._stage, read_ordinal=1))
         # the same ordinal builds the same scene: what discovery found stands; only the bindings are new (3 ms, not 13)
-        self._b.io = self._io = self._io.reattached(self._px)
+        self._b.io = self._io = self._att.io = self._io.reattached(self._px)
         self._b.targets_raw = np.array(self._io.snapshot["target"], np.float32)
         self._steps, self._pose_step, self._targets_dirty = 0, -1, False
 
@@ -266,13 +277,19 @@ class OvPhysxEngine(EngineBase):
     def _detach(self) -> None:
         if self._log is not None:
             self.warnings  # noqa: B018 - the last runtime records before the instance goes
-        for step in (lambda: self._io.close(), lambda: self._px.wait_task(self._px.detach_ovstage()),
-                     lambda: self._px.destroy(), lambda: self._stage.destroy()):
-            try:
-                step()
-            except Exception:  # noqa: BLE001 - closing never fails a verdict
-                pass
-        self._io = self._px = self._stage = self._log = None
+        if self._att is not None:
+            self._att.release()  # bindings, detach, PhysX instance, ovstage; never raises
+            unregister(self)
+        self._att = self._io = self._px = self._stage = self._log = None
+
+    def release_for_units(self, meters_per_unit: float) -> None:
+        """Another engine of this process loads a stage at other units (attachments.make_room): close this one,
+        whose later use says why."""
+        held = f"{self._att.meters_per_unit:g}" if self._att is not None else "another"
+        self.close()
+        self._released_for = (f"physx engine released: another physx engine of this process loaded a stage at "
+                              f"{meters_per_unit:g} m per unit while this one held {held} (ovphysx has one PhysX SDK "
+                              "tolerance scale per process); load() it again")
 
     # -- internals -----------------------------------------------------------------------------------
     def _poses(self) -> tuple[np.ndarray, np.ndarray]:

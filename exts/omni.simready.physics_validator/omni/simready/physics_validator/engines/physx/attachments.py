@@ -1,0 +1,104 @@
+"""The PhysX attachments of this process: one SDK tolerance scale per process, so any sequence of assets works.
+
+ovphysx shares one PhysX SDK between all instances of a process, and the SDK's tolerance scale (its length
+unit: 1 / metersPerUnit of the attached stage) is process-wide. An instance attaching a stage in centimetres
+while another instance still holds an attachment in metres is refused — `attach_ovstage: ... physics source
+scan failed`, with the runtime's record "Attachment tolerance scale is incompatible with shared SDK borrowers
+(attachments=1, ...)". Stage units are the only trigger (measured: up axis and kilogramsPerUnit do not matter).
+
+An engine's attachment is released by `close()`. But an engine nobody closed stays attached for as long as it
+lives, and one caught in a reference cycle lives until the cyclic garbage collector runs: a recorder observes
+its TestContext, which holds the engine (tests and scripts that drive a `TestSession` without closing its
+engine left a centimetre box attached, and the next metre asset in that process failed to load).
+
+So every attachment is recorded here, and before an engine attaches a stage at other units than those held:
+1. garbage is collected: an engine dropped without `close()` releases its attachment through its finalizer
+   (`Attachment.release`, in order: bindings, detach, PhysX instance, ovstage);
+2. an engine still referenced but idle (the validator runs one engine at a time in a process: the CLI's
+   workers, the panel's runner, pytest) is released, and says so if it is used again (`EngineError`).
+
+Same-unit attachments coexist and are left alone.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import weakref
+
+LOG = logging.getLogger(__name__)
+
+# id(engine) -> (weak reference to the engine, its Attachment)
+_LIVE: dict[int, tuple[weakref.ref, "Attachment"]] = {}
+
+
+class Attachment:
+    """What one engine holds of the runtime: released in order, exactly once, even if the engine is never closed."""
+
+    def __init__(self, px, stage, meters_per_unit: float):
+        self.px, self.stage, self.io, self.meters_per_unit = px, stage, None, float(meters_per_unit)
+
+    @property
+    def held(self) -> bool:
+        return self.px is not None
+
+    def release(self) -> None:
+        """Bindings, detach, PhysX instance, ovstage (ovphysx refuses to destroy an instance whose read arrays are
+        still referenced: the bindings go first). Never raises."""
+        io, px, stage = self.io, self.px, self.stage
+        self.io = self.px = self.stage = None
+        steps = []
+        if io is not None:
+            steps.append(io.close)
+        if px is not None:
+            steps += [lambda: px.wait_task(px.detach_ovstage()), px.destroy]
+        if stage is not None:
+            steps.append(stage.destroy)
+        for step in steps:
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - releasing never fails a verdict
+                LOG.debug("ovphysx release step failed", exc_info=True)
+
+
+def register(engine, attachment: Attachment) -> None:
+    """Record `engine`'s attachment; released with the engine if it is collected without close()."""
+    key = id(engine)
+    _LIVE[key] = (weakref.ref(engine, lambda _ref, k=key, a=attachment: _collected(k, a)), attachment)
+
+
+def unregister(engine) -> None:
+    _LIVE.pop(id(engine), None)
+
+
+def _collected(key: int, attachment: Attachment) -> None:
+    entry = _LIVE.get(key)
+    if entry is not None and entry[1] is attachment:
+        del _LIVE[key]
+    attachment.release()
+
+
+def _conflicts(engine, meters_per_unit: float) -> list:
+    out = []
+    for ref, attachment in list(_LIVE.values()):
+        other = ref()
+        if other is not None and other is not engine and attachment.held and attachment.meters_per_unit != meters_per_unit:
+            out.append(other)
+    return out
+
+
+def make_room(engine, meters_per_unit: float) -> None:
+    """Before `engine` attaches a stage at `meters_per_unit`: release the attachments of other engines at other
+    units (collected ones first; then idle ones, which `release_for_units` marks as closed)."""
+    if not _conflicts(engine, meters_per_unit):
+        return
+    gc.collect()  # engines dropped without close() but held by a reference cycle release through their finalizer
+    for other in _conflicts(engine, meters_per_unit):
+        LOG.info("releasing a physx engine still attached at %g m per unit: a stage at %g m per unit is loading "
+                 "(one PhysX SDK tolerance scale per process)", _LIVE[id(other)][1].meters_per_unit, meters_per_unit)
+        other.release_for_units(meters_per_unit)
+
+
+def live_units() -> list[float]:
+    """metersPerUnit of every attachment held in this process (tests, diagnostics)."""
+    return [a.meters_per_unit for ref, a in _LIVE.values() if ref() is not None and a.held]
