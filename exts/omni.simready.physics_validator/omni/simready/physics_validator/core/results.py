@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, field_serializer, field_validator
 
 from .status import Status, worst
 
-SCHEMA_VERSION = "2.0"  # 2.0: `engine` is an EngineInfo block (was a string)
+SCHEMA_VERSION = "2.1"  # 2.0: `engine` is an EngineInfo block (was a string); 2.1: `fix` block per asset (`fix` command)
 
 Scalar = float | int | bool | str | None
 
@@ -81,6 +81,71 @@ class TestResult(BaseModel):
         return {k: _finite_or_none(v) for k, v in values.items()}
 
 
+class FixChange(BaseModel):
+    """One attribute the fix layer changes, in USD units as authored (per degree for angular drives)."""
+
+    attribute: str  # e.g. drive:angular:physics:stiffness, physxJointAxis:angular:maxJointVelocity
+    before: Scalar = None  # None: not authored
+    after: Scalar = None
+    unit: str = ""  # e.g. N·m/°
+    why: str = ""  # the rule and its numbers
+
+
+class FixJoint(BaseModel):
+    """One joint in the fix: what changed, why, and its verdict rows before and after (test -> status)."""
+
+    joint: str
+    path: str = ""
+    changes: list[FixChange] = Field(default_factory=list)
+    reason: str = ""
+    before: dict[str, Status] = Field(default_factory=dict)
+    after: dict[str, Status] = Field(default_factory=dict)
+    measured: dict[str, Scalar] = Field(default_factory=dict)  # SI: inertia, loads, lever arm, achieved omega_n / zeta
+
+    @field_serializer("measured")
+    def _ser(self, values: dict[str, Scalar]):
+        return {k: _finite_or_none(v) for k, v in values.items()}
+
+
+class FixTest(BaseModel):
+    """One test's verdict on the asset as authored and with the fix layer."""
+
+    __test__ = False
+
+    test: str
+    before: Status
+    after: Status | None = None
+    before_reason: str = ""
+    after_reason: str = ""
+
+
+class NotFixable(BaseModel):
+    """A failure drive values cannot fix, and why (cause: collision, limit_unit, no_velocity_limit, ...)."""
+
+    joint: str = ""
+    path: str = ""
+    test: str = ""
+    cause: str
+    why: str
+    bodies: list[str] = Field(default_factory=list)  # e.g. the colliding bodies
+
+
+class FixResult(BaseModel):
+    """The `fix` block of an asset: the proposed layer, whether the re-run proved it, and the before/after."""
+
+    status: str  # accepted, nothing_to_fix, rejected, not_fixable, error
+    summary: str = ""
+    layer: str = ""  # <asset>.fix.usda (an override layer; only when accepted)
+    composed: str = ""  # root layer sublayering the fix layer over the asset (validate it as a plain file)
+    rounds: int = 0  # re-runs it took
+    targets: dict[str, Scalar] = Field(default_factory=dict)
+    joints: list[FixJoint] = Field(default_factory=list)
+    tests: list[FixTest] = Field(default_factory=list)
+    not_fixable: list[NotFixable] = Field(default_factory=list)
+    fixed: int = 0  # FAIL/WARN verdicts that became PASS
+    broken: int = 0  # verdicts that passed before and fail with the layer (an accepted layer has none)
+
+
 class AssetResult(BaseModel):
     path: str
     sha256: str = ""
@@ -88,6 +153,7 @@ class AssetResult(BaseModel):
     tests: list[TestResult] = Field(default_factory=list)
     peak_rss_mb: float | None = None  # peak resident memory of the worker process(es) for this asset
     from_cache: list[str] = Field(default_factory=list)  # tests whose verdict was reused (--changed-only)
+    fix: FixResult | None = None  # `simready-physics fix` only: the proposed drive-tuning layer and its proof
 
     @property
     def status(self) -> Status | None:

@@ -1,0 +1,197 @@
+"""The fix's files and its report block: each round's layer, the accepted layer with a comment per joint, and the
+`fix` block (core.results.FixResult) with before/after verdicts, the changes in USD units and what cannot be fixed."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..core.quantities import for_people
+from ..core.results import FixChange, FixJoint, FixResult, FixTest, NotFixable
+from ..core.status import Status
+from ..core.usd import read_asset
+from .layers import (
+    DRIVE_ATTRS, JointOverride, UsdUnits, axis_velocity_attr, authored_value, drive_attr, drive_axis, open_stage,
+    stage_metadata, write_composed_root, write_override_layer,
+)
+from .rounds import Round, verdict_of
+
+if TYPE_CHECKING:
+    from .state import AssetFix
+    from .targets import FixTargets
+
+TOOL = "simready-physics fix"
+
+
+def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict | None = None):
+    asset = read_asset(state.path)
+    stage = open_stage(state.path)
+    units = UsdUnits(asset.kilograms_per_unit, asset.meters_per_unit)
+    out, changes = [], {}
+    for path in sorted(set(proposals) | set(migrate)):
+        joint = asset.joints[path]
+        item = JointOverride(path, comment=(comments or {}).get(path, ""))
+        rows = changes.setdefault(path, [])
+        prop = proposals.get(path)
+        for name in DRIVE_ATTRS if prop is not None else ():
+            if name not in prop.proposed:
+                continue
+            attr = drive_attr(joint.is_angular, name)
+            value = units.to_usd(name, prop.proposed[name], joint.is_angular)
+            item.values[attr] = value
+            rows.append(FixChange(attribute=attr, before=authored_value(stage, path, attr), after=float(f"{value:.6g}"),
+                                  unit=UsdUnits.label(name, joint.is_angular), why=prop.why.get(name, "")))
+        if path in migrate:
+            legacy = migrate[path]
+            attr = axis_velocity_attr(joint.is_angular)
+            value = authored_value(stage, path, legacy)
+            item.values[attr] = value
+            item.apis.append(f"PhysxJointAxisAPI:{drive_axis(joint.is_angular)}")
+            rows.append(FixChange(attribute=attr, before=authored_value(stage, path, attr), after=value,
+                                  unit=UsdUnits.label("maxJointVelocity", joint.is_angular),
+                                  why=f"{legacy} carried to the per-axis spelling PhysX 5.12 and Isaac Sim both parse "
+                                      f"(PhysxJointAxisAPI:{drive_axis(joint.is_angular)} applied)"))
+        out.append(item)
+    return out, changes, stage
+
+
+def write_round_layers(state: "AssetFix", index: int, target: str) -> Round | None:
+    proposals = {p: prop for p, prop in (state.plan.proposals.items() if state.plan else ()) if prop.changed and p not in state.reverted}
+    migrate = dict(state.diagnosis.migrate)
+    if not proposals and not migrate:
+        return None
+    folder = state.work / f"round{index}"
+    stem = Path(state.path).stem
+    overrides, _, stage = _overrides(state, proposals, migrate)
+    layer = write_override_layer(folder / f"{stem}.fix.usda", stage, overrides, f"{TOOL}: round {index} for {state.path}")
+    composed = write_composed_root(folder / f"{stem}.fixed.usda", [layer, state.path], stage_metadata(stage))
+    return Round(index, proposals, migrate, layer, composed)
+
+
+def final_names(out: Path, path: str, taken: set[str]) -> tuple[Path, Path]:
+    stem = Path(path).stem
+    if stem in taken:
+        import hashlib
+
+        stem = f"{stem}-{hashlib.sha1(str(Path(path).resolve()).encode()).hexdigest()[:8]}"
+    taken.add(stem)
+    return out / f"{stem}.fix.usda", out / f"{stem}.fixed.usda"
+
+
+def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, taken: set[str] | None = None) -> None:
+    """The accepted layer next to the report, with a comment per joint (reason, before -> after verdicts)."""
+    comments = {}
+    for path in set(best.proposals) | set(best.migrate):
+        name = path.rsplit("/", 1)[-1]
+        verdicts = "; ".join(f"{t} {b.value} -> {a.value if a else '-'}" for t, b, a in _joint_verdicts(state, best, path, name))
+        why = "; ".join(state.diagnosis.drive.get(path, [])[:3]) or "legacy velocity-limit spelling"
+        comments[path] = f"{TOOL}: {why[:400]} | verdicts {verdicts or 'unchanged'}"
+    overrides, _, stage = _overrides(state, best.proposals, best.migrate, comments)
+    layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
+    header = (f"{TOOL}: drive-tuning overrides for {state.path} (only changed attributes; the asset is not modified). "
+              f"Sublayer it over the asset, or open {root_path.name}. Proved by re-running "
+              f"{', '.join(t.name for t in state.before.tests)}: fixed {', '.join(best.fixed) or 'no test verdict'}, nothing that passed fails.")
+    state.final_layer = write_override_layer(layer_path, stage, overrides, header)
+    state.final_root = write_composed_root(root_path, [state.final_layer, state.path], stage_metadata(stage),
+                                           f"{TOOL}: {Path(state.path).name} with {layer_path.name} over it")
+
+
+def _joint_verdicts(state: "AssetFix", rnd: Round | None, path: str, name: str):
+    out = []
+    for test in state.before.tests:
+        b = verdict_of(state.before, test.name, path, name)
+        if b is None:
+            continue
+        out.append((test.name, b, verdict_of(rnd.after if rnd else None, test.name, path, name)))
+    return out
+
+
+def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -> FixResult:
+    shown = best or (state.rounds[-1] if state.rounds else None)
+    failed = state.plan is not None and bool(state.plan.error)
+    status = state.status or ("accepted" if best else "rejected" if state.rounds else "error" if failed else "not_fixable")
+    result = FixResult(status=status,
+                       rounds=len(state.rounds), targets=targets.describe())
+    if best is not None:
+        result.layer, result.composed = str(state.final_layer or ""), str(state.final_root or "")
+        result.fixed = len(best.fixed)
+    elif state.rounds:
+        result.broken = len(state.rounds[-1].broken)
+    for test in state.before.tests:
+        after = next((t for t in shown.after.tests if t.name == test.name), None) if shown and shown.after and best else None
+        result.tests.append(FixTest(test=test.name, before=test.status, after=after.status if after else None,
+                                    before_reason=test.reason, after_reason=after.reason if after else ""))
+    if shown is not None:
+        _, changes, _ = _overrides(state, shown.proposals, shown.migrate)
+        for path, rows in changes.items():
+            name = path.rsplit("/", 1)[-1]
+            joint = FixJoint(joint=name, path=path, changes=rows, reason="; ".join(state.diagnosis.drive.get(path, []))[:600])
+            for test, b, a in _joint_verdicts(state, shown if best else None, path, name):
+                joint.before[test] = b
+                if a is not None:
+                    joint.after[test] = a
+            prop = shown.proposals.get(path)
+            if prop is not None:
+                joint.measured = {k: float(v) for k, v in prop.derived.items()}
+                joint.measured["lever_arm"] = float(state.plan.probe.joints[path].lever_arm) if state.plan and state.plan.probe and path in state.plan.probe.joints else math.nan
+                joint.measured["escalation"] = prop.level
+            result.joints.append(joint)
+    result.not_fixable = _not_fixable(state, best)
+    result.summary = _summary(state, best, result)
+    return result
+
+
+def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
+    out = list(state.diagnosis.not_fixable) if state.diagnosis else []
+    probe = state.plan.probe if state.plan else None
+    for path, m in (probe.joints.items() if probe else ()):
+        for pose, info in m.blocked.items():
+            end = state.allow[path].ends.get(pose, math.nan) if path in state.allow else math.nan
+            unit = "rad" if m.angular else "m"
+            reached = for_people(end - info["error"], unit)
+            if info.get("collision"):
+                bodies = sorted({b for pair in info["pairs"] for b in pair})
+                pairs = ", ".join(f"{a.rsplit('/', 1)[-1]} with {b.rsplit('/', 1)[-1]}" for a, b in info["pairs"])
+                why = (f"blocked before its {pose} endpoint {for_people(end, unit)} (stops at {reached}) even under an unlimited "
+                       f"probe drive; with the collisions of {pairs} filtered it reaches it: collision geometry stops it, "
+                       "not the drive. Fix the colliders, filter the pair, or narrow the joint's limits")
+                out.append(NotFixable(joint=m.name, path=path, test="full_range_sweep", cause="collision", why=why, bodies=bodies))
+            else:
+                tried = ", ".join(b.rsplit("/", 1)[-1] for pair in info.get("candidates", []) for b in pair) or "none touch there"
+                out.append(NotFixable(joint=m.name, path=path, test="full_range_sweep", cause="blocked",
+                                      why=f"blocked before its {pose} endpoint {for_people(end, unit)} (stops at {reached}) even "
+                                          f"under a 20x stiffer unlimited probe drive, and not by the colliders touching there "
+                                          f"(filtered: {tried}): joint friction ({for_people(m.friction, 'N·m' if m.angular else 'N')}), "
+                                          "a mimic or loop constraint holds it"))
+    for path, why in state.reverted.items():
+        if not any(n.path == path for n in out):
+            out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, cause="reverted", why=why))
+    if best is not None:
+        for test, joint in best.remaining:
+            path = joint if joint.startswith("/") else next((p for p in state.allow if p.endswith("/" + joint)), joint)
+            if any(n.path == path and n.test in ("", test) for n in out):
+                continue
+            if path in state.allow:
+                after = next((r for t in best.after.tests if t.name == test for r in t.joints if path in (r.path, r.joint)), None)
+                out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, test=test, cause="not_fixed",
+                                      why=f"still {after.status.value if after else 'failing'} with the proposed drive after "
+                                          f"{state.levels.get(path, 0)} escalation(s): {after.reason if after else ''}"[:500]))
+    if state.plan is not None and state.plan.error:
+        out.append(NotFixable(cause="error", why=f"measurement failed: {state.plan.error.splitlines()[0]}"))
+    return out
+
+
+def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
+    if state.summary:
+        return state.summary
+    failing = [t for t in state.before.tests if t.status in (Status.FAIL, Status.WARN)]
+    causes = sorted({n.cause for n in result.not_fixable})
+    tail = f"; not fixable by drive values: {', '.join(causes)}" if causes else ""
+    if best is None:
+        if not state.rounds:
+            return ("no layer proposed: the drives already meet what the tests need, the failures are not theirs" if not
+                    (state.plan and state.plan.error) else "no layer proposed: the measurement failed") + tail
+        return f"no layer accepted: no round fixed a verdict without breaking one that passed{tail}"
+    return (f"{len(best.fixed)} of {len(failing)} failing verdict(s) fixed ({', '.join(best.fixed) or 'warnings only'}) by "
+            f"{len(result.joints)} joint override(s) in {len(state.rounds)} round(s){tail}")

@@ -1,0 +1,209 @@
+"""`fix_assets`: validate, diagnose, measure, propose, re-run, keep only what the re-run proves.
+
+For every asset (the asset itself is never written; everything goes below `out_dir`):
+
+1. validate it with the selected tests (the verdicts as authored);
+2. diagnose the failing rows (`diagnose`): drive-fixable joints, legacy velocity spellings to migrate, and what
+   drive values cannot fix;
+3. measure through the engine (`probe`, in a spawned process) and propose (`rules`, verified by `plan`);
+4. write the round's override layer and a root that sublayers it over the asset; validate that root with the
+   same tests (`rounds.compare`): what was fixed, broken, still failing;
+5. next round (at most `targets.max_rounds`): a joint still failing is escalated (f_n and margins x2), a joint
+   whose change broke a row that passed is reverted, newly judged joints are added;
+6. the best clean round (nothing that passed fails) that improved anything is accepted: `<asset>.fix.usda` (only
+   the changed attributes, a comment per joint) and `<asset>.fixed.usda` next to the report; else nothing is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ..core.config import ValidationConfig
+from ..core.results import RunReport
+from ..core.usd import read_asset
+from ..physics_tests import default_registry
+from .diagnose import diagnose
+from .isolate import run_many
+from .layers import axis_velocity_attr, authored_value, open_stage
+from .outcome import build_result, write_final_layers, write_round_layers
+from .plan import Plan, PlanRequest, plan_asset
+from .rounds import Round, best_round, compare
+from .state import AssetFix
+from .targets import FixTargets, allowance
+
+MAX_LEVEL = 2
+
+
+def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig | None = None, engine: str = "physx",
+               out_dir="simready-fix", jobs: int | None = None, targets: FixTargets | None = None, progress=None,
+               in_process: bool = False, say=None) -> RunReport:
+    """Propose, prove and write drive-tuning layers for the assets under `paths`; returns the report of the assets
+    as authored with each asset's `fix` block (core.results.FixResult). See docs/fix.md."""
+    from ..run.batch import validate_batch
+
+    say = say or (lambda text: None)
+    registry = default_registry()
+    names = [t.name for t in registry.select(tests)]
+    config = (config or ValidationConfig.defaults(registry)).copy()
+    config.run.video = False
+    if in_process:
+        config.run.isolate = False
+    targets = targets or FixTargets()
+    out = Path(out_dir)
+    work = out / ".fix"
+    say("validating the assets as authored")
+    report = validate_batch(paths, names, config, engine, work / "before", progress=progress, jobs=jobs)
+    _keep(report, work / "before")
+    states = [AssetFix(a, work / _slug(a.path), config, names) for a in report.assets]
+    for state in states:
+        _prepare(state)
+    active = [s for s in states if not s.done]
+    for index in range(1, targets.max_rounds + 1):
+        if not active:
+            break
+        say(f"round {index}: measuring and proposing for {len(active)} asset(s)")
+        _plan(active, engine, config, targets, jobs, in_process, names)
+        ready = []
+        for state in active:
+            rnd = write_round_layers(state, index, engine_target(config, engine))
+            if rnd is None:
+                state.done = True
+                continue
+            state.rounds.append(rnd)
+            ready.append(state)
+        if not ready:
+            break
+        say(f"round {index}: re-running {len(names)} test(s) on {len(ready)} asset(s) with the proposed layer")
+        after = validate_batch([str(s.rounds[-1].composed) for s in ready], names, config, engine, work / f"round{index}", jobs=jobs)
+        _keep(after, work / f"round{index}")
+        for state, result in zip(ready, after.assets):
+            rnd = state.rounds[-1]
+            rnd.after = result
+            compare(state.before, rnd)
+            _next(state, rnd, index == targets.max_rounds)
+        active = [s for s in ready if not s.done]
+    taken: set[str] = set()
+    for state in states:
+        best = best_round(state.rounds)
+        if best is not None:
+            write_final_layers(state, best, out, engine_target(config, engine), taken)
+        state.before.fix = build_result(state, best, targets)
+    report.assets = [s.before for s in states]
+    return report
+
+
+def engine_target(config: ValidationConfig, engine: str) -> str:
+    return str(config.engine_settings(engine).get("physx.target", "")) if engine == "physx" else ""
+
+
+def _slug(path: str) -> str:
+    p = Path(path)
+    return f"{p.stem}-{hashlib.sha1(str(p.resolve()).encode()).hexdigest()[:8]}"
+
+
+def _prepare(state: AssetFix) -> None:
+    try:
+        asset = read_asset(state.path)
+    except Exception as exc:  # noqa: BLE001 - the verdicts already say why
+        state.done, state.status, state.summary = True, "not_fixable", f"the asset cannot be read: {exc}"
+        return
+    d = state.diagnosis = diagnose(state.before, asset)
+    stage = open_stage(state.path)
+    for path in list(d.migrate):  # already spelled per axis (e.g. an asset fixed before): nothing to carry
+        joint = asset.joints[path]
+        if authored_value(stage, path, axis_velocity_attr(joint.is_angular)) is not None:
+            del d.migrate[path]
+    state.allow = {p: allowance(asset.joints[p], state.config, state.names) for p in d.drive}
+    if not d.drive and not d.migrate:
+        state.done = True
+        state.status = "nothing_to_fix" if not d.not_fixable else "not_fixable"
+        state.summary = ("no failing verdict to fix" if not d.failing and not d.not_fixable else
+                         "no failure that drive values can fix")
+
+
+def _plan(states: list[AssetFix], engine: str, config: ValidationConfig, targets: FixTargets, jobs, in_process: bool,
+          names: list[str]) -> None:
+    requests = []
+    for state in states:
+        joints = [p for p in state.allow if p not in state.reverted]
+        requests.append(PlanRequest(state.path, engine, config.to_dict(), joints, state.allow, targets,
+                                    dict(state.levels), str(state.work), state.plan.probe if state.plan else None))
+    todo = [r for r in requests if r.joints]
+    results = dict(zip((r.asset_path for r in todo), run_many(plan_asset, todo, jobs or 1, in_process=in_process)))
+    for state, request in zip(states, requests):
+        if not request.joints:
+            state.plan = Plan(probe=state.plan.probe if state.plan else None)
+            continue
+        plan, error = results[request.asset_path]
+        if plan is None or plan.error:
+            state.plan = Plan(probe=None, error=error or plan.error)
+            continue
+        state.plan = plan
+        _blocked(state, plan)
+
+
+def _blocked(state: AssetFix, plan: Plan) -> None:
+    """A joint blocked at a sweep endpoint: the sweep's failure is not the drive's (named in the result); a joint
+    that fails nothing else is not tuned."""
+    for path, m in plan.probe.joints.items():
+        if not m.blocked:
+            continue
+        reasons = state.diagnosis.drive.get(path, [])
+        if reasons and all(r.startswith("full_range_sweep") for r in reasons):
+            state.reverted.setdefault(path, "blocked at a sweep endpoint: its only failure is not the drive's")
+            plan.proposals.pop(path, None)
+
+
+def _next(state: AssetFix, rnd: Round, last: bool) -> None:
+    """Decide the next round from this one's re-run."""
+    changed = set(rnd.proposals)
+    regressed = {j for _, j in rnd.regressed} | _joints_of_broken(rnd)
+    hit = {_path(state, j) for j in regressed} & changed
+    for path in hit:
+        tests = sorted({t for t, j in rnd.regressed if _path(state, j) == path} | set(rnd.broken))
+        state.reverted[path] = f"changing its drive made {', '.join(tests)} fail; kept as authored"
+    moved = bool(hit)
+    if regressed and not hit:
+        state.done = True  # broken by a side effect: no joint to revert; the best clean round stands
+        return
+    asset = read_asset(state.path)
+    for path, why in diagnose(rnd.after, asset).drive.items():  # rows drive values can still fix
+        if path in state.reverted or path not in asset.joints:
+            continue
+        if path not in state.allow:  # judged only now (e.g. not loaded before)
+            state.diagnosis.drive[path] = why
+            state.allow[path] = allowance(asset.joints[path], state.config, state.names)
+            moved = True
+        elif state.levels.get(path, 0) < MAX_LEVEL:
+            state.levels[path] = state.levels.get(path, 0) + 1
+            moved = True
+    if last or not moved:
+        state.done = True
+
+
+def _keep(report: RunReport, folder: Path) -> None:
+    """Each validation's JSON report in the work folder: the evidence behind every round."""
+    from ..reports.json_report import write_json_report
+
+    try:
+        write_json_report(report, folder / "report.json")
+    except OSError:
+        pass
+
+
+def _joints_of_broken(rnd: Round) -> set[str]:
+    out = set()
+    for test in rnd.after.tests:
+        if test.name in rnd.broken:
+            out |= {row.path or row.joint for row in test.joints if row.status.value in ("FAIL", "WARN")}
+    return out
+
+
+def _path(state: AssetFix, joint: str) -> str:
+    if joint.startswith("/"):
+        return joint
+    for path in state.allow:
+        if path.rsplit("/", 1)[-1] == joint:
+            return path
+    return joint

@@ -1,0 +1,125 @@
+"""One asset's proposal, measured: probe the engine, apply the rules, then verify the proposal statically.
+
+`plan_asset` runs in a worker process of its own (`isolate.run_isolated`): the probe loads the engine several
+times and a native crash or hang must cost one asset, not the run. It returns plain data.
+
+Verify: the proposed drives (with their proposed maxForce) are loaded in a probe layer and every tuned joint is
+taken to the poses the tests judge it at; the static error the engine shows there is compared with the share of
+the tolerance the rules allow. PhysX's articulation drive holds a static load with an error that grows with the
+drive's damping (16/1 solver iterations; see probe.PROBE_ZETA), so the rule's K = L / (s tol) is a first guess:
+a joint still too far off gets K (and D, keeping zeta) raised by the measured ratio, or, when its drive is at its
+maxForce, twice the maxForce; at most VERIFY_PASSES times.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.usd import read_asset
+from .probe import HOLD_SECONDS, ProbeResult, Waypoints, _ProbeRun, probe
+from .rules import Proposal, propose
+from .targets import FixTargets, JointAllowance
+
+VERIFY_PASSES = 3
+RAISE_MARGIN = 1.25  # a verified shortfall raises stiffness by the measured ratio x this
+SATURATED = 0.95  # a holding effort at this share of maxForce: the drive is at its limit
+
+
+@dataclass
+class PlanRequest:
+    asset_path: str
+    engine: str
+    config: dict  # ValidationConfig as a dict (crosses the process boundary)
+    joints: list[str]  # joint paths to tune
+    allow: dict[str, JointAllowance]
+    targets: FixTargets
+    levels: dict[str, int] = field(default_factory=dict)
+    workdir: str = ""
+    probe: ProbeResult | None = None  # reuse an earlier round's measurements
+
+
+@dataclass
+class Plan:
+    probe: ProbeResult
+    proposals: dict[str, Proposal] = field(default_factory=dict)
+    verified: dict[str, dict] = field(default_factory=dict)  # joint -> {pose: static error} with the proposal
+    notes: list[str] = field(default_factory=list)
+    error: str = ""
+
+
+def plan_asset(request: PlanRequest) -> Plan:
+    from ..run.asset_run import config_from_dict
+
+    config = config_from_dict(request.config)
+    workdir = Path(request.workdir)
+    fps = config.for_test("full_range_sweep").physics_fps if "full_range_sweep" in config.tests else 240.0
+    waypoints = Waypoints({p: a.hold for p, a in request.allow.items()}, {p: a.ends for p, a in request.allow.items()})
+    measured = request.probe or probe(request.asset_path, request.engine, config, waypoints, workdir / "probe", fps)
+    plan = Plan(measured)
+    if measured.error:
+        plan.error = measured.error
+        return plan
+    asset = read_asset(request.asset_path)
+    for path in request.joints:
+        m = measured.joints.get(path)
+        if m is None:
+            continue
+        proposal = propose(asset.joints[path], m, request.allow[path], request.targets, request.levels.get(path, 0))
+        if proposal is None:
+            plan.notes.append(f"{asset.joints[path].name}: {m.note or 'not measured'}")
+            continue
+        plan.proposals[path] = proposal
+    tuned = [p for p, prop in plan.proposals.items() if prop.changed]
+    if tuned:
+        _verify(plan, request, asset, config, waypoints, workdir / "verify", fps, tuned)
+    return plan
+
+
+def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoints, workdir: Path, fps: float, tuned: list[str]) -> None:
+    from ..core.scene import SceneSpec
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    scene = SceneSpec(physics_fps=fps, gravity=9.81, ground=None, pin_base=True)
+    caps = plan.probe.caps
+    run = _ProbeRun(request.asset_path, request.engine, config, scene, workdir, asset, plan.probe.dofs, waypoints, caps)
+    for attempt in range(VERIFY_PASSES):
+        gains = {p: (prop.value("stiffness"), prop.value("damping"), prop.value("maxForce")) for p, prop in plan.proposals.items() if prop.changed}
+        poses_of = {p: [k for k in request.allow[p].ends if k not in plan.probe.joints[p].blocked] for p in tuned}
+        result = run.measure(f"verify{attempt}", gains, tuned, poses_of=poses_of, hold=HOLD_SECONDS)
+        short = False
+        for p in tuned:
+            prop, allow = plan.proposals[p], request.allow[p]
+            errors = {pose: v[0] for pose, v in result.get(p, {}).items() if pose in ("hold", *poses_of[p])}
+            plan.verified[p] = {pose: abs(e) for pose, e in errors.items()}
+            ratio = _shortfall(errors, allow, request.targets.escalated(prop.level).deflection_share)
+            if ratio <= 1.0:
+                continue
+            short = True
+            k, d, f = gains[p]
+            held = max(k * abs(e) for e in errors.values())
+            if math.isfinite(f) and held >= SATURATED * f:
+                prop.proposed["maxForce"] = 2.0 * f
+                prop.why["maxForce"] = prop.why.get("maxForce", "") + "; verified: the drive sat at its maxForce, x2"
+            else:
+                factor = ratio * RAISE_MARGIN
+                prop.proposed["stiffness"] = k * factor
+                prop.proposed["damping"] = d * math.sqrt(factor)
+                prop.why["stiffness"] = prop.why.get("stiffness", "") + f"; verified: static error {ratio:.3g}x the allowed share, x{factor:.3g}"
+                prop.why.setdefault("damping", "zeta kept as stiffness was raised")
+                prop.derived["omega_n"] = math.sqrt(prop.proposed["stiffness"] / prop.derived["inertia"])
+        if not short:
+            return
+    plan.notes.append(f"static errors still above the allowed share after {VERIFY_PASSES} verify passes")
+
+
+def _shortfall(errors: dict[str, float], allow: JointAllowance, share: float) -> float:
+    """Largest measured static error / allowed error (share x tolerance) over the judged poses (<= 1: met)."""
+    worst = 0.0
+    for pose, what, tol in allow.deflections:
+        if tol <= 0:
+            continue
+        observed = max(abs(v) for v in errors.values()) if pose == "*" and errors else abs(errors.get(pose, 0.0))
+        worst = max(worst, observed / (share * tol))
+    return worst

@@ -1,0 +1,385 @@
+"""Measurements through the engine, in the scene the driven-joint tests use (240 Hz, gravity, pinned base):
+
+1. the joint-space inertia `mass_matrix()` at the authored pose;
+2. a **probe**: the asset with every driven joint's drive replaced, in a probe layer, by a stiff, critically
+   damped drive of unlimited force (stiffness = M_ii x PROBE_OMEGA^2, damping = 2 sqrt(stiffness M_ii)). The
+   joints are commanded to the held pose and, one joint at a time, to its sweep endpoints (the waypoints of
+   full_range_sweep, 10 % inside the limits). At rest the drive balances the load, so each joint's holding
+   effort is `stiffness x (target - q)`: the gravity load (plus joint friction) at that pose, measured. The
+   mass matrix is read at every pose too;
+3. a joint that stays off its waypoint under that drive is re-probed 20x stiffer: a gravity deflection shrinks
+   20x, a joint held by geometry (or friction, or a mimic constraint) does not: it is **blocked**;
+4. for a blocked waypoint, the body pairs whose colliders touch there are filtered (`FilteredPairsAPI`, in a
+   probe layer) and the waypoint is probed again: when it is reached then, collision geometry blocked it, and
+   the pairs that unblock it alone are named.
+
+Everything is written to a work folder of the caller's (never the asset's folder); the asset is only sublayered.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..core.scene import SceneSpec
+from ..core.usd import read_asset
+from .geometry import gravity_bound, lever_arm, touching_pairs
+from .layers import JointOverride, UsdUnits, drive_attr, open_stage, stage_metadata, write_composed_root, write_override_layer
+
+PROBE_OMEGA = 2 * math.pi * 15.0  # rad/s: the probe drive's natural frequency
+PROBE_ZETA = 0.1  # light damping: PhysX's articulation drive holds a static load with an error that grows with
+# the damping (TGS, 16/1 iterations: K (target - q) read 12.6 / 37 / 170 N·m for D = 5 / 157 / 1000 N·m·s/rad against
+# a 12.2 N·m load on the fixture arm), so the probe reads the load with little of it; `verify` measures the rest
+PROBE_MAX_FORCE = 1e15  # USD units: unlimited for any robot
+RAMP_SECONDS, HOLD_SECONDS = 0.3, 0.5
+AVERAGE_SECONDS = 2 * (2 * math.pi / PROBE_OMEGA)  # two probe periods: the mean of a lightly damped ring-down
+OFF_WAYPOINT = 0.02  # a probed joint farther than this fraction of its range (or 0.02 rad / 0.02 m) is re-probed
+STIFFER = 20.0
+BLOCKED_SHRINK = 0.5  # 20x stiffer and still more than half as far off: held by something, not by its load
+MAX_CANDIDATE_PAIRS, MAX_SINGLE_PAIR_TRIALS = 8, 4
+BOUND_FACTOR = 1.5  # a holding effort above 1.5x the weight of everything the joint moves (at its farthest) is a push
+CONTACT_SAMPLES = 8  # touching colliders are looked for this often on the way to each waypoint
+MIN_INERTIA = 1e-8
+SPEED_SHARE = 0.8  # a probe ramp's peak speed (smoothstep: 1.5 x the mean) stays at this share of the velocity cap
+
+
+@dataclass
+class JointMeasure:
+    """What the engine measured for one driven joint (SI: kg m^2 or kg, N m or N, m)."""
+
+    path: str
+    name: str
+    angular: bool
+    inertia: dict[str, float] = field(default_factory=dict)  # pose -> M_ii
+    load: dict[str, float] = field(default_factory=dict)  # pose -> |holding effort| against gravity (+ friction)
+    error: dict[str, float] = field(default_factory=dict)  # pose -> target - q under the probe drive
+    lever_arm: float = 0.0  # farthest collider point of the moved bodies from the axis (revolute), 1 (prismatic)
+    friction: float = 0.0  # static friction effort the runtime parsed
+    gravity_bound: float = math.inf  # g x sum of moved masses x their farthest reach (+ friction): no load exceeds it
+    drive_type: str = "force"
+    blocked: dict[str, dict] = field(default_factory=dict)  # pose -> {"error", "pairs": [[a, b]...], "collision": bool}
+    note: str = ""  # why a value could not be measured
+
+    @property
+    def inertia_max(self) -> float:
+        values = [v for v in self.inertia.values() if math.isfinite(v)]
+        return max(values) if values else math.nan
+
+    @property
+    def load_max(self) -> float:
+        values = [v for k, v in self.load.items() if math.isfinite(v) and k not in self.blocked]
+        return max(values) if values else math.nan
+
+
+@dataclass
+class ProbeResult:
+    joints: dict[str, JointMeasure] = field(default_factory=dict)  # by joint path
+    warnings: list[str] = field(default_factory=list)
+    error: str = ""
+    loads: int = 0  # engine loads it took
+    dofs: list[str] = field(default_factory=list)  # the engine's DOF joints
+    caps: np.ndarray | None = None  # enforced velocity caps per DOF (inf: none)
+
+
+@dataclass
+class Waypoints:
+    """Per driven joint: the held target and the sweep endpoints probed (SI)."""
+
+    hold: dict[str, float]
+    ends: dict[str, dict[str, float]]  # joint path -> {"max": q, "min": q}
+
+
+def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: str | Path,
+          fps: float = 240.0) -> ProbeResult:
+    """Measure every joint of `waypoints.hold` on `asset_path` (see the module docstring)."""
+    from ..engines import create_engine
+
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    out = ProbeResult()
+    asset = read_asset(asset_path)
+    scene = SceneSpec(physics_fps=fps, gravity=9.81, ground=None, pin_base=True)
+    eng = create_engine(engine, config)
+    try:
+        eng.load(asset, scene)
+        out.loads += 1
+        dofs = list(eng.dof_joints)
+        M0 = _mass_matrix(eng, len(dofs))
+        gains = _gains(eng, len(dofs))
+        caps = _velocity_caps(eng, len(dofs))
+        masses = _masses(eng)
+    finally:
+        eng.close()
+    out.dofs, out.caps = dofs, caps
+    index = {p: i for i, p in enumerate(dofs)}
+    joints = [p for p in waypoints.hold if p in index]
+    for path in joints:
+        j = asset.joints[path]
+        i = index[path]
+        m = JointMeasure(path, j.name, j.is_angular, friction=float(np.nan_to_num(gains["static_friction"][i])),
+                         drive_type=j.drive.type if j.drive is not None else "none")
+        m.inertia["authored"] = float(M0[i, i])
+        out.joints[path] = m
+    measurable = [p for p in joints if math.isfinite(out.joints[p].inertia["authored"])]
+    for p in set(joints) - set(measurable):
+        out.joints[p].note = "no joint-space inertia from the engine (joint outside any articulation)"
+    if not measurable:
+        return out
+    stiffness = {p: max(out.joints[p].inertia["authored"], MIN_INERTIA) * PROBE_OMEGA**2 for p in measurable}
+    gains = {p: probe_gains(k, PROBE_OMEGA) for p, k in stiffness.items()}
+    run = _ProbeRun(asset_path, engine, config, scene, workdir, asset, dofs, waypoints, caps)
+    run.track = {p: True for p in measurable}
+    first = run.measure("probe", gains, measurable)
+    run.track = {}
+    out.loads += 1
+    off, pushed = {}, {}
+    for p in measurable:
+        m = out.joints[p]
+        hold = run.poses.get("hold", {})
+        m.lever_arm = lever_arm(asset, asset.joints[p], hold)
+        m.gravity_bound = gravity_bound(asset, asset.joints[p], hold, masses) + m.friction
+        for pose, (err, load, inertia) in first[p].items():
+            m.error[pose], m.load[pose], m.inertia[pose] = err, load, inertia
+            if pose not in ("max", "min"):
+                continue
+            if load > BOUND_FACTOR * m.gravity_bound + 1e-6:  # more than all its bodies' weight: something pushes
+                pushed.setdefault(p, []).append(pose)
+                m.blocked[pose] = {"error": err, "pairs": [], "collision": False,
+                                   "why": f"holding it takes {load:.3g} > {BOUND_FACTOR:g} x the weight of what it moves"}
+            elif abs(err) > _off_tolerance(asset.joints[p]):
+                off.setdefault(p, []).append(pose)
+    stiff = dict(gains)
+    if off:  # stiffer: a load deflection shrinks, a blocked joint does not
+        stiff = {p: probe_gains(k * (STIFFER if p in off else 1.0), PROBE_OMEGA * math.sqrt(STIFFER if p in off else 1.0))
+                 for p, k in stiffness.items()}
+        second = run.measure("probe_stiff", stiff, list(off), poses_of=off)
+        out.loads += 1
+        for p, poses in off.items():
+            m = out.joints[p]
+            for pose in poses:
+                err2, load2, inertia2 = second[p][pose]
+                if abs(err2) > BLOCKED_SHRINK * abs(m.error[pose]) and abs(err2) > _off_tolerance(asset.joints[p]):
+                    m.blocked[pose] = {"error": err2, "pairs": [], "collision": False,
+                                       "why": "20x stiffer, it stays as far off: something holds it"}
+                else:
+                    m.error[pose], m.load[pose], m.inertia[pose] = err2, load2, inertia2
+    blocked_labels = {f"{m.name}@{pose}" for m in out.joints.values() for pose in m.blocked}
+    for m in out.joints.values():  # a configuration held by geometry loads the other joints with contact forces too
+        for label in blocked_labels & set(m.load):
+            del m.load[label]
+    for p, m in out.joints.items():
+        for pose, info in m.blocked.items():
+            out.loads += _collision_test(run, gains, asset, m, pose, info, run.contacts.get(f"{p}@{pose}", {}))
+    out.warnings.extend(run.warnings)
+    return out
+
+
+def _off_tolerance(joint) -> float:
+    span = (joint.upper - joint.lower) if joint.has_limits else 2 * math.pi
+    return min(0.02, OFF_WAYPOINT * span)
+
+
+def probe_gains(stiffness: float, omega: float) -> tuple[float, float, float]:
+    """(K, D, maxForce) of a probe drive: lightly damped at `omega`, unlimited force."""
+    inertia = stiffness / omega**2
+    return stiffness, 2.0 * PROBE_ZETA * math.sqrt(stiffness * inertia), math.inf
+
+
+def _collision_test(run: "_ProbeRun", gains: dict, asset, m: JointMeasure, pose: str, info: dict, contacts: dict) -> int:
+    """Filter the body pairs whose colliders touched on the way to the blocked waypoint and probe it again: reached
+    (and held by no more than its weight), collision geometry blocked it; the pairs that unblock it alone are named.
+    Returns the engine loads it took."""
+    path = m.path
+    pairs = [pair for pair, _ in sorted(contacts.items(), key=lambda item: -item[1])][:MAX_CANDIDATE_PAIRS]
+    info["candidates"] = [list(p) for p in pairs]
+    if not pairs:
+        return 0
+    tol = _off_tolerance(asset.joints[path])
+
+    def reached(result) -> bool:
+        err, load, _ = result[path][pose]
+        return abs(err) <= tol and load <= BOUND_FACTOR * m.gravity_bound + 1e-6
+
+    loads = 1
+    if not reached(run.measure(f"filter_{m.name}_{pose}", gains, [path], poses_of={path: [pose]}, filtered=pairs)):
+        return loads  # not the colliders (or not these): the cause stays open
+    info["collision"] = True
+    decisive = []
+    if len(pairs) > 1:
+        for pair in pairs[:MAX_SINGLE_PAIR_TRIALS]:
+            loads += 1
+            if reached(run.measure(f"filter1_{m.name}_{pose}", gains, [path], poses_of={path: [pose]}, filtered=[pair])):
+                decisive.append(pair)
+    info["pairs"] = [list(p) for p in (decisive or pairs)]
+    return loads
+
+
+class _ProbeRun:
+    """One probe configuration after another: a probe layer (stiff drives, optional filtered pairs) over the asset,
+    loaded, commanded through the waypoints; returns per joint {pose: (target - q, |holding effort|, M_ii)}."""
+
+    def __init__(self, asset_path, engine, config, scene, workdir: Path, asset, dofs, waypoints: Waypoints, caps):
+        self.asset_path, self.engine, self.config, self.scene = asset_path, engine, config, scene
+        self.workdir, self.asset, self.dofs, self.waypoints = workdir, asset, dofs, waypoints
+        self.index = {p: i for i, p in enumerate(dofs)}
+        self.caps = caps  # enforced velocity caps: a ramp never asks for more than SPEED_SHARE of them
+        self.stage = open_stage(asset_path)
+        self.units = UsdUnits(asset.kilograms_per_unit, asset.meters_per_unit)
+        self.meta = stage_metadata(self.stage)
+        self.poses: dict[str, dict] = {}
+        self.warnings: list[str] = []
+        self.track: dict[str, bool] = {}  # joints whose way to each waypoint is watched for touching colliders
+        self.contacts: dict[str, dict] = {}  # "<joint>@<pose>" -> {(moved body, other body): largest overlap}
+
+    def measure(self, tag: str, gains: dict, joints: list[str], poses_of: dict | None = None,
+                filtered: list | None = None, hold: float = HOLD_SECONDS) -> dict:
+        """Load the asset with `gains` {joint: (K, D, maxForce)} (SI) in a probe layer and take `joints` through
+        their waypoints (or only `poses_of`); per joint {pose: (target - q, K |target - q|, M_ii)}."""
+        from ..engines import create_engine
+
+        root = self._write(tag, gains, filtered or [])
+        model = read_asset(root)
+        eng = create_engine(self.engine, self.config)
+        try:
+            eng.load(model, self.scene)
+            return self._drive(eng, {p: g[0] for p, g in gains.items()}, joints, poses_of, hold)
+        finally:
+            for w in getattr(eng, "warnings", []) or []:
+                if w not in self.warnings and "carried over" not in w:
+                    self.warnings.append(w)
+            eng.close()
+
+    def _write(self, tag: str, gains: dict, filtered: list) -> Path:
+        overrides = []
+        for path, (k, d, f) in gains.items():
+            j = self.asset.joints[path]
+            u = self.units
+            values = {drive_attr(j.is_angular, "stiffness"): u.to_usd("stiffness", k, j.is_angular),
+                      drive_attr(j.is_angular, "damping"): u.to_usd("damping", d, j.is_angular),
+                      drive_attr(j.is_angular, "maxForce"): u.to_usd("maxForce", f, j.is_angular) if math.isfinite(f) else PROBE_MAX_FORCE}
+            overrides.append(JointOverride(path, values))
+        layer = write_override_layer(self.workdir / f"{tag}.layer.usda", self.stage, overrides)
+        if filtered:
+            _add_filtered_pairs(layer, filtered)
+        return write_composed_root(self.workdir / f"{tag}.usda", [layer, self.asset_path], self.meta)
+
+    def _drive(self, eng, stiffness: dict, joints: list[str], poses_of: dict | None, hold_seconds: float) -> dict:
+        dt = eng.dt
+        targets = np.full(len(self.dofs), np.nan)
+        for path, q in self.waypoints.hold.items():
+            if path in self.index:
+                targets[self.index[path]] = q
+        out: dict[str, dict] = {p: {} for p in joints}
+
+        def settle(goal: np.ndarray, ramp: float, hold: float, watch=None) -> tuple[np.ndarray, np.ndarray]:
+            start = np.where(np.isnan(goal), np.nan, eng.joint_positions())
+            moves = np.abs(np.nan_to_num(goal - start))
+            ramp = max(ramp, float(np.max(1.5 * moves / (SPEED_SHARE * self.caps), initial=0.0)))
+            frames = max(1, int(round(ramp / dt)))
+            for f in range(frames):
+                s = (f + 1) / frames
+                eng.set_joint_position_targets(np.where(np.isnan(goal), np.nan, start + (goal - start) * (s * s * (3 - 2 * s))))
+                eng.step()
+                if watch is not None and (f % max(1, frames // CONTACT_SAMPLES) == 0 or f == frames - 1):
+                    watch(eng)
+            qs = []
+            for f in range(max(1, int(round(hold / dt)))):
+                eng.step()
+                if f >= int(round((hold - AVERAGE_SECONDS) / dt)):
+                    qs.append(eng.joint_positions())
+            return np.mean(qs, axis=0), _mass_matrix(eng, len(self.dofs))
+
+        def record(mover: str | None, pose: str, goal: np.ndarray, q: np.ndarray, M: np.ndarray, who: list[str]) -> None:
+            """Own waypoints read 'max'/'min'; another joint's configuration '<its name>@max' (its load only)."""
+            for p in who:
+                i = self.index[p]
+                err = float(goal[i] - q[i])
+                label = pose if mover in (None, p) else f"{self.asset.joints[mover].name}@{pose}"
+                out[p][label] = (err, abs(stiffness[p] * err), float(M[i, i]))
+
+        q, M = settle(targets, RAMP_SECONDS, hold_seconds)
+        self.poses["hold"] = _poses(eng)
+        record(None, "hold", targets, q, M, joints)
+        for path in joints:
+            wanted = (poses_of or {}).get(path, list(self.waypoints.ends.get(path, {})))
+            for pose in wanted:
+                goal = targets.copy()
+                goal[self.index[path]] = self.waypoints.ends[path][pose]
+                watch = self._watcher(path, pose) if self.track.get(path) else None
+                q, M = settle(goal, RAMP_SECONDS, hold_seconds, watch)
+                if watch is not None:
+                    watch(eng)
+                record(path, pose, goal, q, M, [path] if poses_of is not None else joints)
+                self.poses[f"{path}@{pose}"] = _poses(eng)
+                settle(targets, RAMP_SECONDS, 0.1)
+        return out
+
+
+    def _watcher(self, path: str, pose: str):
+        found = self.contacts.setdefault(f"{path}@{pose}", {})
+        joint = self.asset.joints[path]
+
+        def watch(eng) -> None:
+            for a, b, overlap in touching_pairs(self.asset, joint, _poses(eng)):
+                found[(a, b)] = max(found.get((a, b), 0.0), overlap)
+        return watch
+
+
+def _poses(eng) -> dict:
+    return {k: (np.array(v[0], float), np.array(v[1], float)) for k, v in eng.body_poses().items()}
+
+
+def _add_filtered_pairs(layer_path: Path, pairs: list) -> None:
+    """FilteredPairsAPI between each pair, in the probe layer (prepended to what the asset filters)."""
+    from pxr import Sdf
+
+    layer = Sdf.Layer.FindOrOpen(str(layer_path))
+    by_body: dict[str, list[str]] = {}
+    for a, b in pairs:
+        by_body.setdefault(a, []).append(b)
+    for body, others in by_body.items():
+        spec = Sdf.CreatePrimInLayer(layer, body)
+        for prefix in Sdf.Path(body).GetPrefixes():
+            layer.GetPrimAtPath(prefix).specifier = Sdf.SpecifierOver
+        spec.SetInfo("apiSchemas", Sdf.TokenListOp.Create(prependedItems=["PhysicsFilteredPairsAPI"]))
+        rel = Sdf.RelationshipSpec(spec, "physics:filteredPairs", custom=False)
+        rel.targetPathList.prependedItems = [Sdf.Path(o) for o in others]
+    layer.Save()
+
+
+def _mass_matrix(eng, n: int) -> np.ndarray:
+    read = getattr(eng, "mass_matrix", None)
+    try:
+        return np.asarray(read(), float) if read is not None else np.full((n, n), np.nan)
+    except Exception:  # noqa: BLE001 - an engine that cannot say: not measured
+        return np.full((n, n), np.nan)
+
+
+def _velocity_caps(eng, n: int) -> np.ndarray:
+    read = getattr(eng, "joint_velocity_limits", None)
+    try:
+        caps = np.asarray(read(), float) if read is not None else np.full(n, np.inf)
+    except Exception:  # noqa: BLE001
+        caps = np.full(n, np.inf)
+    return np.where(np.isfinite(caps) & (caps > 0), caps, np.inf)
+
+
+def _masses(eng) -> dict[str, float]:
+    read = getattr(eng, "body_masses", None)
+    try:
+        return dict(read()) if read is not None else {}
+    except Exception:  # noqa: BLE001
+        return {}
+
+
+def _gains(eng, n: int) -> dict[str, np.ndarray]:
+    read = getattr(eng, "drive_gains", None)
+    out = {"static_friction": np.zeros(n)}
+    try:
+        out.update(read() if read is not None else {})
+    except Exception:  # noqa: BLE001
+        pass
+    return out

@@ -1,0 +1,102 @@
+"""Before/after: what a re-run with the fix layer fixed, broke and left failing, and the next round's plan.
+
+"Broken" is strict: a test that was PASS before and is anything else with the layer, or a joint row that was
+PASS before and is FAIL or WARN with it. A layer with anything broken is never accepted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..core.status import Status
+from .diagnose import FAILING
+
+if TYPE_CHECKING:
+    from ..core.results import AssetResult
+    from .rules import Proposal
+
+FORWARD_COMPAT = "Author physxJointAxis"  # the isaacsim-5 carry-over warning of a legacy spelling (engines/physx/legacy.py)
+
+
+@dataclass
+class Round:
+    """One proposed layer and what its re-run said."""
+
+    index: int
+    proposals: dict[str, "Proposal"]  # joint path -> proposal (changed ones)
+    migrate: dict[str, str]  # joint path -> legacy attribute carried per axis
+    layer: Path
+    composed: Path
+    after: "AssetResult | None" = None
+    fixed: list[str] = field(default_factory=list)  # tests FAIL/WARN -> PASS
+    improved: list[str] = field(default_factory=list)  # tests FAIL -> WARN
+    broken: list[str] = field(default_factory=list)  # tests PASS -> anything else
+    regressed: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows PASS -> FAIL/WARN
+    remaining: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows still FAIL/WARN
+    warnings_removed: int = 0
+
+    @property
+    def clean(self) -> bool:
+        return self.after is not None and not self.broken and not self.regressed
+
+    @property
+    def worth(self) -> bool:
+        return bool(self.fixed or self.improved or self.warnings_removed)
+
+    def score(self) -> tuple:
+        return (len(self.fixed), len(self.improved), self.warnings_removed, -len(self.remaining), -len(self.proposals), self.index)
+
+
+def rows(result: "AssetResult") -> dict[tuple[str, str], Status]:
+    """(test, joint path or name) -> the row's verdict."""
+    out = {}
+    for test in result.tests:
+        for row in test.joints:
+            out[(test.name, row.path or row.joint)] = row.status
+    return out
+
+
+def compare(before: "AssetResult", rnd: Round) -> None:
+    after = rnd.after
+    b_tests = {t.name: t for t in before.tests}
+    for test in after.tests:
+        old = b_tests.get(test.name)
+        if old is None:
+            continue
+        if old.status in FAILING and test.status == Status.PASS:
+            rnd.fixed.append(test.name)
+        elif old.status == Status.FAIL and test.status == Status.WARN:
+            rnd.improved.append(test.name)
+        elif old.status == Status.PASS and test.status != Status.PASS:
+            rnd.broken.append(test.name)
+        elif old.status == Status.WARN and test.status in (Status.FAIL, Status.ERROR, Status.PRECHECK_FAILURE):
+            rnd.broken.append(test.name)
+        rnd.warnings_removed += max(0, _compat(old) - _compat(test))
+    b_rows, a_rows = rows(before), rows(after)
+    for key, status in a_rows.items():
+        if status in FAILING:
+            (rnd.regressed if b_rows.get(key) == Status.PASS else rnd.remaining).append(key)
+
+
+def _compat(result) -> int:
+    return sum(1 for w in result.warnings if FORWARD_COMPAT in w)
+
+
+def best_round(rounds: list[Round]) -> Round | None:
+    """The clean round that fixed most (then: improved most, fewest changes, latest), if it improved anything."""
+    clean = [r for r in rounds if r.clean and r.worth]
+    return max(clean, key=Round.score) if clean else None
+
+
+def verdict_of(result: "AssetResult | None", test: str, joint_path: str, joint_name: str) -> Status | None:
+    if result is None:
+        return None
+    for t in result.tests:
+        if t.name != test:
+            continue
+        for row in t.joints:
+            if joint_path in (row.path, row.joint) or row.joint == joint_name:
+                return row.status
+    return None
