@@ -19,10 +19,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...core.engine import EngineError
-from ...core.geometry import AXIS_INDEX, box_corners, quat_to_matrix
+from ...core.geometry import _QQ_TO_R, AXIS_INDEX, box_corners, quat_to_matrix
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel
+    from ...core.units import StageFrame
+
+# rows of core.geometry's quaternion-products-to-matrix map for PhysX's x, y, z, w order (raw binding poses)
+_XYZW_TO_WXYZ = (1, 2, 3, 0)
+RAW_MAP_POINTS = 24  # bodies padded to at most this many points go through the per-point map (raw_bounds)
+_RAW_QQ_TO_R = _QQ_TO_R[[4 * _XYZW_TO_WXYZ[a] + _XYZW_TO_WXYZ[c] for a in range(4) for c in range(4)]]
 
 
 class ColliderBounds:
@@ -72,6 +78,66 @@ class ColliderBounds:
         take = np.array([np.concatenate([g, np.full(width - len(g), g[0])]) for g in groups], int).reshape(len(groups), width)
         self.padded = self.points[take]  # (B, P, 3)
         self.padded_radii = self.radii[take]  # (B, P, 1)
+
+    def for_raw_poses(self, frame: "StageFrame", rows: int) -> "ColliderBounds":
+        """Prepare `raw_bounds` for a binding of `rows` poses `[p, q_xyzw]` in stage units and axes.
+
+        The SI rotation of a body is a linear map of the 16 products of its quaternion's components (and its SI
+        position one of its stage position), so both corners of the box come from one max over the posed points
+        and the same points negated:
+        - few points per body (boxes, spheres, capsules: ≤ RAW_MAP_POINTS): one (19, 6 P) map per body from
+          [products, position] straight to its points, [+points, -points] — one matrix product, one max;
+        - many points (mesh hulls): the [R; -R] rows per body, then the points laid out (bodies, xyz, points), so
+          the max runs along contiguous memory (an (N, 3) min over axis 0 took 56 µs for erd_panda's 1672 hull
+          points, the (3, N) one 2.5 µs)."""
+        self._raw_ok = bool(len(self.owner)) and not self.discs
+        if not self._raw_ok:
+            return self
+        to_si = np.asarray(frame.to_si_rotation, float) if frame.up_axis.upper() == "Y" else np.eye(3)
+        count, width = self.padded.shape[:2]
+        rot = np.einsum("mk,rkj->rmj", to_si, _RAW_QQ_TO_R.reshape(16, 3, 3))  # 16 products -> SI rotation (m, j)
+        shift = to_si.T * frame.meters_per_unit  # stage position (row) -> SI world position (row)
+        self._raw_rows = None if np.array_equal(self.bodies, np.arange(rows)) else self.bodies
+        self._raw_input = np.zeros((count, 1, 19))  # per body: [q_a q_c (16, x y z w order), p (3)]
+        self._raw_products = self._raw_input[:, 0, :16].reshape(count, 4, 4)  # a view into it
+        self._raw_map_points = width <= RAW_MAP_POINTS
+        if self._raw_map_points:
+            maps = np.zeros((count, 19, 3, width))  # columns: axis, then point
+            maps[:, :16] = np.einsum("rmj,bij->brmi", rot, self.padded)
+            maps[:, 16:] = shift[None, :, :, None]
+            maps = maps.reshape(count, 19, 3 * width)
+            self._raw_maps = np.concatenate([maps, -maps], axis=2)  # (B, 19, 6 P): [+x, +y, +z, -x, -y, -z] x points
+            self._raw_radii = np.tile(self.padded_radii[:, :, 0], 6)[:, None, :] if self.any_radius else None
+        else:
+            self._raw_to_rot = np.concatenate([rot, -rot], axis=1).reshape(16, 18)  # [R; -R]
+            self._raw_shift = np.concatenate([shift, -shift], axis=1)  # (3, 6)
+            self._raw_points = np.ascontiguousarray(self.padded.transpose(0, 2, 1))  # (B, 3, P)
+            self._raw_radii = self.padded_radii.transpose(0, 2, 1) if self.any_radius else None  # (B, 1, P)
+        return self
+
+    def raw_bounds(self, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """(min, max) SI from the raw (N, 7) binding poses (float64 arithmetic), or None when this asset's shapes need
+        the general path (`bounds`: cylinders and cones, or nothing posed). Measured (quiet machine): the 6-DOF arm
+        (7 boxes) 5 µs, erd_panda (11 hull bodies) 17 µs, against 15 and 74 µs through SI poses and matrices."""
+        if not getattr(self, "_raw_ok", False):
+            return None
+        if self._raw_rows is not None:
+            raw = raw[self._raw_rows]
+        np.multiply(raw[:, 3:7, None], raw[:, None, 3:7], out=self._raw_products, dtype=float)
+        if self._raw_map_points:
+            self._raw_input[:, 0, 16:] = raw[:, :3]
+            both = np.matmul(self._raw_input, self._raw_maps)  # (B, 1, 6 P)
+            if self._raw_radii is not None:
+                both += self._raw_radii
+            extreme = both.reshape(len(raw), -1).max(axis=0).reshape(6, -1).max(axis=1)  # [max xyz, -min xyz]
+        else:
+            rot = (self._raw_input[:, 0, :16] @ self._raw_to_rot).reshape(len(raw), 6, 3)
+            both = np.matmul(rot, self._raw_points)  # (B, 6, P): the points in SI world axes, then negated
+            both += (raw[:, :3] @ self._raw_shift)[:, :, None]
+            if self._raw_radii is not None:
+                both += self._raw_radii
+            extreme = both.max(axis=(0, 2))
+        return -extreme[3:], extreme[:3]
 
     @property
     def empty(self) -> bool:

@@ -47,6 +47,10 @@ class Built:
         self.art_rows = np.array([self.dofs[i].art for i in self.art_index], int)
         self.art_cols = np.array([self.dofs[i].col for i in self.art_index], int)
         self.art_scale = np.array([self.dofs[i].scale for i in self.art_index], float)
+        # the common case, one articulation holding every DOF in dof_joints order: a slice instead of a gather
+        n = len(self.dofs)
+        self.art_prefix = (n > 0 and len(self.art_index) == n and not np.any(self.art_rows)
+                           and np.array_equal(self.art_cols, np.arange(n)))
 
 
 def discover(rt, px, stage, asset: "AssetModel", frame: "StageFrame", wrapper: "Wrapper", warn: Callable[[str], None]) -> Built:

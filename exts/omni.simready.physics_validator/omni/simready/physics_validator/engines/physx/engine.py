@@ -28,6 +28,7 @@ from ..base import EngineBase, EngineError
 from .attachments import Attachment, make_room, register, unregister
 from .bounds import ColliderBounds
 from .discovery import discover
+from .fastpath import Stepper
 from .legacy import TARGETS
 from .runtime import capture_log, ensure_runtime, ovphysx_version, physx_sdk_version, version_string
 from .wrapper import author_wrapper, make_workdir
@@ -59,7 +60,8 @@ class OvPhysxEngine(EngineBase):
         self._b = None  # discovery.Built: what PhysX built, after each attach
         self._frame = StageFrame()
         self._steps = 0
-        self._pose_step = -1
+        self._cache: dict = {}  # what was read or derived since the last step (poses, q, qd, bounds, rotations)
+        self._stepper = None
 
     @classmethod
     def from_config(cls, config) -> "OvPhysxEngine":
@@ -90,23 +92,37 @@ class OvPhysxEngine(EngineBase):
         self._warnings = value
 
     # -- reads ---------------------------------------------------------------------------------------
+    # Each is read (and converted) once per step however often it is asked for: callers get copies.
     def body_poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        pos, quat = self._poses()
-        return {p: (pos[i], quat[i]) for i, p in enumerate(self._b.bodies)}
+        poses = self._cache.get("body_poses")
+        if poses is None:
+            pos, quat = self._poses()
+            poses = self._cache["body_poses"] = {p: (pos[i], quat[i]) for i, p in enumerate(self._b.bodies)}
+        return dict(poses)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         if self._io is None:
             return np.zeros(3), np.zeros(3)
-        pos, quat = self._poses()
-        if self._rot is None:  # rotation matrices only when bounds or forces need them
-            self._rot = quats_to_matrices(quat)
-        return self._b.bounds.bounds(pos, self._rot)
+        box = self._cache.get("bounds")
+        if box is None:  # straight from the raw binding poses (bounds.py), else through SI poses and matrices
+            box = self._b.bounds.raw_bounds(self._io.body_poses())
+            if box is None:
+                pos, _quat = self._poses()
+                box = self._b.bounds.bounds(pos, self._rotations())
+            self._cache["bounds"] = box
+        return box[0].copy(), box[1].copy()
 
     def joint_positions(self) -> np.ndarray:
-        return self._gather(self._io.dof_positions(), velocity=False)
+        q = self._cache.get("q")
+        if q is None:
+            q = self._cache["q"] = self._gather(self._io.dof_positions(), velocity=False)
+        return q.copy()
 
     def joint_velocities(self) -> np.ndarray:
-        return self._gather(self._io.dof_velocities(), velocity=True)
+        qd = self._cache.get("qd")
+        if qd is None:
+            qd = self._cache["qd"] = self._gather(self._io.dof_velocities(), velocity=True)
+        return qd.copy()
 
     # -- what the runtime parsed (core.engine.EngineIntrospection), SI, dof_joints order --------------
     def joint_limits(self) -> np.ndarray:
@@ -123,6 +139,21 @@ class OvPhysxEngine(EngineBase):
 
     def body_masses(self) -> dict[str, float]:
         return self._b.props.body_masses(self._b.wrench_bodies)
+
+    def set_joint_position_target(self, index: int, value: float) -> None:
+        """EngineBase's one-joint setter without its one-element arrays (a driven test calls it every step)."""
+        value = float(value)
+        if value != value:  # NaN keeps the target
+            return
+        self._targets[index] = value
+        d = self._dofs[index]
+        if d.art < 0:
+            self._write_targets(np.array([index]), np.array([value]))
+            return
+        raw = np.float32(value / d.scale)
+        if self._b.targets_raw[d.art, d.col] != raw:
+            self._b.targets_raw[d.art, d.col] = raw
+            self._targets_dirty = True  # written once before the next step
 
     # -- EngineBase hooks ----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -175,6 +206,7 @@ class OvPhysxEngine(EngineBase):
         rt.ovstage.population.open_usd(self._stage, wrapper.path, ordinal=1, domains=rt.ovstage.PopulationDomain.ALL)
         self._stage.advance_write_floor(ordinal=1).wait()
         self._att.px = self._px = rt.PhysX()
+        self._stepper = Stepper(self._px, self._dt)
         self._log = capture_log(rt)
         # NO warmup(): see reads.py (a ≈1 ns step blows up joints authored outside their limits)
         self._px.wait_task(self._px.attach_ovstage(self._stage, read_ordinal=1))
@@ -184,7 +216,9 @@ class OvPhysxEngine(EngineBase):
         self._b = discover(self._rt, self._px, self._stage, self._asset, self._frame, self.wrapper, self._warn)
         self._dofs, self.fixed_base, self._io = self._b.dofs, self._b.fixed_base, self._b.io
         self._att.io = self._io
-        self._steps, self._pose_step, self._targets_dirty = 0, -1, False
+        self._b.bounds.for_raw_poses(self._frame, len(self._b.bodies))
+        self._steps, self._targets_dirty = 0, False
+        self._cache.clear()
 
     def _initial_target_values(self) -> np.ndarray:
         """Per DOF at load (SI): PhysX's targets for articulation joints, the authored drive target for maximal
@@ -223,14 +257,13 @@ class OvPhysxEngine(EngineBase):
         """Every force of the step folded into one wrench at each body's centre of mass (world frame)."""
         if not forces:
             return
-        pos, quat = self._poses()
-        if self._rot is None:
-            self._rot = quats_to_matrices(quat)
+        pos, _quat = self._poses()
+        rot = self._rotations()
         b = self._b
         wrench = np.zeros((len(b.wrench_bodies), 9))
         for row, force, point in forces:
             i = b.body_row[b.wrench_bodies[row]]
-            com = pos[i] + self._rot[i] @ b.com_local[row]
+            com = pos[i] + rot[i] @ b.com_local[row]
             wrench[row, 0:3] += force
             if point is not None:  # the torque of the force about the centre of mass, (p - com) x F
                 (rx, ry, rz), (fx, fy, fz) = point - com, force
@@ -251,9 +284,9 @@ class OvPhysxEngine(EngineBase):
         if self._targets_dirty:
             self._io.write_dof_targets(self._b.targets_raw)
             self._targets_dirty = False
-        self._px.step_sync(self._dt)
-        if not self._io.live:
-            self._io.stepped()
+        self._stepper()  # px.step_sync(dt), as one native call when it can be (fastpath.py)
+        self._io.stepped()
+        self._cache.clear()
         self._steps += 1
         if self._steps % LOG_DRAIN_STEPS == 0:
             self.warnings  # noqa: B018 - drains the runtime log into the warnings
@@ -266,7 +299,8 @@ class OvPhysxEngine(EngineBase):
         # the same ordinal builds the same scene: what discovery found stands; only the bindings are new (3 ms, not 13)
         self._b.io = self._io = self._att.io = self._io.reattached(self._px)
         self._b.targets_raw = np.array(self._io.snapshot["target"], np.float32)
-        self._steps, self._pose_step, self._targets_dirty = 0, -1, False
+        self._steps, self._targets_dirty = 0, False
+        self._cache.clear()
 
     def _release(self) -> None:
         self._detach()
@@ -280,7 +314,8 @@ class OvPhysxEngine(EngineBase):
         if self._att is not None:
             self._att.release()  # bindings, detach, PhysX instance, ovstage; never raises
             unregister(self)
-        self._att = self._io = self._px = self._stage = self._log = None
+        self._att = self._io = self._px = self._stage = self._log = self._stepper = None
+        self._cache.clear()
 
     def release_for_units(self, meters_per_unit: float) -> None:
         """Another engine of this process loads a stage at other units (attachments.make_room): close this one,
@@ -294,14 +329,22 @@ class OvPhysxEngine(EngineBase):
     # -- internals -----------------------------------------------------------------------------------
     def _poses(self) -> tuple[np.ndarray, np.ndarray]:
         """SI positions (N, 3) and wxyz quaternions (N, 4) of the bodies, read once per step."""
-        if self._pose_step != self._steps:
+        poses = self._cache.get("poses")
+        if poses is None:
             raw = self._io.body_poses()
-            self._pose_cache = self._frame.poses_to_si(raw[:, :3], raw[:, 3:7])
-            self._rot = None
-            self._pose_step = self._steps
-        return self._pose_cache
+            poses = self._cache["poses"] = self._frame.poses_to_si(raw[:, :3], raw[:, 3:7])
+        return poses
+
+    def _rotations(self) -> np.ndarray:
+        """(N, 3, 3) rotation matrices of the bodies (SI world), once per step, only when forces or bounds need them."""
+        rot = self._cache.get("rot")
+        if rot is None:
+            rot = self._cache["rot"] = quats_to_matrices(self._poses()[1])
+        return rot
 
     def _gather(self, raw: np.ndarray, velocity: bool) -> np.ndarray:
+        if self._b.art_prefix:
+            return raw[0, : len(self._dofs)] * self._b.art_scale
         out = np.empty(len(self._dofs))
         if len(self._b.art_index):
             out[self._b.art_index] = raw[self._b.art_rows, self._b.art_cols] * self._b.art_scale
@@ -316,10 +359,10 @@ class OvPhysxEngine(EngineBase):
     def _body_velocities(self) -> tuple[dict, dict]:
         """({body: COM world position}, {body: (v, ω)}) in SI, for the joints outside articulations."""
         pos, _quat = self._poses()
-        if self._rot is None:
-            self._rot = quats_to_matrices(_quat)
+        rot = self._rotations()
         raw = self._io.body_velocities()
         f = self._frame
         linear, angular = f.vectors_to_si(raw[:, 0:3], f.meters_per_unit), f.vectors_to_si(raw[:, 3:6])
-        com = {p: pos[self._b.body_row[p]] + self._rot[self._b.body_row[p]] @ self._b.com_local[r] for p, r in self._b.wrench_row.items()}
+        com = {p: pos[self._b.body_row[p]] + rot[self._b.body_row[p]] @ self._b.com_local[r] for p, r in self._b.wrench_row.items()}
         return com, {p: (linear[i], angular[i]) for i, p in enumerate(self._b.bodies)}
+

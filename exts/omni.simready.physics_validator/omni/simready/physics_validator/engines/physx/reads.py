@@ -27,6 +27,7 @@ import warnings
 
 import numpy as np
 
+from .fastpath import direct_call
 from .session import read_columns, write_per_prim
 
 
@@ -40,6 +41,8 @@ class StateIO:
         self.bodies, self.wrench_bodies = bodies, wrench_bodies
         self.live = False  # True once PhysX has stepped: bindings are safe from then on
         self._bindings: dict = {}
+        self._fresh: set[str] = set()  # what was read since the last step: read once per step, however often asked
+        self._direct: dict[str, tuple] = {}  # key -> (buffer, native call) once a public call cached it (fastpath.py)
         TT = runtime.TensorType
         if articulations:
             for key, tensor_type in (("q", TT.ARTICULATION_DOF_POSITION), ("qd", TT.ARTICULATION_DOF_VELOCITY),
@@ -87,20 +90,34 @@ class StateIO:
         return self._read("vel", self._vel)
 
     def _read(self, key: str, buffer: np.ndarray) -> np.ndarray:
-        """The buffer, refilled (shared: callers copy what they keep past the next read)."""
-        if not buffer.size:
+        """The buffer, refilled once per step (shared: callers copy what they keep past the next step)."""
+        if key in self._fresh or not buffer.size:
             return buffer
-        if self.live:
-            self._bindings[key].read(buffer)
-        else:
+        if not self.live:
             buffer[...] = self.snapshot[key]
+        elif not self._native(key, buffer):
+            self._bindings[key].read(buffer)
+            self._remember(key, key, buffer, write=False)
+        self._fresh.add(key)
         return buffer
+
+    def _native(self, key: str, buffer: np.ndarray) -> bool:
+        """The binding call as one native call (fastpath.py); False when there is none yet or it failed."""
+        known = self._direct.get(key)
+        return known is not None and known[0] is buffer and not known[1]().status
+
+    def _remember(self, key: str, binding: str, buffer: np.ndarray, write: bool) -> None:
+        call = direct_call(self._bindings[binding], buffer, write)
+        if call is not None:
+            self._direct[key] = (buffer, call)
 
     # -- writes --------------------------------------------------------------------------------------
     def write_dof_targets(self, raw: np.ndarray) -> None:
         """The full (A, D) target array in binding units (rad / stage length)."""
         if self.live:
-            self._bindings["target"].write(raw)
+            if not self._native("w:target", raw):
+                self._bindings["target"].write(raw)
+                self._remember("w:target", "target", raw, write=True)
             return
         values = {}
         for a, joints in enumerate(self.art_dofs):
@@ -111,7 +128,9 @@ class StateIO:
     def write_wrenches(self, raw: np.ndarray) -> None:
         """(M, 9) rows `[F, tau, point]` over `wrench_bodies` (world frame, stage units) for the next step."""
         if self.live:
-            self._bindings["wrench"].write(raw)
+            if not self._native("w:wrench", raw):
+                self._bindings["wrench"].write(raw)
+                self._remember("w:wrench", "wrench", raw, write=True)
             return
         rows = {p: raw[i] for i, p in enumerate(self.wrench_bodies) if np.any(raw[i, :6])}
         SOT = self.rt.SimObjectType
@@ -119,7 +138,9 @@ class StateIO:
             write_per_prim(self.px, self.stage, self.rt, sim_type, "wrench", rows)
 
     def stepped(self) -> None:
+        """After every step: bindings are live, and every read is due again."""
         self.live = True
+        self._fresh.clear()
 
     def reattached(self, px) -> "StateIO":
         """The same reads over a re-attached PhysX instance (reset): fresh bindings, the load's snapshot."""
@@ -158,6 +179,8 @@ class StateIO:
         return snapshot
 
     def close(self) -> None:
+        self._direct = {}  # never call into a destroyed binding
+        self._fresh.clear()
         for binding in self._bindings.values():
             try:
                 binding.destroy()

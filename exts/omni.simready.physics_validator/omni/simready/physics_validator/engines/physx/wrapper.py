@@ -84,10 +84,16 @@ def make_workdir(asset_path: str, parent: str | os.PathLike | None = None) -> st
     raise EngineError(f"no folder outside {asset_dir} to write the wrapper stage in")
 
 
+_SWEPT: set[str] = set()  # folders swept by this process (once is enough: 1 ms a glob of the temp folder)
+
+
 def _sweep_orphans(folder: Path) -> None:
     """Remove wrapper folders whose process is gone: a worker killed by the watchdog (SIGKILL) cannot clean up."""
     import shutil
 
+    if str(folder) in _SWEPT:
+        return
+    _SWEPT.add(str(folder))
     for old in folder.glob(f"{WRAPPER_PREFIX}*_*"):
         pid = old.name[len(WRAPPER_PREFIX):].split("_", 1)[0]
         if not pid.isdigit() or int(pid) == os.getpid():
