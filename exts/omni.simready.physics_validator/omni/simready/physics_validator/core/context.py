@@ -31,6 +31,7 @@ class TestContext:
         self.step_count = 0
         self._observers: list[Callable[["TestContext"], None]] = []
         self._dof_indices: dict[str, int] = {}
+        self._single_setter = False  # the engine's one-joint target setter, once looked up (None: it has none)
         self._finished = False
         # The forces applied for the coming step: [(body path, world force N, world point or None =
         # the centre of mass)]. Observers (the recorder draws the load) read it after the step; then cleared.
@@ -69,9 +70,10 @@ class TestContext:
         index = self._dof_indices.get(joint_path)
         if index is None:
             index = self._dof_indices[joint_path] = self.dof_index(joint_path)
-        single = getattr(self.engine, "set_joint_position_target", None)
-        if single is not None:  # engines with a one-joint setter skip building a full array every step
-            single(index, float(value))
+        if self._single_setter is False:  # looked up once (a driven test commands a joint every step)
+            self._single_setter = getattr(self.engine, "set_joint_position_target", None)
+        if self._single_setter is not None:  # engines with a one-joint setter skip building a full array every step
+            self._single_setter(index, float(value))
             return
         targets = np.full(len(self.engine.dof_joints), np.nan)
         targets[index] = value

@@ -17,6 +17,9 @@ import numpy as np
 from .geometry import quat_conj, quat_mul, quat_normalize, quat_to_matrix, quats_mul, rotate
 
 
+_WXYZ_FROM_XYZW = np.array([3, 0, 1, 2])  # PhysX's x, y, z, w quaternion order -> w, x, y, z
+
+
 def up_to_z_quat(up_axis: str) -> np.ndarray:
     """Rotation (wxyz) taking the stage's up axis onto +Z (Y-up: +90 deg about X; Z-up: identity)."""
     if str(up_axis).upper() == "Y":
@@ -118,7 +121,7 @@ class StageFrame:
 
     def poses_to_si(self, positions, quats_xyzw) -> tuple[np.ndarray, np.ndarray]:
         """(N, 3) stage positions and (N, 4) xyzw quaternions (PhysX order) -> SI positions, wxyz quaternions."""
-        quats = np.asarray(quats_xyzw, float)[:, [3, 0, 1, 2]]
+        quats = np.asarray(quats_xyzw).take(_WXYZ_FROM_XYZW, axis=1).astype(float)  # 0.5 us (a fancy index: 2 us)
         if self.up_axis.upper() != "Y":
             return np.asarray(positions, float) * self.meters_per_unit, quats
         return self.points_to_si(positions), quats_mul(self.to_si_quat, quats)

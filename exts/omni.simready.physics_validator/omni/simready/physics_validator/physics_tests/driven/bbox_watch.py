@@ -30,7 +30,8 @@ class BoxWatch:
         lo, hi = bounds
         dx, dy, dz = (np.asarray(hi, float) - np.asarray(lo, float)).tolist()  # plain floats: runs every step
         volume = max(dx, 0.0) * max(dy, 0.0) * max(dz, 0.0)
-        if not math.isfinite(volume) or not all(math.isfinite(v) for v in (dx, dy, dz)):
+        isfinite = math.isfinite  # no generator: this runs every step
+        if not (isfinite(volume) and isfinite(dx) and isfinite(dy) and isfinite(dz)):
             self.worst_ratio = self.window_ratio = float("inf")
             return True
         if not math.isfinite(self.baseline_volume) or self.baseline_volume <= 1e-9:
