@@ -5,6 +5,7 @@
                                       [--fail-on-skip] [--no-video] [--no-html] [--quiet] [--debug] ...
     simready-physics list-tests
     simready-physics show-config [--config F] [--set k=v]
+    simready-physics fix PATH... [--tests a,b] [--out DIR] (a drive-tuning layer, proved by a re-run: docs/fix.md)
 
 Exit codes: 0 nothing failed, 1 any FAIL or PRECHECK_FAILURE (or SKIP with --fail-on-skip), 2 usage error,
 3 any ERROR. No Python traceback reaches the user unless --debug. Every flag: docs/cli.md.
@@ -109,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="reuse verdicts cached in OUT for assets, layers, tests and settings that did not change (also resumes an interrupted run)",
     )
 
+    from .fix.command import add_parser as add_fix_parser
+
+    add_fix_parser(sub, engines_help(), default_engine())
     sub.add_parser("list-tests", help="list the registered tests with version, features and defaults")
     show = sub.add_parser(
         "show-config", help="print the effective configuration as TOML",
@@ -140,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
             return _list_tests()
         if args.command == "show-config":
             return _show_config(args)
+        if args.command == "fix":
+            from .fix.command import run as run_fix
+
+            return run_fix(args, console, _load_config, _usage_error)
         return _validate(args, console)
     except KeyboardInterrupt:
         console.print("[bold yellow]interrupted[/]")

@@ -47,6 +47,8 @@ def moved_bodies(asset: "AssetModel", joint: "JointInfo") -> list[str]:
                     stack.append(nxt)
         return seen
 
+    if joint.body0 is None or joint.body1 is None:  # a joint to the world moves everything on its body's side
+        return sorted(b for b in side(joint.body0 or joint.body1, None) if b in asset.bodies)
     base = base_body(asset, joint)
     child_side = side(joint.body1, joint.body0)
     if base is not None and base in child_side:  # authored child -> parent: body0 is the moving side
@@ -121,6 +123,37 @@ def gravity_bound(asset: "AssetModel", joint: "JointInfo", poses: Poses, masses:
         radial = rel - np.outer(rel @ direction, direction)
         total += masses[body] * float(np.max(np.linalg.norm(radial, axis=1)))
     return g * total
+
+
+def model_inertia(asset: "AssetModel", joint: "JointInfo", poses: Poses, masses: dict[str, float]) -> float:
+    """Joint-space inertia estimated from masses and geometry, for joints the engine gives none for (a joint PhysX
+    simulates outside its articulation): sum of m r^2 of the moved bodies' centres of mass about the axis plus each
+    body's own inertia about its centre (authored diagonal inertia, else its collider box's); prismatic: sum of m."""
+    moved = [b for b in moved_bodies(asset, joint) if b in masses and b in poses]
+    if not joint.is_angular:
+        return float(sum(masses[b] for b in moved))
+    axis = joint_axis_world(asset, joint, poses)
+    if axis is None:
+        return math.nan
+    point, direction = axis
+    total = 0.0
+    for b in moved:
+        body, (pos, quat) = asset.bodies[b], poses[b]
+        rot = quat_to_matrix(quat)
+        pts = collider_points(asset, b, (pos, quat))
+        com_local = body.center_of_mass if body.center_of_mass is not None else None
+        com = pos + rot @ np.asarray(com_local, float) if com_local is not None else (pts.mean(axis=0) if len(pts) else pos)
+        rel = com - point
+        total += masses[b] * float(np.linalg.norm(rel - (rel @ direction) * direction)) ** 2
+        if body.diagonal_inertia is not None:
+            axes = quat_to_matrix(body.principal_axes) if body.principal_axes is not None else np.eye(3)
+            local = (rot @ axes).T @ direction
+            total += float(np.sum(np.asarray(body.diagonal_inertia, float) * local * local))
+        elif len(pts):
+            spread = pts.max(axis=0) - pts.min(axis=0)
+            perp = spread - np.abs(direction) * spread  # the box's size across the axis (world-aligned estimate)
+            total += masses[b] * float(np.sum(perp**2)) / 12.0
+    return total
 
 
 def body_boxes(asset: "AssetModel", poses: Poses) -> dict[str, tuple[np.ndarray, np.ndarray]]:

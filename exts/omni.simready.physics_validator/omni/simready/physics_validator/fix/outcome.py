@@ -82,11 +82,14 @@ def final_names(out: Path, path: str, taken: set[str]) -> tuple[Path, Path]:
 def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, taken: set[str] | None = None) -> None:
     """The accepted layer next to the report, with a comment per joint (reason, before -> after verdicts)."""
     comments = {}
+    _, changes, _ = _overrides(state, best.proposals, best.migrate)
     for path in set(best.proposals) | set(best.migrate):
         name = path.rsplit("/", 1)[-1]
         verdicts = "; ".join(f"{t} {b.value} -> {a.value if a else '-'}" for t, b, a in _joint_verdicts(state, best, path, name))
-        why = "; ".join(state.diagnosis.drive.get(path, [])[:3]) or "legacy velocity-limit spelling"
-        comments[path] = f"{TOOL}: {why[:400]} | verdicts {verdicts or 'unchanged'}"
+        why = "; ".join(state.diagnosis.drive.get(path, [])[:2])[:300] or "only the legacy velocity-limit spelling"
+        what = "; ".join(f"{c.attribute.rsplit(':', 1)[-1]} {c.before if c.before is not None else 'unset'} -> {c.after:.6g} "
+                         f"{c.unit} ({c.why[:160]})" for c in changes.get(path, []))
+        comments[path] = f"{TOOL}. Why: {why}. Changes: {what}. Verdicts as authored -> with this layer: {verdicts or 'unchanged'}"
     overrides, _, stage = _overrides(state, best.proposals, best.migrate, comments)
     layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
     header = (f"{TOOL}: drive-tuning overrides for {state.path} (only changed attributes; the asset is not modified). "
@@ -144,6 +147,8 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
 
 def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     out = list(state.diagnosis.not_fixable) if state.diagnosis else []
+    if best is not None:  # a row the accepted layer made pass was fixable after all (e.g. an overspeed damped away)
+        out = [n for n in out if not (n.joint and n.test and verdict_of(best.after, n.test, n.path, n.joint) == Status.PASS)]
     probe = state.plan.probe if state.plan else None
     for path, m in (probe.joints.items() if probe else ()):
         for pose, info in m.blocked.items():
@@ -177,6 +182,16 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
                 out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, test=test, cause="not_fixed",
                                       why=f"still {after.status.value if after else 'failing'} with the proposed drive after "
                                           f"{state.levels.get(path, 0)} escalation(s): {after.reason if after else ''}"[:500]))
+    if best is None:  # why no round was accepted: what the improving rounds broke
+        for rnd in [r for r in state.rounds if r.worth and not r.clean][-1:]:
+            for test, joint in rnd.regressed:
+                row = next((r for t in rnd.after.tests if t.name == test for r in t.joints if joint in (r.path, r.joint)), None)
+                side = "" if joint in rnd.proposals else " (its own drive unchanged: a side effect of the other joints' changes)"
+                out.append(NotFixable(joint=joint.rsplit("/", 1)[-1], path=joint, test=test, cause="regression",
+                                      why=f"PASS as authored, {row.status.value if row else 'failing'} with round {rnd.index}'s layer"
+                                          f"{side}: {row.reason if row else ''}"[:500]))
+            for test in rnd.broken:
+                out.append(NotFixable(test=test, cause="regression", why=f"{test} passed as authored and not with round {rnd.index}'s layer"))
     if state.plan is not None and state.plan.error:
         out.append(NotFixable(cause="error", why=f"measurement failed: {state.plan.error.splitlines()[0]}"))
     return out
@@ -192,6 +207,12 @@ def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
         if not state.rounds:
             return ("no layer proposed: the drives already meet what the tests need, the failures are not theirs" if not
                     (state.plan and state.plan.error) else "no layer proposed: the measurement failed") + tail
-        return f"no layer accepted: no round fixed a verdict without breaking one that passed{tail}"
-    return (f"{len(best.fixed)} of {len(failing)} failing verdict(s) fixed ({', '.join(best.fixed) or 'warnings only'}) by "
-            f"{len(result.joints)} joint override(s) in {len(state.rounds)} round(s){tail}")
+        if any(r.worth for r in state.rounds):
+            return f"no layer accepted: every round that fixed a verdict broke one that passed{tail}"
+        return f"no layer accepted: no round fixed a verdict{tail}"
+    fixed = f"{len(best.fixed)} of {len(failing)} failing verdict(s) fixed" + (f" ({', '.join(best.fixed)})" if best.fixed else "")
+    if best.improved:
+        fixed += f", {len(best.improved)} FAIL -> WARN ({', '.join(best.improved)})"
+    if best.warnings_removed:
+        fixed += f", {best.warnings_removed} forward-compatibility warning(s) gone (per-axis velocity spelling)"
+    return f"{fixed}; {len(result.joints)} joint override(s), {len(state.rounds)} round(s){tail}"

@@ -37,9 +37,10 @@ MAX_LEVEL = 2
 
 def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig | None = None, engine: str = "physx",
                out_dir="simready-fix", jobs: int | None = None, targets: FixTargets | None = None, progress=None,
-               in_process: bool = False, say=None) -> RunReport:
+               in_process: bool = False, say=None, joints: list[str] | None = None) -> RunReport:
     """Propose, prove and write drive-tuning layers for the assets under `paths`; returns the report of the assets
-    as authored with each asset's `fix` block (core.results.FixResult). See docs/fix.md."""
+    as authored with each asset's `fix` block (core.results.FixResult). `joints` (names or paths) limits the
+    proposal to those joints (the panel's Propose fix on one joint row); every test is still re-run. See docs/fix.md."""
     from ..run.batch import validate_batch
 
     say = say or (lambda text: None)
@@ -57,7 +58,7 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
     _keep(report, work / "before")
     states = [AssetFix(a, work / _slug(a.path), config, names) for a in report.assets]
     for state in states:
-        _prepare(state)
+        _prepare(state, set(joints or ()))
     active = [s for s in states if not s.done]
     for index in range(1, targets.max_rounds + 1):
         if not active:
@@ -81,7 +82,7 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
             rnd = state.rounds[-1]
             rnd.after = result
             compare(state.before, rnd)
-            _next(state, rnd, index == targets.max_rounds)
+            _next(state, rnd, index == targets.max_rounds, set(joints or ()))
         active = [s for s in ready if not s.done]
     taken: set[str] = set()
     for state in states:
@@ -102,13 +103,17 @@ def _slug(path: str) -> str:
     return f"{p.stem}-{hashlib.sha1(str(p.resolve()).encode()).hexdigest()[:8]}"
 
 
-def _prepare(state: AssetFix) -> None:
+def _prepare(state: AssetFix, only: set[str]) -> None:
     try:
         asset = read_asset(state.path)
     except Exception as exc:  # noqa: BLE001 - the verdicts already say why
         state.done, state.status, state.summary = True, "not_fixable", f"the asset cannot be read: {exc}"
         return
     d = state.diagnosis = diagnose(state.before, asset)
+    if only:
+        for found in (d.drive, d.migrate):
+            for path in [p for p in found if not ({p, p.rsplit("/", 1)[-1]} & only)]:
+                del found[path]
     stage = open_stage(state.path)
     for path in list(d.migrate):  # already spelled per axis (e.g. an asset fixed before): nothing to carry
         joint = asset.joints[path]
@@ -155,7 +160,7 @@ def _blocked(state: AssetFix, plan: Plan) -> None:
             plan.proposals.pop(path, None)
 
 
-def _next(state: AssetFix, rnd: Round, last: bool) -> None:
+def _next(state: AssetFix, rnd: Round, last: bool, only: set[str]) -> None:
     """Decide the next round from this one's re-run."""
     changed = set(rnd.proposals)
     regressed = {j for _, j in rnd.regressed} | _joints_of_broken(rnd)
@@ -163,13 +168,10 @@ def _next(state: AssetFix, rnd: Round, last: bool) -> None:
     for path in hit:
         tests = sorted({t for t, j in rnd.regressed if _path(state, j) == path} | set(rnd.broken))
         state.reverted[path] = f"changing its drive made {', '.join(tests)} fail; kept as authored"
-    moved = bool(hit)
-    if regressed and not hit:
-        state.done = True  # broken by a side effect: no joint to revert; the best clean round stands
-        return
+    moved = bool(hit)  # a joint broken as a side effect (unchanged itself) is tuned next round, when drives can fix it
     asset = read_asset(state.path)
     for path, why in diagnose(rnd.after, asset).drive.items():  # rows drive values can still fix
-        if path in state.reverted or path not in asset.joints:
+        if path in state.reverted or path not in asset.joints or (only and not ({path, path.rsplit("/", 1)[-1]} & only)):
             continue
         if path not in state.allow:  # judged only now (e.g. not loaded before)
             state.diagnosis.drive[path] = why

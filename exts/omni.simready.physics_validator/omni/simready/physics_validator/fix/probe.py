@@ -26,7 +26,7 @@ import numpy as np
 
 from ..core.scene import SceneSpec
 from ..core.usd import read_asset
-from .geometry import gravity_bound, lever_arm, touching_pairs
+from .geometry import gravity_bound, lever_arm, model_inertia, touching_pairs
 from .layers import JointOverride, UsdUnits, drive_attr, open_stage, stage_metadata, write_composed_root, write_override_layer
 
 PROBE_OMEGA = 2 * math.pi * 15.0  # rad/s: the probe drive's natural frequency
@@ -40,6 +40,7 @@ OFF_WAYPOINT = 0.02  # a probed joint farther than this fraction of its range (o
 STIFFER = 20.0
 BLOCKED_SHRINK = 0.5  # 20x stiffer and still more than half as far off: held by something, not by its load
 MAX_CANDIDATE_PAIRS, MAX_SINGLE_PAIR_TRIALS = 8, 4
+FRICTION_SHARE = 10.0  # probe stiffness >= this x friction / the off-waypoint tolerance
 BOUND_FACTOR = 1.5  # a holding effort above 1.5x the weight of everything the joint moves (at its farthest) is a push
 CONTACT_SAMPLES = 8  # touching colliders are looked for this often on the way to each waypoint
 MIN_INERTIA = 1e-8
@@ -58,6 +59,7 @@ class JointMeasure:
     error: dict[str, float] = field(default_factory=dict)  # pose -> target - q under the probe drive
     lever_arm: float = 0.0  # farthest collider point of the moved bodies from the axis (revolute), 1 (prismatic)
     friction: float = 0.0  # static friction effort the runtime parsed
+    armature: float = 0.0  # added to M_ii in every inertia here: PhysX's mass matrix leaves it out (MJCF assets carry 0.01-1)
     gravity_bound: float = math.inf  # g x sum of moved masses x their farthest reach (+ friction): no load exceeds it
     drive_type: str = "force"
     blocked: dict[str, dict] = field(default_factory=dict)  # pose -> {"error", "pairs": [[a, b]...], "collision": bool}
@@ -120,15 +122,25 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
         j = asset.joints[path]
         i = index[path]
         m = JointMeasure(path, j.name, j.is_angular, friction=float(np.nan_to_num(gains["static_friction"][i])),
-                         drive_type=j.drive.type if j.drive is not None else "none")
-        m.inertia["authored"] = float(M0[i, i])
+                         drive_type=j.drive.type if j.drive is not None else "none",
+                         armature=float(np.nan_to_num(gains.get("armature", np.zeros(len(dofs)))[i])))
+        m.inertia["authored"] = float(M0[i, i]) + m.armature
         out.joints[path] = m
-    measurable = [p for p in joints if math.isfinite(out.joints[p].inertia["authored"])]
+    missing = [p for p in joints if not math.isfinite(out.joints[p].inertia["authored"])]
+    if missing:  # PhysX simulates the joint outside its articulation: estimate from masses and geometry instead
+        posed = {p: (np.asarray(b.world_pose.pos, float), np.asarray(b.world_pose.quat, float)) for p, b in asset.bodies.items()}
+        for p in missing:
+            m = out.joints[p]
+            m.inertia["authored"] = model_inertia(asset, asset.joints[p], posed, masses) + m.armature
+            m.note = "inertia estimated from masses and geometry (the engine simulates this joint outside its articulation)"
+    measurable = [p for p in joints if math.isfinite(out.joints[p].inertia["authored"]) and out.joints[p].inertia["authored"] > 0]
     for p in set(joints) - set(measurable):
-        out.joints[p].note = "no joint-space inertia from the engine (joint outside any articulation)"
+        out.joints[p].note = "no inertia: neither the engine nor the asset's masses give one"
     if not measurable:
         return out
     stiffness = {p: max(out.joints[p].inertia["authored"], MIN_INERTIA) * PROBE_OMEGA**2 for p in measurable}
+    for p in measurable:  # friction too must not hold a probed joint off its waypoint
+        stiffness[p] = max(stiffness[p], FRICTION_SHARE * out.joints[p].friction / _off_tolerance(asset.joints[p]))
     gains = {p: probe_gains(k, PROBE_OMEGA) for p, k in stiffness.items()}
     run = _ProbeRun(asset_path, engine, config, scene, workdir, asset, dofs, waypoints, caps)
     run.track = {p: True for p in measurable}
@@ -142,6 +154,7 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
         m.lever_arm = lever_arm(asset, asset.joints[p], hold)
         m.gravity_bound = gravity_bound(asset, asset.joints[p], hold, masses) + m.friction
         for pose, (err, load, inertia) in first[p].items():
+            inertia = inertia + m.armature if math.isfinite(inertia) else m.inertia["authored"]
             m.error[pose], m.load[pose], m.inertia[pose] = err, load, inertia
             if pose not in ("max", "min"):
                 continue
@@ -165,6 +178,7 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
                     m.blocked[pose] = {"error": err2, "pairs": [], "collision": False,
                                        "why": "20x stiffer, it stays as far off: something holds it"}
                 else:
+                    inertia2 = inertia2 + m.armature if math.isfinite(inertia2) else m.inertia["authored"]
                     m.error[pose], m.load[pose], m.inertia[pose] = err2, load2, inertia2
     blocked_labels = {f"{m.name}@{pose}" for m in out.joints.values() for pose in m.blocked}
     for m in out.joints.values():  # a configuration held by geometry loads the other joints with contact forces too

@@ -82,6 +82,11 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
             needs.append((load / (t.deflection_share * tol),
                           f"{what}: load {for_people(load, _unit(joint.is_angular, 'load'))} deflects < "
                           f"{t.deflection_share:.3g} x {for_people(tol, 'rad' if joint.is_angular else 'm')}"))
+    tightest = min((tol for pose, _, tol in allow.deflections if tol > 0 and pose not in measure.blocked), default=math.nan)
+    if measure.friction > 0 and math.isfinite(tightest):  # static friction must not hold it off by more either
+        needs.append((measure.friction / (t.deflection_share * tightest),
+                      f"joint friction {for_people(measure.friction, _unit(joint.is_angular, 'load'))} deflects < "
+                      f"{t.deflection_share:.3g} x {for_people(tightest, 'rad' if joint.is_angular else 'm')}"))
     if math.isfinite(allow.effort_tolerance) and allow.effort_tolerance > 0 and (load_hold + test_load) > 0:
         needs.append(((load_hold + test_load) / (t.deflection_share * allow.effort_tolerance),
                       f"effort_limit: held load + {allow.effort_force:g} N x {for_people(measure.lever_arm, 'm')} lever "
@@ -101,8 +106,8 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
         out.proposed["damping"] = d_req
         out.why["damping"] = f"zeta {zeta_now:.3g} -> {t.damping_ratio:g}: 2 zeta sqrt(K I)"
     # maxForce: margin over the peak gravity + dynamic load and over the held load + the test load
-    dynamic = load_max + inertia * allow.sweep_accel
-    held = load_hold + test_load
+    dynamic = load_max + inertia * allow.sweep_accel + measure.friction
+    held = load_hold + test_load + measure.friction
     f_req = t.force_margin * max(dynamic, held)
     if f_req > 0 and out.current["maxForce"] < f_req * (1.0 - t.slack):
         out.proposed["maxForce"] = f_req

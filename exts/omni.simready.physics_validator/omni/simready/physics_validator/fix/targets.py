@@ -27,7 +27,7 @@ class FixTargets:
 
     natural_frequency_hz: float = 5.0  # f_n: stiffness K = I_max (2 pi f_n)^2 at least
     damping_ratio: float = 1.0  # zeta: damping D = 2 zeta sqrt(K I_max)
-    damping_band: tuple[float, float] = (0.7, 1.5)  # an authored zeta inside zeta x band is kept
+    damping_band: tuple[float, float] = (0.5, 2.0)  # an authored zeta inside zeta x band is kept
     force_margin: float = 1.5  # maxForce = margin x (peak gravity + dynamic load, or held load + test load)
     deflection_share: float = 0.25  # static deflection under a load <= this share of the tolerance judging it
     max_rounds: int = 3  # re-runs: escalate, revert, re-run at most this often

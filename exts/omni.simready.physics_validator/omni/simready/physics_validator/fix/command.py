@@ -1,0 +1,130 @@
+"""`simready-physics fix PATH... [--tests A,B] [--out DIR]`: the CLI front of `fix_assets` (docs/cli.md, docs/fix.md).
+
+Writes OUT/report.json (the verdicts as authored, each asset with its `fix` block), the HTML report with the
+before/after table, and for every accepted fix OUT/<asset>.fix.usda (the override layer) and OUT/<asset>.fixed.usda
+(the asset with the layer over it: validate it as a plain file). Exit code: as `validate`'s, over the verdicts the
+assets have with their accepted layers (as authored where none was accepted).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DEFAULT_OUT = "simready-fix"
+
+
+def add_parser(sub, engines_help: str, default_engine: str) -> None:
+    fix = sub.add_parser(
+        "fix", help="propose a drive-tuning layer for the driven-joint failures drive values can fix, and prove it",
+        usage="%(prog)s PATH... [--tests A,B] [--out DIR] [--engine NAME] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
+        "       [--frequency HZ] [--damping-ratio ZETA] [--force-margin M] [--rounds N] [-j N] [--in-process] [--quiet] [--debug]",
+        description="Validate, measure the joints through the engine, propose stiffness, damping, maxForce and the per-axis "
+        "velocity-limit spelling where the failures call for them, re-run the tests with the proposal, and keep "
+        "only a layer that fixes something and breaks nothing that passed. The asset is never written. See docs/fix.md.",
+    )
+    fix.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
+    fix.add_argument("--tests", help="comma-separated test names (default: all); the ones re-run to prove the layer")
+    fix.add_argument("--engine", default=default_engine, metavar="NAME", help=engines_help)
+    fix.add_argument("--config", action="append", default=[], metavar="FILE", help="TOML config file (repeatable)")
+    fix.add_argument("--set", action="append", default=[], metavar="TEST.KEY=VALUE", help="override one setting")
+    fix.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"report and layer folder (default: ./{DEFAULT_OUT})")
+    fix.add_argument("--frequency", type=float, metavar="HZ", help="target natural frequency f_n of a tuned drive (default 5 Hz)")
+    fix.add_argument("--damping-ratio", type=float, metavar="ZETA", help="target damping ratio (default 1.0, critical)")
+    fix.add_argument("--force-margin", type=float, metavar="M", help="maxForce margin over the peak load (default 1.5)")
+    fix.add_argument("--rounds", type=int, metavar="N", help="re-runs at most (default 3)")
+    fix.add_argument("--jobs", "-j", type=int, metavar="N", help="assets at once (default: number of CPU cores)")
+    fix.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation)")
+    fix.add_argument("--quiet", action="store_true", help="no progress and no table")
+    fix.add_argument("--debug", action="store_true", help="show Python tracebacks")
+
+
+def run(args, console, load_config, usage_error) -> int:
+    from rich.console import Console
+
+    from ..core.config import ConfigError
+    from ..core.plugin import UnknownTestError
+    from ..core.status import ExitCode
+    from ..engines import EngineUnavailable, engine_class
+    from ..physics_tests import default_registry
+    from ..run.inputs import InputError
+    from .pipeline import fix_assets
+    from .targets import FixTargets
+
+    try:
+        config = load_config(args)
+        tests = [t.strip() for t in args.tests.split(",") if t.strip()] if args.tests else None
+        default_registry().select(tests)
+        engine_class(args.engine)
+        if args.engine == "kit":
+            return usage_error(console, "fix runs on a headless engine (physx, sapien, newton); in Isaac Sim use the panel's Propose fix")
+    except (ConfigError, UnknownTestError, EngineUnavailable) as exc:
+        return usage_error(console, str(exc))
+    targets = FixTargets()
+    for name, attr, low in (("frequency", "natural_frequency_hz", 0.0), ("damping_ratio", "damping_ratio", 0.0),
+                            ("force_margin", "force_margin", 1.0), ("rounds", "max_rounds", 1)):
+        value = getattr(args, name)
+        if value is not None:
+            if not value > low and not (name == "rounds" and value >= low):
+                return usage_error(console, f"--{name.replace('_', '-')} must be > {low}")
+            setattr(targets, attr, value)
+    if args.jobs is not None and args.jobs < 1:
+        return usage_error(console, "--jobs must be at least 1")
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return usage_error(console, f"cannot write the report folder {out}: {exc.strerror or exc}")
+    progress = None
+    if not args.quiet:
+        from ..reports.progress import BatchProgress
+
+        progress = BatchProgress(console, per_test_lines=False)
+    say = (lambda text: None) if args.quiet else (lambda text: console.print(f"[bold]fix:[/] {text}", highlight=False))
+    try:
+        report = fix_assets(args.paths, tests, config, args.engine, out, jobs=args.jobs, targets=targets,
+                            progress=progress, in_process=args.in_process, say=say)
+    except InputError as exc:
+        return usage_error(console, str(exc))
+    written = write_reports(report, out, console)
+    if not args.quiet:
+        from ..reports.console import print_fix_table
+
+        print_fix_table(report, Console())
+        for label, path in written:
+            console.print(f"{label}: {path}", highlight=False, soft_wrap=True)
+    code = exit_code(report)
+    return int(code if any(label == "JSON" for label, _ in written) else max(code, ExitCode.USAGE))
+
+
+def write_reports(report, out: Path, console) -> list[tuple[str, Path]]:
+    from ..reports.json_report import write_json_report
+
+    written = []
+    try:
+        written.append(("JSON", write_json_report(report, out / "report.json")))
+    except OSError as exc:
+        console.print(f"[bold red]error:[/] cannot write {out / 'report.json'}: {exc.strerror or exc}")
+    try:
+        from ..reports.html import write_html_report
+
+        written.append(("HTML", write_html_report(report, out)))
+    except Exception as exc:  # noqa: BLE001 - the JSON report is already safe on disk
+        console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
+    for asset in report.assets:
+        if asset.fix is not None and asset.fix.layer:
+            written.append(("fix layer", Path(asset.fix.layer)))
+    return written
+
+
+def exit_code(report) -> int:
+    """validate's rule over the verdicts with the accepted layers (as authored where none was accepted)."""
+    from ..core.status import exit_code_for
+
+    statuses = []
+    for asset in report.assets:
+        fix = asset.fix
+        if fix is not None and fix.status == "accepted":
+            statuses += [t.after or t.before for t in fix.tests]
+        else:
+            statuses += [t.status for t in asset.tests]
+    return exit_code_for(statuses)
