@@ -121,3 +121,60 @@ def _print_lines(report: RunReport, console: Console, title: str, fail_on_skip: 
             by_reason.setdefault(f"{result.status.value}: {' '.join((result.reason or 'no reason given').split())}", []).append(result.name)
         for reason, names in by_reason.items():
             console.print(f"    {escape(', '.join(names))} {escape(reason)}", highlight=False, soft_wrap=True)
+
+
+# -- simready-physics fix: the before/after table ------------------------------------------------------------------
+def _value(value) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def _verdicts(joint) -> str:
+    parts = []
+    for test, before in joint.before.items():
+        after = joint.after.get(test)
+        if after is None or after == before:
+            parts.append(f"{test} {before.value}")
+        else:
+            parts.append(f"{test} {before.value}→{after.value}")
+    return ", ".join(parts)
+
+
+def print_fix_table(report: RunReport, console: Console | None = None, compact: bool | None = None) -> None:
+    """Per asset: the fix's outcome, each test before -> after, each changed attribute (old and new value) with the
+    joint's verdicts before -> after, and what drive values cannot fix. A table on a terminal, lines in a log."""
+    console = console or Console()
+    compact = not console.is_terminal if compact is None else compact
+    for asset in report.assets:
+        fix = asset.fix
+        if fix is None:
+            continue
+        console.print(f"[bold]fix[/] {escape(short_name(asset.path))}: [bold]{escape(fix.status)}[/] — {escape(fix.summary)}",
+                      highlight=False, soft_wrap=True)
+        changed = [t for t in fix.tests if t.after is not None and t.after != t.before]
+        tests = "  ".join(f"{t.test} {styled(t.before.value, t.before)}"
+                          + (f"→{styled(t.after.value, t.after)}" if t in changed else "") for t in fix.tests)
+        console.print(f"    tests: {tests}", highlight=False, soft_wrap=True)
+        if fix.joints and not compact:
+            table = Table(show_lines=False, expand=False, title=None)
+            for column in ("joint", "attribute", "before", "after", "unit", "verdicts before → after"):
+                table.add_column(column, overflow="fold")
+            for joint in fix.joints:
+                for n, change in enumerate(joint.changes):
+                    table.add_row(escape(joint.joint) if n == 0 else "", escape(change.attribute.split(":", 1)[-1]),
+                                  _value(change.before), _value(change.after), change.unit,
+                                  escape(_verdicts(joint)) if n == 0 else "")
+            console.print(table)
+        elif fix.joints:
+            for joint in fix.joints:
+                values = ", ".join(f"{c.attribute.rsplit(':', 1)[-1]} {_value(c.before)} → {_value(c.after)} {c.unit}".rstrip()
+                                   for c in joint.changes)
+                console.print(f"    {escape(joint.joint)}: {escape(values)} | {escape(_verdicts(joint))}", highlight=False, soft_wrap=True)
+        for item in fix.not_fixable:
+            where = " ".join(x for x in (item.joint, f"({item.test})" if item.test else "") if x)
+            bodies = f" [bodies: {', '.join(b.rsplit('/', 1)[-1] for b in item.bodies)}]" if item.bodies else ""
+            console.print(f"    not fixable by drives: {escape(where)} {item.cause}: {escape(item.why)}{escape(bodies)}",
+                          highlight=False, soft_wrap=True)
+        if fix.layer:
+            console.print(f"    layer: {escape(fix.layer)} (over the asset: {escape(fix.composed)})", highlight=False, soft_wrap=True)

@@ -72,7 +72,8 @@ def write_html_report(report: RunReport, out_dir: Path) -> Path:
         cached = [n for n in asset.from_cache if n in cells]
         assets.append({"a": asset, "slug": slug, "tests": tests, "cells": cells, "status": status,
                        "name": Path(asset.path).name, "folder": Path(asset.path).parent.name,
-                       "cached": _cached_text(cached, len(asset.tests)), "cached_tests": ", ".join(cached)})
+                       "cached": _cached_text(cached, len(asset.tests)), "cached_tests": ", ".join(cached),
+                       "fix": view.fix_view(asset.fix, html_dir)})
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),

@@ -263,3 +263,30 @@ def verdict_words(result) -> str:
 
 def warning_count(result) -> int:
     return len(asset_warnings(result))
+
+
+def fix_view(fix, html_dir) -> dict | None:
+    """The `fix` block for the template: the outcome, each test before -> after, one row per changed attribute
+    (old and new value, unit, why) with its joint's verdicts before -> after, and what drives cannot fix."""
+    if fix is None:
+        return None
+    import os
+    from pathlib import Path
+
+    def link(path: str) -> str | None:
+        return Path(os.path.relpath(Path(path).resolve(), Path(html_dir).resolve())).as_posix() if path else None
+
+    rows = []
+    for joint in fix.joints:
+        verdicts = [{"test": t, "before": b.value, "after": joint.after[t].value if t in joint.after else ""}
+                    for t, b in joint.before.items()]
+        for n, change in enumerate(joint.changes):
+            rows.append({"joint": joint.joint if n == 0 else "", "path": joint.path, "span": len(joint.changes) if n == 0 else 0,
+                         "attribute": change.attribute, "before": "not authored" if change.before is None else f"{change.before:.4g}"
+                         if isinstance(change.before, float) else str(change.before),
+                         "after": f"{change.after:.4g}" if isinstance(change.after, float) else str(change.after),
+                         "unit": change.unit, "why": change.why, "verdicts": verdicts if n == 0 else []})
+    tests = [{"test": t.test, "before": t.before.value, "after": t.after.value if t.after else "",
+              "changed": t.after is not None and t.after != t.before, "reason": t.after_reason or t.before_reason} for t in fix.tests]
+    return {"f": fix, "rows": rows, "tests": tests, "layer": link(fix.layer), "composed": link(fix.composed),
+            "layer_name": Path(fix.layer).name if fix.layer else "", "not_fixable": fix.not_fixable}
