@@ -28,6 +28,7 @@ from ..core.plugin import TestRegistry
 from ..physics_tests import default_registry
 from ..core.results import AssetResult, RunReport, TestResult
 from ..core.status import Status
+from .fix_action import FixAction
 from .rows import VerdictRow, merge_joint_result, narrow_to_joint, rows_from_results
 from .video import VideoModel
 
@@ -110,6 +111,8 @@ class ValidatorViewModel:
         self._done_in_run = 0
         self._sim_time = 0.0
         self._listeners: list[Callable[[str], None]] = []
+        self.fix = FixAction()  # Propose fix on a failing joint row (ui/fix_action.py)
+        self.fix_stage: Callable[[], Any] | None = None  # the open stage whose session layer takes a fix (Kit: omni.usd)
 
     # -- notifications -------------------------------------------------------------------------------
     def subscribe(self, listener: Callable[[str], None]) -> Callable[[], None]:
@@ -238,6 +241,24 @@ class ValidatorViewModel:
         return self._launch(
             RunRequest(self.asset_path, self.target, [test], self.config.copy(), joint=joint, **self._run_opts())
         )
+
+    def can_propose_fix(self, row: VerdictRow | None) -> bool:
+        return self.state in (PanelState.IDLE, PanelState.DONE) and bool(self.asset_path) and FixAction.can_propose(row)
+
+    def propose_fix(self, test: str, joint: str):
+        """Tune one failing joint's drive, prove it by re-running the checked tests, apply an accepted layer to the
+        open stage's session layer only (ui/fix_action.py). Returns the FixResult, or None when not possible."""
+        if self.state in (PanelState.RUNNING, PanelState.STOPPING) or not self.asset_path:
+            return self._say("a validation is running" if self.asset_path else "nothing to fix: no stage open")
+        stage = self.fix_stage() if self.fix_stage is not None else None
+        result = self.fix.propose(self.asset_path, list(dict.fromkeys([test, *self.selected_tests])), self.config.copy(),
+                                  joint, self.default_export_dir() / "physics_fix", stage)
+        self._say(self.fix.message), self._changed("fix")
+        return result
+
+    def remove_fix(self) -> None:
+        self.fix.revert()
+        self._say(self.fix.message), self._changed("fix")
 
     def stop(self) -> None:
         if self.state != PanelState.RUNNING:

@@ -79,6 +79,8 @@ class ValidatorWindow(ui.Window):
         self._threshold_frames: dict[str, ui.Frame] = {}
         self._update_observer = None
         self._unsubscribe = self.vm.subscribe(self._on_change)
+        if self.vm.fix_stage is None:  # a fix goes on the open stage's session layer
+            self.vm.fix_stage = _open_stage
         self.frame.set_build_fn(self._build)
         self._watch_updates()
 
@@ -120,6 +122,9 @@ class ValidatorWindow(ui.Window):
                 with ui.HStack(height=24, spacing=6):
                     self._rerun_test_btn = ui.Button("Re-run this test", clicked_fn=self._rerun_test)
                     self._rerun_joint_btn = ui.Button("Re-run this joint", clicked_fn=self._rerun_joint)
+                    self._propose_fix_btn = ui.Button("Propose fix", clicked_fn=self._propose_fix, identifier="physics_validator_propose_fix",
+                                                      tooltip="Tune this joint's drive, prove it by a re-run, apply it to the session only")
+                    self._remove_fix_btn = ui.Button("Remove fix", clicked_fn=self.vm.remove_fix, identifier="physics_validator_remove_fix")
                 with ui.CollapsableFrame("Video", collapsed=False):
                     with ui.VStack(spacing=4, height=0):
                         self._video_label = ui.Label("select a test to see its recording")
@@ -168,6 +173,8 @@ class ValidatorWindow(ui.Window):
             self._refresh_buttons()
         elif topic == "rows":
             self._verdicts.set_rows(self.vm.rows())
+        elif topic == "fix":
+            self._refresh_buttons()
         elif topic == "message":
             self._message_label.text = self.vm.message
         elif topic == "thresholds":
@@ -183,6 +190,8 @@ class ValidatorWindow(ui.Window):
         idle = self.vm.state in (PanelState.IDLE, PanelState.DONE)
         self._rerun_test_btn.enabled = idle and row is not None
         self._rerun_joint_btn.enabled = idle and row is not None and row.can_rerun_joint
+        self._propose_fix_btn.enabled = self.vm.can_propose_fix(row)
+        self._remove_fix_btn.enabled = self.vm.fix.applied is not None
 
     def _on_selection(self, items) -> None:
         self._selected = items[0].row if items else None
@@ -201,6 +210,11 @@ class ValidatorWindow(ui.Window):
         row = self._selected
         if row is not None and row.can_rerun_joint:
             self.vm.rerun_joint(row.test, row.joint)
+
+    def _propose_fix(self) -> None:
+        row = self._selected
+        if self.vm.can_propose_fix(row):
+            self.vm.propose_fix(row.test, row.joint)
 
     # -- video --------------------------------------------------------------------------------------
     def _video(self):
@@ -250,3 +264,10 @@ class ValidatorWindow(ui.Window):
             pass
         if video is not None and video.tick(dt):
             self._show_video(self._video_test or self.vm.current_test)
+
+
+def _open_stage():
+    """The stage open in Kit (its session layer takes a proposed fix)."""
+    import omni.usd
+
+    return omni.usd.get_context().get_stage()
