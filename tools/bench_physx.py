@@ -115,8 +115,10 @@ def bare_run(asset, tape: Tape, native: bool = False) -> float:
     included). `native`: steps, reads and writes through the same one-ctypes-call path as the engine (fastpath.py)
     instead of the public `step_sync` / `TensorBinding.read` / `.write`."""
     from omni.simready.physics_validator.engines.physx import OvPhysxEngine
-    from omni.simready.physics_validator.engines.physx.fastpath import Stepper, direct_call
     from omni.simready.physics_validator.engines.physx.session import write_per_prim
+
+    if native:
+        from omni.simready.physics_validator.engines.physx.fastpath import Stepper, direct_call
 
     loader = OvPhysxEngine()
     start = time.perf_counter()
@@ -201,10 +203,16 @@ def cost_split(name: str, asset) -> tuple[dict, int, float]:
     seconds. step = `Stepper.__call__` (the engine's step_sync); read / write = the binding calls (the public
     method the first time, the native call after it) and the pre-step session writes; load = load + reset + close;
     python = the rest."""
+    import ovphysx
+
     from omni.simready.physics_validator.engines import create_engine
-    from omni.simready.physics_validator.engines.physx import OvPhysxEngine
-    from omni.simready.physics_validator.engines.physx import fastpath, reads
+    from omni.simready.physics_validator.engines.physx import OvPhysxEngine, reads
     from omni.simready.physics_validator.engines.physx import session as session_module
+
+    try:
+        from omni.simready.physics_validator.engines.physx import fastpath
+    except ImportError:  # code before the native fast path (the "before" measurement): the public step_sync
+        fastpath = None
 
     spent: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
@@ -225,11 +233,14 @@ def cost_split(name: str, asset) -> tuple[dict, int, float]:
         setattr(owner, attr, timed(original, category))
         patches.append((owner, attr, original))
 
-    probe(fastpath.Stepper, "__call__", "step")
+    if fastpath is not None:
+        probe(fastpath.Stepper, "__call__", "step")
+    else:
+        probe(ovphysx.PhysX, "step_sync", "step")
     for attr in ("load", "reset", "close"):
         probe(OvPhysxEngine, attr, "load")
     probe(reads, "write_per_prim", "write")
-    original_remember, original_bind = reads.StateIO._remember, reads.StateIO._bind
+    original_remember, original_bind = getattr(reads.StateIO, "_remember", None), reads.StateIO._bind
 
     def remember(io, key, binding, buffer, write):
         original_remember(io, key, binding, buffer, write)
@@ -243,7 +254,9 @@ def cost_split(name: str, asset) -> tuple[dict, int, float]:
             setattr(binding, attr, timed(getattr(binding, attr), category))  # the public call (first of each buffer)
         return binding
 
-    reads.StateIO._remember, reads.StateIO._bind = remember, bind
+    reads.StateIO._bind = bind
+    if original_remember is not None:
+        reads.StateIO._remember = remember
     engine = create_engine("physx")
     start = time.perf_counter()
     try:
@@ -251,7 +264,9 @@ def cost_split(name: str, asset) -> tuple[dict, int, float]:
         engine.close()
     finally:
         wall = time.perf_counter() - start
-        reads.StateIO._remember, reads.StateIO._bind = original_remember, original_bind
+        reads.StateIO._bind = original_bind
+        if original_remember is not None:
+            reads.StateIO._remember = original_remember
         for owner, attr, original in reversed(patches):
             setattr(owner, attr, original)
     del session_module
@@ -304,7 +319,10 @@ def main(argv=None) -> int:
         if "physx" in engines:
             tape = record_tape(test, asset)
             row["bare"] = (min(bare_run(asset, tape) for _ in range(args.repeat)), len(tape.steps) / 240.0) if tape.scene else None
-            row["native"] = min(bare_run(asset, tape, native=True) for _ in range(args.repeat)) if tape.scene else None
+            try:
+                row["native"] = min(bare_run(asset, tape, native=True) for _ in range(args.repeat)) if tape.scene else None
+            except ImportError:  # code without engines/physx/fastpath.py
+                row["native"] = None
             row["split"] = cost_split(test, asset)
         rows.append(row)
     load_after = os.getloadavg()
@@ -332,15 +350,17 @@ def main(argv=None) -> int:
             totals["bare"] += bare
             totals["bare_sim"] += sim_b
             line += f" {bare:8.3f} {sim_b / bare:6.0f}x {row['physx'][0] / bare:9.2f}x"
-            totals["native"] += row["native"]
-            line += f" {row['native']:8.3f} {row['physx'][0] / row['native']:10.2f}x"
+            if row["native"]:
+                totals["native"] += row["native"]
+                line += f" {row['native']:8.3f} {row['physx'][0] / row['native']:10.2f}x"
         print(line + "  " + ", ".join(verdicts))
     line = f"{'five tests' if len(tests) == 5 else 'all':24s} {totals[engines[0] + '_sim'] if engines else 0:6.2f}"
     for name in engines:
         line += f" {totals[name]:9.3f} {totals[name + '_sim'] / totals[name]:6.0f}x"
     if totals["bare"]:
         line += f" {totals['bare']:8.3f} {totals['bare_sim'] / totals['bare']:6.0f}x {totals['physx'] / totals['bare']:9.2f}x"
-        line += f" {totals['native']:8.3f} {totals['physx'] / totals['native']:10.2f}x"
+        if totals["native"]:
+            line += f" {totals['native']:8.3f} {totals['physx'] / totals['native']:10.2f}x"
     print(line)
     if any(r.get("split") for r in rows):
         print("\nphysx per-step cost split (µs per step, instrumented run; load + reset + close in ms per test):")
