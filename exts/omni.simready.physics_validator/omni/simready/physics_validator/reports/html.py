@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -27,6 +26,7 @@ from pathlib import Path
 from ..core.results import RunReport, TestResult
 from ..core.status import Status
 from . import html_view as view
+from .plot_common import load_json
 
 STATUS_ORDER = [s.value for s in Status]
 MEDIA = "media"
@@ -187,22 +187,13 @@ def _copy_artifact(result: TestResult, key: str, folder: Path, html_dir: Path) -
     return _rel(target, html_dir)
 
 
-def _load_json(path: str | None):
-    if not path:
-        return None
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 def _series_of(result: TestResult) -> dict[str, list[float]]:
     if result.series:
         return result.series
-    data = _load_json(result.artifacts.get("series"))
+    data = load_json(result.artifacts.get("series"))
     return data if isinstance(data, dict) else {}
 
 
 def _chapters(result: TestResult) -> list[dict]:
-    timeline = _load_json(result.artifacts.get("timeline")) or {}
+    timeline = load_json(result.artifacts.get("timeline")) or {}
     return [c for c in timeline.get("chapters", []) if isinstance(c, dict)]
