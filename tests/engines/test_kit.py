@@ -183,7 +183,8 @@ def test_validation_layer_authors_scene_ground_lift_and_leaves_the_root_layer_al
     assert stage.GetRootLayer().ExportToString() == root_before
 
 
-def test_validation_layer_overrides_the_users_scene_and_pins_the_base(tmp_path):
+def test_validation_layer_overrides_the_users_scene_and_adds_no_pin_to_a_fixed_tree(tmp_path):
+    """The Kit arm's Xform root holds a fixed joint to the world: the tree is fixed already, so no second weld."""
     path = make_arm(tmp_path / "arm.usda")
     stage = Usd.Stage.Open(str(path))
     UsdPhysics.Scene.Define(stage, "/physicsScene")
@@ -192,14 +193,33 @@ def test_validation_layer_overrides_the_users_scene_and_pins_the_base(tmp_path):
     stage, root_before, composed_before = _open(path)
     plan = plan_validation_layer(asset, SceneSpec(physics_fps=240, pin_base=True), existing_scenes=physics_scene_paths(stage))
     assert plan.scene_path == "/physicsScene" and not plan.define_scene
-    assert plan.pin_body == "/Arm/base"
+    assert plan.pins == [] and plan.articulation_prim("/Arm") == "/Arm"
     layer = ValidationLayer(stage, plan).apply()
     assert stage.GetPrimAtPath("/physicsScene").GetAttribute("physxScene:timeStepsPerSecond").Get() == 240
-    pin = UsdPhysics.FixedJoint(stage.GetPrimAtPath("/PhysicsValidator/PinBase"))
-    assert [str(t) for t in pin.GetBody1Rel().GetTargets()] == ["/Arm/base"]
-    assert tuple(pin.GetLocalPos0Attr().Get()) == pytest.approx((0.0, 0.0, 0.05))
+    assert not stage.GetPrimAtPath("/PhysicsValidator/PinBase")
     art = stage.GetPrimAtPath("/Arm")
     assert art.GetAttribute("physxArticulation:solverPositionIterationCount").Get() == 16
+    assert stage.GetRootLayer().ExportToString() == root_before
+    layer.remove()
+    assert stage.ExportToString(addSourceFileComment=False) == composed_before
+
+
+def test_pinning_a_rigid_body_root_moves_its_root_apis_onto_the_pin_joint_in_the_session_sublayer(tmp_path):
+    """As the physx engine does (one PinPlan for both): the pin joint becomes the articulation's root joint, so
+    PhysX builds a fixed-base articulation; the delete of the body's root APIs lives in our sublayer only."""
+    from tests.fixtures.arms import build_arm as build_robot
+
+    path = build_robot(tmp_path / "robot.usda")
+    asset = read_asset(path)
+    stage, root_before, composed_before = _open(path)
+    plan = plan_validation_layer(asset, SceneSpec(physics_fps=240, pin_base=True))
+    assert [(p.held, p.body, p.move_root_api_from) for p in plan.pins] == [("/Robot/base", "/Robot/base", "/Robot/base")]
+    assert plan.articulation_prim("/Robot/base") == "/PhysicsValidator/PinBase"
+    layer = ValidationLayer(stage, plan).apply()
+    base, pin = stage.GetPrimAtPath("/Robot/base"), stage.GetPrimAtPath("/PhysicsValidator/PinBase")
+    assert not base.HasAPI(UsdPhysics.ArticulationRootAPI) and pin.HasAPI(UsdPhysics.ArticulationRootAPI)
+    assert pin.GetAttribute("physxArticulation:solverPositionIterationCount").Get() == 16
+    assert [str(t) for t in UsdPhysics.FixedJoint(pin).GetBody1Rel().GetTargets()] == ["/Robot/base"]
     assert stage.GetRootLayer().ExportToString() == root_before
     layer.remove()
     assert stage.ExportToString(addSourceFileComment=False) == composed_before
@@ -224,7 +244,7 @@ def test_the_validation_layer_authors_into_any_given_layer_of_a_wrapper_stage(tm
 
     assert wrapper.GetEditTarget().GetLayer() == wrapper.GetRootLayer()  # the edit target is put back
     assert wrapper.GetRootLayer().ExportToString().count("def ") == 0  # everything went to `additions`
-    assert additions.GetPrimAtPath(plan.scene_path) and additions.GetPrimAtPath("/PhysicsValidator/PinBase")
+    assert additions.GetPrimAtPath(plan.scene_path) and not plan.pins  # the arm is fixed by its own world anchor
     assert wrapper.GetPrimAtPath(plan.scene_path).GetAttribute("physxScene:timeStepsPerSecond").Get() == 240
     material = UsdPhysics.MaterialAPI(wrapper.GetPrimAtPath(f"{plan.ground.path}/PhysicsMaterial"))
     assert material.GetRestitutionAttr().Get() == 0.0

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 VALIDATION_ROOT = "/PhysicsValidator"
 LIFT_OP_SUFFIX = "physicsValidatorLift"
+# The articulation-root APIs that must sit on one prim (the runtime reads PhysxArticulationAPI on the prim with the
+# root API, and treats NewtonArticulationRootAPI as a root too: erd_panda stayed floating while its link kept it).
+ROOT_APIS = ("PhysicsArticulationRootAPI", "NewtonArticulationRootAPI", "PhysxArticulationAPI")
+ROOT_ATTR_PREFIXES = ("physxArticulation:", "newton:selfCollisionEnabled")
 
 
 @dataclass
@@ -39,6 +43,29 @@ class GroundPlan:
     dynamic_friction: float
     restitution: float
     half_size_stage: float
+
+
+@dataclass
+class PinPlan:
+    """A fixed joint from the world to `body` that holds `held` (an articulation root, or the top free body).
+
+    Why the root API moves: ArticulationRootAPI on a rigid body makes that body the root with no election
+    (ovphysx docs/population/PhysicsArticulationRootAPI.md), so a fixed joint to the world beside it stays a
+    maximal constraint on a *floating* articulation (measured on ovphysx: isFixedBase = 0, the base drifted
+    2e-5 m). With the API (and PhysxArticulationAPI, which must sit on the same prim) on the pin joint, that joint
+    is the articulation's root joint and PhysX builds a fixed-base articulation, the way Isaac Sim's docs fix a
+    base. On an Xform root the pin is authored inside the root's subtree, where a joint to the world wins the
+    election. omni.physx parses both the same way, so the physx and Kit engines pin alike."""
+
+    held: str
+    body: str
+    joint_path: str
+    move_root_api_from: str | None = None  # a rigid-body articulation root whose root APIs move onto the joint
+
+    @property
+    def articulation_prim(self) -> str:
+        """The prim PhysX names the articulation by once pinned (the joint, when the root API moved onto it)."""
+        return self.joint_path if self.move_root_api_from else self.held
 
 
 @dataclass
@@ -54,7 +81,7 @@ class ValidationLayerPlan:
     ground: GroundPlan | None = None
     lift_prim: str | None = None
     lift_stage: float = 0.0  # distance along the stage up axis, stage units, in world space
-    pin_body: str | None = None
+    pins: list[PinPlan] = field(default_factory=list)
     articulation_roots: list[str] = field(default_factory=list)
     solver_position_iterations: int = 16
     solver_velocity_iterations: int = 1
@@ -64,6 +91,10 @@ class ValidationLayerPlan:
     @property
     def dt(self) -> float:
         return 1.0 / self.time_steps_per_second
+
+    def articulation_prim(self, root: str) -> str:
+        """The prim an articulation view names for the asset's articulation `root` once this plan is authored."""
+        return next((p.articulation_prim for p in self.pins if p.held == root), root)
 
     @property
     def up_vector(self) -> tuple[float, float, float]:
@@ -111,16 +142,31 @@ def plan_validation_layer(
         plan.lift_prim = target or asset.default_prim
         plan.lift_stage = frame.length_from_si(scene.place_bottom_at - float(bounds[0][2]))
     if scene.pin_base:
-        plan.pin_body = _base_body(asset)
+        plan.pins = plan_pins(asset)
     return plan
 
 
-def _base_body(asset: "AssetModel") -> str | None:
-    for art in asset.articulations:
-        if art.base_body:
-            return art.base_body
-    roots = [b.path for b in asset.dynamic_bodies]
-    return min(roots, key=lambda p: (p.count("/"), p)) if roots else None
+def plan_pins(asset: "AssetModel") -> list[PinPlan]:
+    """One pin per articulation whose base is free (none for a tree held by a revolute or prismatic joint to the
+    world: a weld would freeze that joint; none for an Xform root already fixed by a joint inside it); for an asset
+    without articulations, the top-most dynamic body."""
+    if not asset.articulations:
+        roots = sorted((b.path for b in asset.dynamic_bodies), key=lambda p: (p.count("/"), p))
+        return [PinPlan(held=roots[0], body=roots[0], joint_path=f"{VALIDATION_ROOT}/PinBase")] if roots else []
+    pins = []
+    for index, art in enumerate(asset.articulations):
+        base = art.base_body or (art.bodies[0] if art.bodies else None)
+        if base is None:
+            continue
+        anchors = [j for j in asset.world_anchors if j.body0 in art.bodies or j.body1 in art.bodies]
+        if any(j.type != "fixed" for j in anchors):
+            continue
+        on_body = art.root in asset.bodies
+        if on_body:
+            pins.append(PinPlan(art.root, base, f"{VALIDATION_ROOT}/PinBase{index or ''}", move_root_api_from=art.root))
+        elif not art.fixed_base:
+            pins.append(PinPlan(art.root, base, f"{art.root}/PhysicsValidatorPinBase"))
+    return pins
 
 
 def applied_api_tokens(prim) -> list[str]:
@@ -175,8 +221,24 @@ def _author(stage, plan: ValidationLayerPlan) -> None:
         _author_ground(stage, plan.ground, plan.up_axis)
     if plan.lift_prim and plan.lift_stage:
         _author_lift(stage, plan.lift_prim, plan.lift_stage, plan.up_vector)
-    if plan.pin_body:
-        author_pin_joint(stage, plan.pin_body)
+    for pin in plan.pins:
+        joint = author_pin_joint(stage, pin.body, pin.joint_path).GetPrim()
+        if pin.move_root_api_from:
+            _move_root_api(stage.GetPrimAtPath(pin.move_root_api_from), joint)
+
+
+def _move_root_api(root, joint) -> None:
+    """The articulation-root APIs (with their values) from a rigid body onto the pin joint: a `delete` list op
+    and copied attributes in the layer being authored; the asset's layers are not touched."""
+    tokens = applied_api_tokens(root)
+    values = [(a.GetName(), a.GetTypeName(), a.Get()) for a in root.GetAttributes()
+              if a.GetName().startswith(ROOT_ATTR_PREFIXES) and a.HasAuthoredValue()]
+    for api in ROOT_APIS:
+        if api in tokens:
+            root.RemoveAppliedSchema(api)
+            joint.AddAppliedSchema(api)
+    for name, type_name, value in values:
+        joint.CreateAttribute(name, type_name).Set(value)
 
 
 def _keep_parser_thresholds(prim, meters_per_unit: float) -> None:

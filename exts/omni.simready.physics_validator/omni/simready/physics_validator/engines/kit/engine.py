@@ -186,7 +186,8 @@ class KitPhysxEngine(EngineBase):
         assert self._asset is not None
         # omni.physics.tensors/python/api.py: views over (count, max_dofs) float32 arrays, radians, stage lengths
         self._sim_view = tensors.create_simulation_view("numpy", stage_id=self._stage_id)
-        roots = [a.root for a in self._asset.articulations]
+        # a pinned rigid-body root's articulation is named by its pin joint (validation_layer.PinPlan)
+        roots = [self._layer.plan.articulation_prim(a.root) for a in self._asset.articulations]
         view_dof_paths: list[list[str]] = []
         if roots:
             self._articulations = self._sim_view.create_articulation_view(roots)

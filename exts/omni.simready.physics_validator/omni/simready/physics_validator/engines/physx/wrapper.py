@@ -13,12 +13,9 @@ Its root layer sublayers the asset and holds, in that layer only:
 - base pinning that gives PhysX a *fixed-base* articulation (below);
 - `physx.target` semantics: legacy joint attributes carried over (`legacy.py`).
 
-Pinning: ArticulationRootAPI on a rigid body makes that body the root with no election
-(docs/population/PhysicsArticulationRootAPI.md), so a fixed joint to the world authored beside it stays
-a maximal constraint on a *floating* articulation (measured: isFixedBase = 0, the base drifted 2e-5 m).
-The API (and PhysxArticulationAPI, which must sit on the same prim) therefore moves onto the pin joint,
-which then is the articulation's root joint. On an Xform root the pin is authored inside the root's
-subtree, where a joint to the world wins the election.
+Pinning (`validation_layer.PinPlan`, shared with the Kit engine): a rigid-body articulation root's root APIs
+move onto the pin joint, so PhysX builds a fixed-base articulation; `Wrapper.articulation_prims` maps each
+asset articulation root to the prim PhysX then names it by.
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ from typing import TYPE_CHECKING
 from ...core.engine import EngineError
 from ...core.units import StageFrame
 from ..validation_layer import (
-    VALIDATION_ROOT, applied_api_tokens, author_pin_joint, author_validation_layer, physics_scene_paths, plan_validation_layer,
+    author_validation_layer, physics_scene_paths, plan_validation_layer,
 )
 from .legacy import carry_over_legacy_joint_attrs
 
@@ -41,10 +38,6 @@ if TYPE_CHECKING:
     from ...core.scene import SceneSpec
 
 WRAPPER_PREFIX = "simready_physx_"
-# The articulation-root APIs that must sit on one prim (the runtime reads PhysxArticulationAPI on the prim with the
-# root API, and treats NewtonArticulationRootAPI as a root too: erd_panda stayed floating while its link kept it).
-ROOT_APIS = ("PhysicsArticulationRootAPI", "NewtonArticulationRootAPI", "PhysxArticulationAPI")
-ROOT_ATTR_PREFIXES = ("physxArticulation:", "newton:selfCollisionEnabled")
 
 
 @dataclass
@@ -127,16 +120,14 @@ def author_wrapper(asset: "AssetModel", scene: "SceneSpec", workdir: str, target
     wrapper = Wrapper(path=out)
 
     plan = plan_validation_layer(asset, scene, None, physics_scene_paths(stage), frame)
-    plan.pin_body = None  # pinned below, per articulation, as PhysX needs it
     if plan.lift_prim is None and scene.place_bottom_at is not None and asset.bodies:
         wrapper.warnings.append("placement: the asset has no default prim, so it is simulated where it is authored")
     if plan.lift_prim is not None:
         plan.lift_stage += frame.length_from_si(extra_lift_si)
         wrapper.lift_si = frame.length_to_si(plan.lift_stage)
     author_validation_layer(stage, plan, layer)
-    wrapper.articulation_prims = {a.root: a.root for a in asset.articulations}
-    if scene.pin_base:
-        _pin(stage, asset, wrapper)
+    wrapper.articulation_prims = {a.root: plan.articulation_prim(a.root) for a in asset.articulations}
+    wrapper.pinned = [pin.held for pin in plan.pins]
     wrapper.carried_over, notes = carry_over_legacy_joint_attrs(stage, asset, target)
     wrapper.warnings.extend(notes)
     layer.Save()
@@ -153,46 +144,3 @@ def _fresh_name(workdir: str) -> str:
         index += 1
 
 
-def _pin(stage, asset: "AssetModel", wrapper: Wrapper) -> None:
-    from pxr import UsdPhysics
-
-    if not asset.articulations:  # free bodies: hold the top-most dynamic body with a maximal fixed joint
-        roots = sorted((b.path for b in asset.dynamic_bodies), key=lambda p: (p.count("/"), p))
-        if roots:
-            author_pin_joint(stage, roots[0], f"{VALIDATION_ROOT}/PinBase")
-            wrapper.pinned.append(roots[0])
-        return
-    for index, art in enumerate(asset.articulations):
-        base = art.base_body or (art.bodies[0] if art.bodies else None)
-        root = stage.GetPrimAtPath(art.root)
-        if base is None or not root:
-            continue
-        anchors = [j for j in asset.world_anchors if j.body0 in art.bodies or j.body1 in art.bodies]
-        if any(j.type != "fixed" for j in anchors):
-            continue  # held by a revolute/prismatic joint to the world: a weld would freeze that joint
-        on_body = root.HasAPI(UsdPhysics.RigidBodyAPI)
-        if not on_body and art.fixed_base:
-            continue  # a joint to the world inside the root's subtree already wins the election
-        if on_body:
-            path = f"{VALIDATION_ROOT}/PinBase{index or ''}"
-            joint = author_pin_joint(stage, base, path).GetPrim()
-            _move_root_api(root, joint)
-            wrapper.articulation_prims[art.root] = path
-        else:
-            author_pin_joint(stage, base, f"{art.root}/PhysicsValidatorPinBase")
-        wrapper.pinned.append(art.root)
-
-
-def _move_root_api(root, joint) -> None:
-    """The articulation-root APIs (with their values) from a rigid body onto the pin joint.
-
-    The removal is a `delete` list op in the wrapper layer; the asset's layers are not touched."""
-    tokens = applied_api_tokens(root)
-    values = [(a.GetName(), a.GetTypeName(), a.Get()) for a in root.GetAttributes()
-              if a.GetName().startswith(ROOT_ATTR_PREFIXES) and a.HasAuthoredValue()]
-    for api in ROOT_APIS:
-        if api in tokens:
-            root.RemoveAppliedSchema(api)
-            joint.AddAppliedSchema(api)
-    for name, type_name, value in values:
-        joint.CreateAttribute(name, type_name).Set(value)
