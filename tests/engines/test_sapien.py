@@ -118,6 +118,36 @@ def test_pin_base_and_place_bottom(engine):
     assert engine.bounds()[0][2] == pytest.approx(0.3, abs=1e-5)
 
 
+def test_pin_base_holds_the_base_only_when_a_maximal_joint_splits_the_tree(engine):
+    """A spherical joint splits the articulation into two sapien trees; pinning holds the base's tree only, the
+    other hangs from the maximal joint (as in omni.physx). Pinning both roots locked newton_ex_humanoid's abdomen_x
+    between two held links (a dead drive on sapien only, docs/engine-divergences.md)."""
+    from omni.simready.physics_validator.core.asset_model import ArticulationInfo, JointInfo
+    from tests.fixtures.hand_models import pose
+
+    model = AssetModel(path="hand:split", default_prim="/R")
+    add_body(model, "/R/base", (0, 0, 1.0), mass=2.0, half_extents=np.full(3, 0.05))
+    add_body(model, "/R/mid", (0.2, 0, 1.0), mass=1.0, half_extents=np.array([0.1, 0.02, 0.02]))
+    add_body(model, "/R/tip", (0.5, 0, 1.0), mass=0.5, half_extents=np.array([0.1, 0.02, 0.02]))
+    model.joints["/R/ball"] = JointInfo(path="/R/ball", type="spherical", body0="/R/base", body1="/R/mid",
+                                        local_pose0=pose(), local_pose1=pose((-0.2, 0, 0)), articulation="/R")
+    model.joints["/R/hinge"] = JointInfo(path="/R/hinge", type="revolute", body0="/R/mid", body1="/R/tip",
+                                         local_pose0=pose((0.2, 0, 0)), local_pose1=pose((-0.1, 0, 0)), axis="Y",
+                                         articulation="/R")
+    bodies = ["/R/base", "/R/tip", "/R/mid"]  # the split-off tree starts at the tip: pinned, it locked the hinge
+    model.articulations.append(ArticulationInfo(root="/R", bodies=bodies, joints=[*model.joints], base_body="/R/base"))
+    for b in bodies:
+        model.bodies[b].articulation = "/R"
+    engine.load(model, SceneSpec(pin_base=True))
+    start = engine.body_poses()
+    for _ in range(120):
+        engine.step()
+    end = engine.body_poses()
+    assert np.allclose(end["/R/base"][0], start["/R/base"][0], atol=1e-4)  # the base is held
+    assert end["/R/mid"][0][2] < start["/R/mid"][0][2] - 0.05  # the rest swings down from the ball joint
+    assert end["/R/tip"][0][2] < start["/R/tip"][0][2] - 0.1
+
+
 def test_joint_to_missing_body_is_an_engine_error(engine):
     model = arm_model()
     model.joints["/Arm/j2"].body1 = "/Arm/nowhere"

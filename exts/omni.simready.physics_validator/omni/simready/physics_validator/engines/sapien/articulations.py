@@ -111,7 +111,10 @@ def articulation_trees(b: SceneBuilder, articulated, maximal_joints):
                     sign = 1.0 if b.body_or_world(j.body0) == node else -1.0
                     order.append((other, node, j, sign))
                     queue.append(other)
-            yield order, {"fixed": fixed, "root": art.root}
+            # pin_base holds the articulation's base only: a tree split off by a maximal (D6, spherical) joint
+            # hangs from that joint, as in omni.physx where it is one articulation (pinning its root too locked
+            # newton_ex_humanoid's abdomen_x between two world-held links: a dead drive on sapien only)
+            yield order, {"fixed": fixed, "root": art.root, "holds_base": start is None or start == base}
 
 
 def add_articulation(b: SceneBuilder, order, info, colliders_of) -> None:
@@ -137,7 +140,7 @@ def add_articulation(b: SceneBuilder, order, info, colliders_of) -> None:
         link.set_linear_damping(0.0)  # omni.physx rigid-body defaults (PhysX links default to 0.05)
         link.set_angular_damping(0.05)
         if joint is None:
-            root_fixed = info["fixed"] or spec.pin_base
+            root_fixed = info["fixed"] or (spec.pin_base and info.get("holds_base", True))
             link.joint.type = "fixed" if root_fixed else "undefined"
             root_pose = (np.zeros(3), IDENTITY) if node is None else (asset.bodies[node].world_pose.pos, asset.bodies[node].world_pose.quat)
             entity.set_pose(pose(*root_pose))
