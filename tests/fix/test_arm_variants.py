@@ -1,0 +1,38 @@
+"""The fixture arm (3 revolute joints Z Y Y, tests/fixtures/arms.py) with one weakened drive on its gravity-loaded
+shoulder joint2: every failing verdict is PASS with the accepted layer and nothing that passed fails (real physx runs
+of all five tests, as authored and with the layer)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fix.helpers import assert_fixed_and_nothing_broken, run_fix, verdicts
+from tests.fixtures.arms import ArmSpec, build_arm
+
+pytestmark = pytest.mark.usefixtures("physx_available")
+
+VARIANTS = {
+    # maxForce 0.5 N·m against ~2 N·m of gravity on the shoulder: it sags, cannot reach its sweep ends, gives way
+    "weak_max_force": ({2: {"max_force": 0.5}}, {"full_range_sweep", "effort_limit"}, {"maxForce"}),
+    # 5 N·m/rad: deflects ~0.4 rad under its own arm
+    "low_stiffness": ({2: {"stiffness": 5.0, "damping": 0.5}}, {"full_range_sweep", "effort_limit"}, {"stiffness"}),
+    # no damping: the 30° step rings (drive_gain_validation WARN)
+    "zero_damping": ({2: {"damping": 0.0}}, {"drive_gain_validation"}, {"damping"}),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_failing_verdicts_pass_with_the_layer_and_nothing_breaks(tmp_path, variant):
+    overrides, failing, attrs = VARIANTS[variant]
+    asset = build_arm(tmp_path / f"arm_{variant}.usda", ArmSpec(joints=3, overrides=overrides))
+    fix = run_fix(asset, tmp_path / "out").assets[0].fix
+    before = {t for t, (b, _) in verdicts(fix).items() if b in ("FAIL", "WARN")}
+    assert failing <= before, verdicts(fix)
+    assert_fixed_and_nothing_broken(fix)
+    assert fix.fixed == len(before) and fix.broken == 0
+    shoulder = next(j for j in fix.joints if j.joint == "joint2")
+    assert attrs <= {c.attribute.rsplit(":", 1)[-1] for c in shoulder.changes}
+    if "damping" in attrs:
+        assert shoulder.measured["zeta"] == pytest.approx(1.0, rel=1e-6)
+    for test in failing & set(shoulder.after):
+        assert shoulder.after[test].value == "PASS", (test, shoulder.before.get(test))

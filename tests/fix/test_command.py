@@ -1,0 +1,71 @@
+"""`simready-physics fix` on the command line: exit codes, the files it writes, and clear messages (no traceback)
+for bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from omni.simready.physics_validator.cli import main
+from tests.fixtures.driven_arms import horizontal_arm, tiny_range_revolute
+
+pytestmark = pytest.mark.usefixtures("physx_available")
+
+
+def run(capsys, *args):
+    code = main(["fix", *map(str, args)])
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "Traceback" not in text
+    return code, text
+
+
+def test_an_accepted_fix_exits_by_the_verdicts_with_the_layer_and_writes_its_files(tmp_path, capsys):
+    asset = horizontal_arm(tmp_path / "weak.usda", max_force=0.1)
+    out = tmp_path / "out"
+    code, text = run(capsys, asset, "--tests", "full_range_sweep,effort_limit", "--out", out, "--in-process",
+                     "--frequency", "4", "--damping-ratio", "0.9", "--force-margin", "2", "--rounds", "2", "-j", "1")
+    assert code == 0, text  # FAIL as authored, PASS with the accepted layer
+    assert (out / "weak.fix.usda").is_file() and (out / "weak.fixed.usda").is_file()
+    report = json.loads((out / "report.json").read_text())
+    fix = report["assets"][0]["fix"]
+    assert fix["status"] == "accepted" and fix["fixed"] == 2 and fix["broken"] == 0
+    assert fix["targets"]["natural_frequency_hz"] == 4.0 and fix["targets"]["damping_ratio"] == 0.9
+    assert fix["targets"]["force_margin"] == 2.0 and fix["targets"]["max_rounds"] == 2
+    assert [t["before"] for t in fix["tests"]] == ["FAIL", "FAIL"] and [t["after"] for t in fix["tests"]] == ["PASS", "PASS"]
+    assert "FAIL→PASS" in text and "weak.fix.usda" in text
+    assert (out / "html" / "index.html").is_file()
+
+
+def test_a_failure_drives_cannot_fix_exits_1_and_says_why(tmp_path, capsys):
+    asset = tiny_range_revolute(tmp_path / "tiny.usda", range_deg=0.5)
+    code, text = run(capsys, asset, "--tests", "full_range_sweep", "--out", tmp_path / "out", "--in-process")
+    assert code == 1
+    assert "not_fixable" in text and "limit_unit" in text and "radians" in text
+    assert not list((tmp_path / "out").glob("*.fix.usda"))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--tests", "no_such_test"], "unknown test 'no_such_test'"),
+    (["--frequency", "0"], "--frequency must be > 0"),
+    (["--damping-ratio", "-1"], "--damping-ratio must be > 0"),
+    (["--force-margin", "0.5"], "--force-margin must be > 1"),
+    (["--rounds", "0"], "--rounds must be > 1"),
+    (["-j", "0"], "--jobs must be at least 1"),
+    (["--engine", "kit"], "fix runs on a headless engine"),
+    (["--set", "full_range_sweep.no_such_key=1"], "no_such_key"),
+])
+def test_usage_errors_exit_2_with_a_clear_message(tmp_path, capsys, args, message):
+    asset = horizontal_arm(tmp_path / "arm.usda")
+    code, text = run(capsys, asset, "--out", tmp_path / "out", *args)
+    assert code == 2, text
+    assert message in text
+
+
+def test_missing_and_unreadable_files_are_said_plainly(tmp_path, capsys):
+    (tmp_path / "broken.usda").write_text("this is not USD\n")
+    code, text = run(capsys, tmp_path / "missing.usda", tmp_path / "broken.usda", "--tests", "full_range_sweep",
+                     "--out", tmp_path / "out", "--in-process")
+    assert code == 1  # PRECHECK_FAILURE, as validate
+    assert "file not found" in text and "the asset cannot be read" in text and "not a valid usda layer" in text
