@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 TOOL = "simready-physics fix"
 
 
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters at a word boundary, with an ellipsis when anything was cut."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ;,:") + "…"
+
+
 def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict | None = None):
     asset = read_asset(state.path)
     stage = open_stage(state.path)
@@ -86,9 +93,9 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
     for path in set(best.proposals) | set(best.migrate):
         name = path.rsplit("/", 1)[-1]
         verdicts = "; ".join(f"{t} {b.value} -> {a.value if a else '-'}" for t, b, a in _joint_verdicts(state, best, path, name))
-        why = "; ".join(state.diagnosis.drive.get(path, [])[:2])[:300] or "only the legacy velocity-limit spelling"
-        what = "; ".join(f"{c.attribute.rsplit(':', 1)[-1]} {c.before if c.before is not None else 'unset'} -> {c.after:.6g} "
-                         f"{c.unit} ({c.why[:160]})" for c in changes.get(path, []))
+        why = clip("; ".join(state.diagnosis.drive.get(path, [])[:2]), 300) or "only the legacy velocity-limit spelling"
+        what = "; ".join(f"{c.attribute.rsplit(':', 1)[-1]} {f'{c.before:.6g}' if c.before is not None else 'unset'} -> "
+                         f"{c.after:.6g} {c.unit} ({clip(c.why, 160)})" for c in changes.get(path, []))
         comments[path] = f"{TOOL}. Why: {why}. Changes: {what}. Verdicts as authored -> with this layer: {verdicts or 'unchanged'}"
     overrides, _, stage = _overrides(state, best.proposals, best.migrate, comments)
     layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
@@ -129,7 +136,7 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
         _, changes, _ = _overrides(state, shown.proposals, shown.migrate)
         for path, rows in changes.items():
             name = path.rsplit("/", 1)[-1]
-            joint = FixJoint(joint=name, path=path, changes=rows, reason="; ".join(state.diagnosis.drive.get(path, []))[:600])
+            joint = FixJoint(joint=name, path=path, changes=rows, reason=clip("; ".join(state.diagnosis.drive.get(path, [])), 600))
             for test, b, a in _joint_verdicts(state, shown if best else None, path, name):
                 joint.before[test] = b
                 if a is not None:
@@ -180,16 +187,16 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
             if path in state.allow:
                 after = next((r for t in best.after.tests if t.name == test for r in t.joints if path in (r.path, r.joint)), None)
                 out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, test=test, cause="not_fixed",
-                                      why=f"still {after.status.value if after else 'failing'} with the proposed drive after "
-                                          f"{state.levels.get(path, 0)} escalation(s): {after.reason if after else ''}"[:500]))
+                                      why=clip(f"still {after.status.value if after else 'failing'} with the proposed drive after "
+                                          f"{state.levels.get(path, 0)} escalation(s): {after.reason if after else ''}", 500)))
     if best is None:  # why no round was accepted: what the improving rounds broke
         for rnd in [r for r in state.rounds if r.worth and not r.clean][-1:]:
             for test, joint in rnd.regressed:
                 row = next((r for t in rnd.after.tests if t.name == test for r in t.joints if joint in (r.path, r.joint)), None)
                 side = "" if joint in rnd.proposals else " (its own drive unchanged: a side effect of the other joints' changes)"
                 out.append(NotFixable(joint=joint.rsplit("/", 1)[-1], path=joint, test=test, cause="regression",
-                                      why=f"PASS as authored, {row.status.value if row else 'failing'} with round {rnd.index}'s layer"
-                                          f"{side}: {row.reason if row else ''}"[:500]))
+                                      why=clip(f"PASS as authored, {row.status.value if row else 'failing'} with round {rnd.index}'s layer"
+                                          f"{side}: {row.reason if row else ''}", 500)))
             for test in rnd.broken:
                 out.append(NotFixable(test=test, cause="regression", why=f"{test} passed as authored and not with round {rnd.index}'s layer"))
     if state.plan is not None and state.plan.error:
