@@ -360,3 +360,36 @@ def test_nothing_imports_ovphysx_before_a_load(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[0] == "ovphysx 0.7.0.74035321 / PhysX 5.12"
+
+
+def test_articulations_with_different_dof_counts_load_read_and_drive(make, tmp_path):
+    """A 3-joint arm beside a 1-joint arm in one stage: PhysX's view over both is heterogeneous (its tensor binding
+    has no common DOF metadata; the corpus' planar manipulator with its peg read 'heterogeneous or empty view')."""
+    from pxr import Usd, UsdGeom, UsdPhysics
+
+    parts = {"big": (build_arm(tmp_path / "big.usda", ArmSpec(joints=3)), 0.0),
+             "small": (build_arm(tmp_path / "small.usda", ArmSpec(joints=1)), 1.0)}
+    path = tmp_path / "two_articulations.usda"
+    stage = Usd.Stage.CreateNew(str(path))
+    UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.z)
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+    UsdPhysics.SetStageKilogramsPerUnit(stage, 1.0)
+    stage.SetDefaultPrim(UsdGeom.Xform.Define(stage, "/World").GetPrim())
+    for name, (source, x) in parts.items():
+        prim = UsdGeom.Xform.Define(stage, f"/World/{name}")
+        prim.GetPrim().GetReferences().AddReference(str(source), "/Robot")
+        prim.AddTranslateOp().Set((x, 0.0, 0.0))
+    stage.GetRootLayer().Save()
+
+    engine = make()
+    engine.load(read_asset(path), SceneSpec(physics_fps=240.0, pin_base=True))
+    joints = list(engine.dof_joints)
+    assert sorted(j.split("/")[2] for j in joints) == ["big"] * 3 + ["small"]
+    moved = joints.index("/World/small/joints/joint1")
+    targets = np.zeros(len(joints))
+    targets[moved] = 0.3
+    engine.set_joint_position_targets(targets)
+    run(engine, 1.0)
+    q = engine.joint_positions()
+    assert q[moved] == pytest.approx(0.3, abs=0.01)
+    assert np.all(np.abs(np.delete(q, moved)) < 0.01)

@@ -50,7 +50,7 @@ class StateIO:
                 self._bind(key, tensor_type, articulations)
         shape = self._bindings["q"].shape if articulations else (0, 0)
         self.dof_shape = tuple(shape)
-        self.dof_names = list(self._bindings["q"].dof_names) if articulations else []
+        self.dof_names = self._dof_names(articulations) if articulations else []
         if bodies:
             pose = self._bind("pose", TT.RIGID_BODY_POSE, bodies)
             if list(pose.prim_paths) != list(bodies):
@@ -75,6 +75,21 @@ class StateIO:
             binding = self.px.create_tensor_binding(prim_paths=list(prim_paths), tensor_type=tensor_type)
         self._bindings[key] = binding
         return binding
+
+    def _dof_names(self, articulations: list[str]) -> list[str]:
+        """The bindings' DOF names. A view over articulations of different DOF counts (a robot beside a jointed
+        object) reads and writes padded (A, D) arrays but has no common metadata ("heterogeneous or empty view"):
+        its names are asked of one short-lived binding per articulation."""
+        try:
+            return list(self._bindings["q"].dof_names)
+        except RuntimeError:
+            names: list[str] = []
+            for path in articulations:
+                binding = self._bind("names", self.rt.TensorType.ARTICULATION_DOF_POSITION, [path])
+                names += list(binding.dof_names) if binding.shape[-1] else []
+                binding.destroy()
+            del self._bindings["names"]
+            return names
 
     # -- reads ---------------------------------------------------------------------------------------
     def dof_positions(self) -> np.ndarray:
