@@ -226,6 +226,11 @@ def test_help_and_docs_list_the_same_engines_and_every_flag():
     missing = sorted(flag for flag in flags if f"`{flag}" not in docs)
     assert not missing, f"docs/cli.md does not describe {missing}"
     assert "--fail-on-skip" in docs and "| 2 |" in docs
+    fix = next(a for a in parser._subparsers._group_actions if a.dest == "command").choices["fix"]  # noqa: SLF001
+    section = docs.split("## `fix`", 1)[1].split("\n## ", 1)[0]
+    fix_flags = {opt for action in fix._actions for opt in action.option_strings if opt.startswith("--")} - {"--help"}  # noqa: SLF001
+    missing = sorted(flag for flag in fix_flags if f"`{flag}" not in section)
+    assert not missing, f"docs/cli.md's fix section does not describe {missing}"
 
 
 def test_show_config_help_describes_its_flags(capsys):
