@@ -114,3 +114,30 @@ def test_a_killed_run_resumes_without_redoing_finished_assets(tmp_path):
     assert reused == done  # everything finished before the kill is reused; nothing finished was lost
     assert all(a["tests"][0]["status"] == "PASS" for a in report["assets"])
     assert report["complete"] is True
+
+
+def test_each_asset_file_is_hashed_once_per_run(tmp_path, monkeypatch):
+    """The digest computed when the job is built travels with it (report sha256, the cache's content hash): one read
+    of the asset's bytes per run, whatever the tests and with --changed-only on (the cache read and write)."""
+    from omni.simready.physics_validator.core import cache
+    from omni.simready.physics_validator.core.config import ValidationConfig
+    from omni.simready.physics_validator.physics_tests import default_registry
+    from omni.simready.physics_validator.run import inputs
+    from omni.simready.physics_validator.run.batch import validate_batch
+
+    asset = box_asset(tmp_path / "box.usda", size=0.1, position=(0.0, 0.0, 0.3))
+    calls: list[str] = []
+    real = cache.file_digest
+
+    def counting(path):
+        calls.append(str(Path(path).resolve()))
+        return real(path)
+
+    monkeypatch.setattr(cache, "file_digest", counting)
+    monkeypatch.setattr(inputs, "file_digest", counting)
+    config = ValidationConfig.defaults(default_registry())
+    config.run.isolate, config.run.video = False, False
+    report = validate_batch([asset], ["ground_drop", "velocity_limit"], config, "physx", tmp_path / "out", jobs=1,
+                            changed_only=True)
+    assert report.assets[0].sha256 == real(asset)
+    assert calls.count(str(asset.resolve())) == 1, calls
