@@ -77,6 +77,24 @@ def test_no_articulation_is_a_precheck_failure(tmp_path):
     assert result.status is Status.PRECHECK_FAILURE
 
 
+@pytest.mark.parametrize("name", JOINT_TESTS)
+def test_no_collider_is_a_precheck_failure_not_an_engine_error(tmp_path, name):
+    """A robot whose meshes failed to convert has no collision geometry (the corpus' pb_xarm6): the explosion watch
+    could never trigger, and the physx engine used to end it as ERROR 'no bounded collision shape'."""
+    from pxr import Usd, UsdPhysics
+
+    path = build_arm(tmp_path / "no_colliders.usda", joints=2)
+    stage = Usd.Stage.Open(str(path))
+    for prim in stage.Traverse():
+        if prim.HasAPI(UsdPhysics.CollisionAPI):
+            prim.RemoveAPI(UsdPhysics.CollisionAPI)
+    stage.GetRootLayer().Save()
+    result = run(path, name)
+    assert result.status is Status.PRECHECK_FAILURE
+    assert result.reason.startswith("no collider (UsdPhysics.CollisionAPI) on any rigid body")
+    assert result.fix_hints and "CollisionAPI" in result.fix_hints[0]
+
+
 def test_config_defaults_follow_the_specs():
     reg = default_registry()
     assert reg.get("velocity_limit").Config().tolerance_percent == 0.05

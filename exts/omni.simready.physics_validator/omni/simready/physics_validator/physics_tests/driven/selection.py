@@ -136,6 +136,10 @@ def articulation_precheck(asset: "AssetModel"):
 
     No revolute or prismatic joint at all (a prop): NOT_APPLICABLE, the FET022 tests do not concern it.
     Such joints but no articulation root: PRECHECK_FAILURE, as NVIDIA's runtime does (anchor §2.0 step 5).
+    No collider on any rigid body: PRECHECK_FAILURE. Every driven-joint test watches the articulation's collision
+    bounding box for an explosion (and effort_limit loads the farthest collider point): with no collision geometry
+    that check could never trigger, so nothing the tests pass on would be proved (a converted robot whose meshes
+    failed to convert has none).
     """
     from ...core.plugin import Precheck
     from ...core.status import Status
@@ -152,5 +156,12 @@ def articulation_precheck(asset: "AssetModel"):
             "velocity caps are not simulated as a robot",
             ["Apply UsdPhysics.ArticulationRootAPI to the robot's root prim (or its base link) so its joints "
              "form a PhysX articulation."],
+        )
+    if not any(c.body for c in asset.colliders.values()):
+        return Precheck(
+            Status.PRECHECK_FAILURE,
+            "no collider (UsdPhysics.CollisionAPI) on any rigid body: the explosion watch bounds the articulation's "
+            "collision geometry",
+            ["Apply UsdPhysics.CollisionAPI to at least one mesh or gprim under each link (convex hulls for meshes)."],
         )
     return None
