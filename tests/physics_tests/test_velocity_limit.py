@@ -110,3 +110,19 @@ def test_newton_only_velocity_limit_is_enforced_by_the_physx_runtime(folder):
     assert result.status is Status.PASS, result.reason
     assert {r.limits["source"] for r in result.joints} == {attr}
     assert all(0.9 <= r.measured["ratio"] <= 1.05 for r in result.joints)
+
+
+def test_unlimited_revolute_joint_spins_up_to_its_cap(folder):
+    """A wheel (revolute, no limits) with a 360°/s cap. PhysX 5 bounds an unlimited revolute joint's drive target to
+    ±2π and wraps its position there: the old far target (start + 2 x cap x window) was refused ('setDriveTarget()
+    only supports target angle in range [-2Pi, 2Pi]') and the wheel read as a dead drive on physx (pb_r2d2, laikago,
+    minitaur). The target now chases the wheel inside the bound; the position rate is read across the wraps."""
+    wheel = F.turntable(folder / "wheel.usda", limits=None, velocity_limit=360.0, stiffness=50.0, damping=1.0,
+                        max_force=20.0)
+    result = run_test(wheel, "velocity_limit", require_engine("physx"))
+    assert result.status is Status.PASS, result.reason
+    (row,) = result.joints
+    cap = 2 * 3.141592653589793
+    assert row.measured["ratio"] >= 0.95  # spun up to the cap: exercised
+    assert row.measured["peak_displacement_rate"] <= cap * 1.05  # and the wraps read as no jump
+    assert not any("setDriveTarget" in w for w in result.warnings)

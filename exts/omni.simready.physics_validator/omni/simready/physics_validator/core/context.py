@@ -6,6 +6,8 @@ result (metrics, warnings, per-joint rows, fix hints, time series). Tests never 
 
 from __future__ import annotations
 
+import math
+
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
@@ -87,6 +89,12 @@ class TestContext:
 
     def body_poses(self):
         return self.engine.body_poses()
+
+    @property
+    def revolute_target_bound(self) -> float:
+        """The largest |position target| (rad) the engine accepts for a revolute joint without limits (inf: any).
+        PhysX 5 bounds an unlimited revolute joint's target to 2 pi and wraps its position there."""
+        return float(getattr(self.engine, "revolute_target_bound", math.inf))
 
     def enforced_velocity_limit(self, joint_path: str) -> float | None:
         """The velocity cap the engine's solver enforces on this joint (rad/s or m/s; inf = none), or None

@@ -79,6 +79,9 @@ class EngineIntrospection(Protocol):
 
     physx (ovphysx) implements all of them; newton has `joint_velocity_limits` and `body_masses`; sapien
     `body_masses`.
+
+    Attribute `revolute_target_bound` (rad, default inf through EngineBase): the largest |position target| the
+    runtime accepts for a revolute joint without limits (PhysX 5: 2 pi; TestContext.revolute_target_bound).
     """
 
     def describe(self) -> dict:

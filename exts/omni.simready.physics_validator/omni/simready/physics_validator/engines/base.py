@@ -34,6 +34,8 @@ differs (the Kit engine attaches to an open stage) overrides `load()` and calls 
 
 from __future__ import annotations
 
+import math
+
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -50,6 +52,8 @@ class EngineBase:
 
     name = ""
     version = ""
+    # The largest |position target| (rad) the runtime accepts for a revolute joint without limits; inf = any.
+    revolute_target_bound = math.inf
 
     def __init__(self) -> None:
         self.warnings: list[str] = []

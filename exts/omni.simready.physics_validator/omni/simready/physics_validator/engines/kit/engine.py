@@ -27,6 +27,8 @@ mode the runner calls it only once the timeline has stopped and PhysX has reset.
 
 from __future__ import annotations
 
+import math
+
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -63,6 +65,9 @@ class KitPhysxEngine(EngineBase):
     """
 
     name = "kit"
+    # As in the physx engine (engines/physx/engine.py): the Omni PhysX parser builds an unlimited revolute articulation
+    # joint as eREVOLUTE, whose drive target PhysX 5 bounds to [-2 pi, 2 pi]. Measured on ovphysx, not in Kit.
+    revolute_target_bound = 2.0 * math.pi
 
     def __init__(self, mode: str = "manual", target: str | None = None, usd_context_name: str = "", stage=None):
         """`stage`: manual mode only, a stage of pxr's UsdUtils.StageCache that is not the open one, e.g. from

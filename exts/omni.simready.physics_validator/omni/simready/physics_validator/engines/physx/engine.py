@@ -17,6 +17,8 @@ queue, targets restored on reset, the clock, warnings). This class:
 
 from __future__ import annotations
 
+import math
+
 import shutil
 import weakref
 
@@ -42,6 +44,10 @@ class OvPhysxEngine(EngineBase):
     `workdir`: where wrapper stages go (default: a temporary folder); `keep_wrapper`: leave it there."""
 
     name = "physx"
+    # PhysX 5.12 builds a revolute articulation joint without limits as eREVOLUTE: its drive target must lie in
+    # [-2 pi, 2 pi] ("setDriveTarget() only supports target angle in range [-2Pi, 2Pi] for joints of type eREVOLUTE";
+    # the old target stays) and its position wraps within that range (measured on pb_r2d2's wheels).
+    revolute_target_bound = 2.0 * math.pi
 
     def __init__(self, target: str = "isaacsim-5", workdir: str | None = None, keep_wrapper: bool = False):
         if target not in TARGETS:
