@@ -163,3 +163,20 @@ def test_negative_drive_gain_is_an_asset_error(arm_dir, name, attr):
     assert result.reason.startswith("DRIVE_GAIN_NEGATIVE at /Robot/joints/joint1")
     assert f"drive:angular:physics:{attr} = -100" in result.reason
     assert result.metrics["asset_errors"] == 1
+
+
+@pytest.mark.parametrize("name", JOINT_TESTS)
+def test_a_locked_joint_is_excluded_not_driven_as_a_free_one(arm_dir, name):
+    """lowerLimit = upperLimit (a converted [0, 0] range, the corpus' double pendulum): PhysX holds the joint fixed, and
+    the reader used to see no limits, so sapien drove it as a free joint while physx read it as a dead drive."""
+    from pxr import Usd
+
+    path = build_arm(arm_dir / f"locked_{name}.usda", joints=2)
+    stage = Usd.Stage.Open(str(path))
+    for attr in ("physics:lowerLimit", "physics:upperLimit"):
+        stage.GetPrimAtPath("/Robot/joints/joint2").GetAttribute(attr).Set(0.0)
+    stage.GetRootLayer().Save()
+    result = run(path, name)
+    excluded = {e.joint: e.why for e in result.excluded_joints}
+    assert excluded.get("joint2", "").startswith("locked: lowerLimit >= upperLimit"), excluded
+    assert "joint2" not in rows(result) and result.metrics["joints_excluded_locked"] == 1

@@ -151,6 +151,12 @@ class JointInfo:
         )
 
     @property
+    def is_locked(self) -> bool:
+        """Both limits authored and equal: PhysX holds the joint fixed (measured on ovphysx: a [0, 0] range)."""
+        return (self.lower is not None and self.upper is not None and math.isfinite(self.lower)
+                and math.isfinite(self.upper) and self.upper <= self.lower)
+
+    @property
     def is_passive(self) -> bool:
         """No drive with stiffness or damping > 0 and no actuator prim targeting it."""
         drives = [self.drive, *self.d6_drives.values()]

@@ -162,7 +162,10 @@ def _velocity_limit(ctx: ReadContext, prim, joint: JointInfo) -> None:
             continue
         value = float(value)
         if not math.isfinite(value) or value <= 0:
-            ctx.issue("warning", "VELOCITY_LIMIT_INVALID", joint.path, f"{name} = {value} is not a finite positive limit; ignored")
+            held = " (PhysX holds a joint capped at 0 still: it cannot move)" if value == 0 else ""
+            ctx.issue("warning", "VELOCITY_LIMIT_INVALID", joint.path,
+                      f"{name} = {value} is not a finite positive limit{held}; the validator reads no limit here. "
+                      "Author the actuator's real cap, or remove the attribute")
             continue
         joint.velocity_limit = math.radians(value) if angular else value * ctx.mpu
         joint.velocity_limit_source = name

@@ -24,6 +24,7 @@ EXCLUSION_REASONS: dict[str, str] = {
     "unsupported_type": "multi-axis joint (D6/spherical): the single-DOF joint tests do not drive it",
     "mimic_follower": "mimic follower: moves with its reference joint (covered by the mimic test)",
     "loop_closing": "closes a kinematic loop (excludeFromArticulation): not an articulation DOF",
+    "locked": "locked: lowerLimit >= upperLimit, so PhysX holds it fixed (no range to move in)",
     "passive": "passive: no drive with stiffness or damping > 0 and no actuator targets it",
     "actuator_only": "driven only by an MjcActuator/NewtonActuator, which this engine does not simulate (no DriveAPI)",
     "not_simulated": "the engine does not simulate this joint as a degree of freedom",
@@ -109,6 +110,8 @@ def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set
         return "mimic_follower"
     if joint.loop_closing:
         return "loop_closing"
+    if joint.is_locked:
+        return "locked"
     if joint.is_passive:
         return "passive"
     if not engine_runs_actuators and not (joint.drive is not None and joint.drive.active):
