@@ -88,3 +88,22 @@ def test_unrealistic_low_mass_fails_and_stops_at_the_first_failure(folder):
     assert broken[0].measured["gave_way"] in ("deflected", "beyond limits", "exploded")
     after = result.joints[result.joints.index(broken[0]) + 1:]
     assert all(r.status is Status.SKIP and "stopped" in r.reason for r in after)
+
+
+def test_a_joint_held_by_something_other_than_its_drive_is_not_a_pass(tmp_path):
+    """The horizontal arm with maxForce 0.1 N·m against the load's 2 N·m torque cannot hold, yet a velocity cap of 0
+    (which PhysX enforces; the corpus' double pendulum carries one) holds it still: it deflected 0.0005°. Before, that
+    was a PASS "held under 10 N"; the drive was never what the load tested."""
+    from pxr import Sdf, Usd
+
+    path = F.horizontal_arm(tmp_path / "held.usda", max_force=0.1)
+    stage = Usd.Stage.Open(str(path))
+    joint = stage.GetPrimAtPath("/Robot/joints/joint")
+    joint.AddAppliedSchema("PhysxJointAxisAPI:angular")
+    joint.CreateAttribute("physxJointAxis:angular:maxJointVelocity", Sdf.ValueTypeNames.Float).Set(0.0)
+    stage.GetRootLayer().Save()
+    result = run_test(path, "effort_limit", require_engine("physx"))
+    assert result.status is Status.SKIP and result.reason.startswith("no drive was exercised by the load"), result.reason
+    (row,) = result.joints
+    assert row.status is Status.SKIP and "held by something other than its drive" in row.reason
+    assert row.limits["load_torque"] >= 2.0 * 0.1 and row.measured["max_deflection"] < 0.01 * row.limits["deflection_tolerance"]
