@@ -59,10 +59,11 @@ VELOCITY_TOLERANCE = 1.05  # velocity_limit's default max_velocity_ratio
 CAUSES = {
     "S1": "mimic joints (simulated by ovphysx, not created by sapien)",
     "S2": "velocity cap: first-step reported velocity above the cap after a saturated target jump (TGS, 1 velocity iteration)",
-    "S3": "joint friction (newton:friction / friction efforts, applied by ovphysx, 0 in sapien)",
+    "S3": "joint friction (newton:friction / friction efforts; viscous newton:damping, which freezes light leaf joints: applied by ovphysx, 0 in sapien)",
     "S4": "armature (applied by ovphysx, ignored by sapien)",
     "S5": "static colliders in contact with a body jointed to the world (ovphysx collides them, sapien does not)",
     "S7": "velocity limit spelled only newton:velocityLimit (honoured by ovphysx, ignored by sapien)",
+    "S12": "a velocity cap authored as 0 (ovphysx holds the joint still; the validator reads no limit, sapien runs it free)",
 }
 CAUSES.update({  # further causes measured by hand (KNOWN); their ids continue docs/engine-divergences.md
     "S10": "a drive at the edge of its verdict: the two PhysX versions land on either side of a threshold",
@@ -192,7 +193,7 @@ def asset_facts(path: str) -> dict:
 
     from omni.simready.physics_validator.core.usd import read_asset
 
-    facts: dict = {"friction": {}, "armature": {}, "mimic": {}, "newton_velocity_only": [], "scenery": []}
+    facts: dict = {"friction": {}, "armature": {}, "mimic": {}, "newton_velocity_only": [], "scenery": [], "zero_cap": []}
     try:
         stage = Usd.Stage.Open(path, Usd.Stage.LoadAll)
     except Exception as exc:  # noqa: BLE001 - an unreadable asset has no facts (its verdicts are prechecks)
@@ -204,10 +205,12 @@ def asset_facts(path: str) -> dict:
         name = prim.GetName()
         for attr in prim.GetAuthoredAttributes():
             attr_name, value = attr.GetName(), attr.Get()
+            low = attr_name.lower()
+            if isinstance(value, (int, float)) and value <= 0 and ("maxjointvelocity" in low or low == "newton:velocitylimit"):
+                facts["zero_cap"].append(name)
             if not isinstance(value, (int, float)) or not value or "mjc:" in attr_name:
                 continue
-            low = attr_name.lower()
-            if "friction" in low:
+            if "friction" in low or low == "newton:damping":  # newton:damping is joint viscous friction
                 facts["friction"][name] = max(facts["friction"].get(name, 0.0), float(value))
             elif "armature" in low:
                 facts["armature"][name] = max(facts["armature"].get(name, 0.0), float(value))
@@ -270,6 +273,9 @@ def attribute(row: dict, facts: dict) -> tuple[str | None, str]:
                 return "S2", (f"{j['joint']}: reported {peak:.4g} vs cap {cap:.4g} (ratio {ratio:.3f}) while the "
                               f"displacement rate stays at {rate:.4g} ({rate / cap:.4f} x cap); sapien "
                               f"{j['measured'].get('sapien', {}).get('peak_velocity', float('nan')):.6g}")
+    zero = [n for n in facts.get("zero_cap", []) if not names or n in names]
+    if zero:
+        return "S12", f"velocity cap authored as 0 on {', '.join(sorted(set(zero))[:4])}"
     newton_only = [n for n in facts.get("newton_velocity_only", []) if not names or n in names]
     if test == "velocity_limit" and newton_only:
         return "S7", f"only newton:velocityLimit on {', '.join(newton_only[:4])}"
@@ -281,7 +287,7 @@ def attribute(row: dict, facts: dict) -> tuple[str | None, str]:
     hit = {n: v for n, v in friction.items() if not names or n in names}
     if hit and (test == "ground_drop" or len(hit)):
         top = sorted(hit.items(), key=lambda kv: -kv[1])[:3]
-        return "S3", "joint friction authored: " + ", ".join(f"{n} {v:g}" for n, v in top) + f" ({len(friction)} joints)"
+        return "S3", "joint friction (or newton:damping) authored: " + ", ".join(f"{n} {v:g}" for n, v in top) + f" ({len(friction)} joints)"
     armature = facts.get("armature", {})
     hit = {n: v for n, v in armature.items() if not names or n in names}
     if hit:

@@ -96,6 +96,23 @@ def test_filtered_pair_lets_bodies_pass_through(engine):
     assert engine.body_poses()["/M/top"][0][2] < -0.5
 
 
+def test_a_filtered_body_stands_for_its_own_colliders_not_those_of_bodies_nested_below_it(engine):
+    """UsdPhysics: a rigid-body target of FilteredPairsAPI means the colliders that body owns. pb_r2d2 nests every link
+    under base_link's prim: its (base_link, left_base) pair used to switch off every self-collision of the robot."""
+    model = AssetModel(path="hand:nested", default_prim="/M")
+    add_body(model, "/M/base", (0, 0, 2.0), half_extents=np.full(3, 0.05))
+    add_body(model, "/M/base/falling", (0, 0, 0.5), half_extents=np.full(3, 0.05))
+    add_body(model, "/M/floor", (0, 0, 0.05), half_extents=np.full(3, 0.05))
+    add_body(model, "/M/other", (3, 0, 0.05), half_extents=np.full(3, 0.05))
+    for path in ("/M/floor", "/M/other", "/M/base"):
+        model.bodies[path].kinematic = True
+    model.filtered_pairs.append(("/M/base", "/M/floor"))  # base against the floor only
+    engine.load(model, SceneSpec())  # no ground: only the kinematic floor box can stop the nested body
+    for _ in range(240):
+        engine.step()
+    assert engine.body_poses()["/M/base/falling"][0][2] == pytest.approx(0.15, abs=0.002)
+
+
 def test_reset_restores_state_targets_and_time(engine):
     engine.load(arm_model(), SceneSpec())
     engine.set_joint_position_targets(np.array([1.0, np.nan, -0.5]))

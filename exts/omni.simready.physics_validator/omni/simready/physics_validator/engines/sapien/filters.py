@@ -50,15 +50,16 @@ def setup_collision_filters(asset, shapes: dict, warn) -> None:
 
 
 def collider_paths_under(asset, path: str) -> set[str]:
-    """Colliders a filtered-pair target stands for (a collider, a body, an articulation or any prim above)."""
-    out = set()
-    prefix = path.rstrip("/") + "/"
-    for collider in asset.colliders.values():
-        if collider.path == path or collider.body == path or collider.path.startswith(prefix):
-            out.add(collider.path)
-        elif collider.body and collider.body.startswith(prefix):
-            out.add(collider.path)
+    """Colliders a filtered-pair target stands for, as UsdPhysics defines the targets: a collider is itself; a rigid
+    body is the colliders it owns (not those of bodies nested below its prim: pb_r2d2's (base_link, left_base) pair
+    once disabled every self-collision of the robot); an articulation is the colliders of its bodies; any other prim
+    stands for the colliders below it."""
+    if path in asset.colliders:
+        return {path}
+    if path in asset.bodies:
+        return {c.path for c in asset.colliders.values() if c.body == path}
     for art in asset.articulations:
         if art.root == path:
-            out |= {c.path for c in asset.colliders.values() if c.body in art.bodies}
-    return out
+            return {c.path for c in asset.colliders.values() if c.body in art.bodies}
+    prefix = path.rstrip("/") + "/"
+    return {c.path for c in asset.colliders.values() if c.path.startswith(prefix) or (c.body or "").startswith(prefix)}
