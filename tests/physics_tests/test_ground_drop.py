@@ -36,6 +36,21 @@ def test_box_passes_touching_at_free_fall_time(tmp_path):
     assert 2.0 <= m["settle_seconds_after_contact"] <= 8.0
 
 
+def test_an_asset_without_a_default_prim_is_still_dropped_from_8_heights(tmp_path):
+    """No defaultPrim (newton's axis_cube and palletizer scenes): the lift goes on the one top-level prim holding the
+    bodies. Before, the physx engine did not lift it: a box authored on the floor 'never touched' it."""
+    from pxr import Sdf
+
+    path = box_asset(tmp_path / "no_default_prim.usda", size=0.1, position=(0.0, 0.0, 0.05))
+    layer = Sdf.Layer.FindOrOpen(str(path))
+    layer.ClearDefaultPrim()
+    layer.Save()
+    assert read_asset(path).default_prim is None
+    result = run_ground_drop(path)
+    assert result.status == Status.PASS, result.reason
+    assert result.metrics["initial_z_min"] == pytest.approx(0.8, abs=1e-4)
+
+
 def test_kinematic_body_never_touches(tmp_path):
     result = run_ground_drop(box_asset(tmp_path / "kinematic.usda", kinematic=True))
     assert result.status == Status.FAIL

@@ -139,11 +139,19 @@ def plan_validation_layer(
             half_size_stage=frame.length_from_si(extent),
         )
     if scene.place_bottom_at is not None and bounds is not None:
-        plan.lift_prim = target or asset.default_prim
+        plan.lift_prim = target or asset.default_prim or _common_top_prim(asset)
         plan.lift_stage = frame.length_from_si(scene.place_bottom_at - float(bounds[0][2]))
     if scene.pin_base:
         plan.pins = plan_pins(asset)
     return plan
+
+
+def _common_top_prim(asset: "AssetModel") -> str | None:
+    """With no defaultPrim: the one top-level prim that holds every rigid body (what a drop lifts), or None when
+    they sit under several (newton's axis_cube and palletizer scenes have no defaultPrim: not lifted, they started
+    in or on the floor and read as 'never touched')."""
+    tops = {"/" + path.strip("/").split("/")[0] for path in asset.bodies}
+    return tops.pop() if len(tops) == 1 else None
 
 
 def plan_pins(asset: "AssetModel") -> list[PinPlan]:

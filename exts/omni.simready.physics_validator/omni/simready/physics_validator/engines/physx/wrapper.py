@@ -121,7 +121,8 @@ def author_wrapper(asset: "AssetModel", scene: "SceneSpec", workdir: str, target
 
     plan = plan_validation_layer(asset, scene, None, physics_scene_paths(stage), frame)
     if plan.lift_prim is None and scene.place_bottom_at is not None and asset.bodies:
-        wrapper.warnings.append("placement: the asset has no default prim, so it is simulated where it is authored")
+        wrapper.warnings.append("placement: the asset has no default prim and its bodies sit under several top-level "
+                                "prims, so it is simulated where it is authored")
     if plan.lift_prim is not None:
         plan.lift_stage += frame.length_from_si(extra_lift_si)
         wrapper.lift_si = frame.length_to_si(plan.lift_stage)
