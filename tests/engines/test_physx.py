@@ -393,3 +393,25 @@ def test_articulations_with_different_dof_counts_load_read_and_drive(make, tmp_p
     q = engine.joint_positions()
     assert q[moved] == pytest.approx(0.3, abs=0.01)
     assert np.all(np.abs(np.delete(q, moved)) < 0.01)
+
+
+def test_pinning_holds_free_bodies_beside_the_articulation(make, tmp_path):
+    """The driven-joint tests have no floor: a free body beside the robot (newton's sensor_contact_scene: a cube and a
+    sphere) fell for ever and grew the explosion watch's bounds. It is held where it is authored (kinematic, in the
+    wrapper layer only), as the sapien engine holds it; the asset's own body stays dynamic in the file."""
+    from pxr import Usd
+
+    from tests.fixtures.arms import _box_body
+
+    path = build_arm(tmp_path / "arm_and_box.usda", joints=2)
+    stage = Usd.Stage.Open(str(path))
+    _box_body(stage, "/Robot/loose_box", (0.6, 0.0, 0.5), (0.05, 0.05, 0.05), 1.0)
+    stage.GetRootLayer().Save()
+    engine = make()
+    engine.load(read_asset(path), SceneSpec(physics_fps=240.0, gravity=9.81, pin_base=True))
+    run(engine, 1.0)
+    assert engine.body_poses()["/Robot/loose_box"][0][2] == pytest.approx(0.5, abs=1e-4)
+    assert not Usd.Stage.Open(str(path)).GetPrimAtPath("/Robot/loose_box").GetAttribute("physics:kinematicEnabled").Get()
+    engine.load(read_asset(path), SceneSpec(physics_fps=240.0, gravity=9.81, pin_base=False))
+    run(engine, 0.5)  # without pinning it falls (no ground here)
+    assert engine.body_poses()["/Robot/loose_box"][0][2] < 0.5 - 0.5 * 9.81 * 0.25 * 0.9

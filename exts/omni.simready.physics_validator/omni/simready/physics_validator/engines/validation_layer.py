@@ -82,6 +82,7 @@ class ValidationLayerPlan:
     lift_prim: str | None = None
     lift_stage: float = 0.0  # distance along the stage up axis, stage units, in world space
     pins: list[PinPlan] = field(default_factory=list)
+    held_free: list[str] = field(default_factory=list)  # pin_base: free bodies held still (kinematic), as sapien does
     articulation_roots: list[str] = field(default_factory=list)
     solver_position_iterations: int = 16
     solver_velocity_iterations: int = 1
@@ -143,7 +144,24 @@ def plan_validation_layer(
         plan.lift_stage = frame.length_from_si(scene.place_bottom_at - float(bounds[0][2]))
     if scene.pin_base:
         plan.pins = plan_pins(asset)
+        plan.held_free = plan_held_free(asset, {p.body for p in plan.pins})
     return plan
+
+
+def plan_held_free(asset: "AssetModel", pinned: set[str]) -> list[str]:
+    """pin_base: the dynamic bodies outside every articulation that no joint holds as its child. With no floor in the
+    driven-joint tests they would fall for ever and grow the explosion watch's bounds (newton's sensor_contact_scene:
+    ratio 379 on physx, a FAIL 'exploded'); they are held where they are authored, as the sapien engine holds them."""
+    children = set()
+    for joint in asset.joints.values():
+        if not joint.enabled:
+            continue
+        if joint.body1:
+            children.add(joint.body1)
+        elif joint.body0:
+            children.add(joint.body0)
+    return [b.path for b in asset.dynamic_bodies
+            if b.articulation is None and b.path not in children and b.path not in pinned]
 
 
 def _common_top_prim(asset: "AssetModel") -> str | None:
@@ -229,6 +247,10 @@ def _author(stage, plan: ValidationLayerPlan) -> None:
         _author_ground(stage, plan.ground, plan.up_axis)
     if plan.lift_prim and plan.lift_stage:
         _author_lift(stage, plan.lift_prim, plan.lift_stage, plan.up_vector)
+    for path in plan.held_free:
+        prim = stage.GetPrimAtPath(path)
+        if prim.IsValid():
+            _set(prim, "physics:kinematicEnabled", Sdf.ValueTypeNames.Bool, True)
     for pin in plan.pins:
         joint = author_pin_joint(stage, pin.body, pin.joint_path).GetPrim()
         if pin.move_root_api_from:
