@@ -113,6 +113,23 @@ def test_a_filtered_body_stands_for_its_own_colliders_not_those_of_bodies_nested
     assert engine.body_poses()["/M/base/falling"][0][2] == pytest.approx(0.15, abs=0.002)
 
 
+def test_a_body_with_neither_mass_nor_collider_gets_omni_physx_defaults(engine):
+    """1 kg and a small sphere's 0.004 kg m² (what ovphysx reads back), not unit inertia: robosuite's massless iiwa
+    hand was 250x heavier to turn on sapien than on physx (joint_7 overshoot 89 % vs 17 %)."""
+    from omni.simready.physics_validator.core.asset_model import BodyInfo
+
+    from tests.fixtures.hand_models import pose
+
+    model = AssetModel(path="hand:massless", default_prim="/M")
+    add_body(model, "/M/box", (0, 0, 1), half_extents=np.full(3, 0.05))
+    model.bodies["/M/ghost"] = BodyInfo(path="/M/ghost", world_pose=pose((1, 0, 1)), mass=None)
+    engine.load(model, SceneSpec())
+    assert engine.body_masses()["/M/ghost"] == pytest.approx(1.0)
+    _, inertia = engine.body_inertia("/M/ghost")
+    assert inertia == pytest.approx(np.full(3, 0.004), rel=1e-4)
+    assert any("/M/ghost" in w and "0.004" in w for w in engine.warnings)
+
+
 def test_reset_restores_state_targets_and_time(engine):
     engine.load(arm_model(), SceneSpec())
     engine.set_joint_position_targets(np.array([1.0, np.nan, -0.5]))

@@ -23,6 +23,12 @@ _IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
 _CANONICAL_COVARIANCE = np.array([[2.0, 1.0, 1.0], [1.0, 2.0, 1.0], [1.0, 1.0, 2.0]]) / 120.0
 
 
+# A body with neither mass nor collider: omni.physx gives it 1 kg with "small sphere approximated inertia", read back
+# from ovphysx as 0.004 kg m^2 on a metre stage (a 0.1 m sphere); unit inertia made a massless hand 250x heavier to
+# turn on sapien (robosuite iiwa joint_7 overshoot 89 % vs 17 %).
+DEFAULT_INERTIA = 0.004
+
+
 @dataclass
 class MassProperties:
     """Mass, centre of mass and inertia tensor about the centre of mass, in one frame."""
@@ -161,8 +167,9 @@ def body_mass(body: BodyInfo, parts, warn) -> tuple[MassProperties, np.ndarray, 
     elif shapes is not None:
         props = shapes
     else:
-        props = MassProperties(1.0, np.zeros(3), np.eye(3))
-        warn(f"{body.path}: no mass and no collider to compute it from; 1 kg and unit inertia used")
+        props = MassProperties(1.0, np.zeros(3), np.eye(3) * DEFAULT_INERTIA)
+        warn(f"{body.path}: no mass and no collider to compute it from; 1 kg and {DEFAULT_INERTIA:g} kg m^2 used "
+             "(as omni.physx: a small sphere)")
     if body.center_of_mass is not None and np.all(np.isfinite(body.center_of_mass)):
         props = shift_inertia(props, np.asarray(body.center_of_mass, float))
     if body.diagonal_inertia is not None and np.all(np.asarray(body.diagonal_inertia) > 0):
