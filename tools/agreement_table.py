@@ -73,6 +73,7 @@ CAUSES.update({  # further causes measured by hand (KNOWN); their ids continue d
     "S15": "sapien's position outruns its velocity cap under a far pull (PhysX 5.3, 16 position iterations)",
     "S16": "sapien loses friction on a speculative first contact",
     "S17": "unstable from load on both engines; only how the instability shows differs",
+    "S18": "a kinematic body inside an articulation (unsupported by PhysX): ovphysx still drives the joints, sapien holds them",
 })
 
 # Disagreements investigated by hand: (asset file stem, test) -> (cause, the measurement behind it).
@@ -94,6 +95,10 @@ KNOWN: dict[tuple[str, str], tuple[str, str]] = {
     ("cube_cylinder", "ground_drop"): (
         "S16", "the tilted cylinder hits the static cube on its rim: sideways speed 1.75 m/s on physx (rolls off), "
                "0.00 on sapien (stays on the cube); rigid-impact estimate up to 2.0 m/s; frictionless variant: both stay"),
+    ("newton_test_actuator_test_driven", "drive_gain_validation"): (
+        "S18", "Base is kinematic inside the articulation: ovphysx logs 'Articulations with kinematic bodies are not "
+               "supported' and still moves Joint1 to a 0.5 rad target in 1 s; sapien ('simulated as a free kinematic "
+               "body') holds Joint1 and Joint2 at 0"),
     ("newton_test_humanoid_mjc_driven", "drive_gain_validation"): (
         "S17", "physx NaN at step 18 of the settle; sapien joints at +-4 pi (limits +-0.87 rad) within 2 steps, bounds "
                "within 1.28 x"),
@@ -408,6 +413,18 @@ def build(out: Path, sets: list[str]) -> dict:
     return data
 
 
+def portable(value, roots: dict[str, str]):
+    """`value` with the machine's folders (work, corpus, shared, checkout) written as WORK/, CORPUS/, ... ."""
+    if isinstance(value, dict):
+        return {k: portable(v, roots) for k, v in value.items()}
+    if isinstance(value, list):
+        return [portable(v, roots) for v in value]
+    if isinstance(value, str):
+        for folder, name in roots.items():
+            value = value.replace(folder, name)
+    return value
+
+
 def write_json(data: dict, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1, default=str) + "\n")
@@ -490,6 +507,9 @@ def main(argv=None) -> int:
             info = run_set(name, paths[name], out, args.jobs, left_out.get(name))
             print(f"{name}: {info['assets']} inputs in {info['wall_seconds']} s (exit {info['exit_code']})", flush=True)
     data = build(out, wanted)
+    roots = {str(Path(p).resolve()): name for p, name in ((args.corpus or "", "CORPUS"), (args.work, "WORK"),
+                                                          (args.shared, "SHARED"), (str(ROOT), "CHECKOUT")) if p}
+    data = portable(data, dict(sorted(roots.items(), key=lambda kv: -len(kv[0]))))
     write_json(data, Path(args.json))
     write_markdown(data, Path(args.md))
     unexplained = [r for s in data["sets"].values() for r in s["disagreements"] if not r["cause"]]
