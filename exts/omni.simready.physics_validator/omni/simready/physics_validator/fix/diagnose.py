@@ -11,6 +11,7 @@ A failing row (FAIL or WARN) of a driven-joint test is read by the check that fa
 | velocity_limit | the engine enforces no cap ... does not parse | the per-axis spelling (PhysxJointAxisAPI:<axis>) |
 | any | exploded | nothing here: masses, inertias, limits |
 | velocity_limit | other overspeeds | nothing here: the cap or the actuator is the author's choice |
+| ground_drop | any failure | nothing here: collision, mass and settling are not drive values |
 
 Not fixable by drive values whatever the row says: a revolute range under 1° (a limit authored in radians and
 read as degrees), a joint outside any articulation, tests that could not run (PRECHECK_FAILURE, ERROR), and a
@@ -62,6 +63,10 @@ def diagnose(before: "AssetResult", asset: "AssetModel") -> Diagnosis:
                                   why=f"{result.status.value}: {result.reason}"))
             continue
         if result.name not in DRIVE_TESTS:
+            if result.status in FAILING:
+                out.cannot(NotFixable(test=result.name, cause="not_drive",
+                                      why=f"{result.name} judges collision, mass and settling, which no drive value changes: "
+                                          f"{result.reason}"))
             continue
         if result.name == "velocity_limit" and result.status == Status.SKIP:
             for ex in result.excluded_joints:

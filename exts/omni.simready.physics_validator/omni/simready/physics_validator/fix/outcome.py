@@ -179,15 +179,17 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     for path, why in state.reverted.items():
         if not any(n.path == path for n in out):
             out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, cause="reverted", why=why))
-    if best is not None:
-        for test, joint in best.remaining:
+    final = best or (state.rounds[-1] if state.rounds and state.rounds[-1].after else None)
+    if final is not None:  # rows still failing with the accepted layer (or, none accepted, with the last one tried)
+        tried = "the proposed drive" if best is not None else f"round {final.index}'s drive (no layer accepted)"
+        for test, joint in final.remaining:
             path = joint if joint.startswith("/") else next((p for p in state.allow if p.endswith("/" + joint)), joint)
             if any(n.path == path and n.test in ("", test) for n in out):
                 continue
             if path in state.allow:
-                after = next((r for t in best.after.tests if t.name == test for r in t.joints if path in (r.path, r.joint)), None)
+                after = next((r for t in final.after.tests if t.name == test for r in t.joints if path in (r.path, r.joint)), None)
                 out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, test=test, cause="not_fixed",
-                                      why=clip(f"still {after.status.value if after else 'failing'} with the proposed drive after "
+                                      why=clip(f"still {after.status.value if after else 'failing'} with {tried} after "
                                           f"{state.levels.get(path, 0)} escalation(s): {after.reason if after else ''}", 500)))
     if best is None:  # why no round was accepted: what the improving rounds broke
         for rnd in [r for r in state.rounds if r.worth and not r.clean][-1:]:
