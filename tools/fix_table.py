@@ -122,7 +122,8 @@ def write_markdown(sets: dict, path: Path) -> None:
     for name, s in sets.items():
         run = s.get("run", {})
         md += [f"## {name}", "", f"{len(s['assets'])} assets, fixed in {run.get('wall_seconds', '?')} s with "
-               f"{run.get('jobs', '?')} jobs (exit code {run.get('exit_code', '?')}). Fix status: "
+               f"{run.get('jobs', '?')} jobs (`fix` exit code {run.get('exit_code', '?')}: 0 = every verdict passes with its "
+               "layer, 1 = failures remain). Fix status per asset: "
                + ", ".join(f"{k} {v}" for k, v in sorted(s["statuses"].items(), key=lambda kv: -kv[1])) + ".", "",
                "| test | FAIL/WARN as authored | fixed (→ PASS) | improved (FAIL → WARN) | remaining |", "|---|---|---|---|---|"]
         total = Counter()
@@ -132,7 +133,7 @@ def write_markdown(sets: dict, path: Path) -> None:
             md.append(f"| {test} | {c.get('failing', 0)} | {c.get('fixed', 0)} | {c.get('improved', 0)} | {c.get('remaining', 0)} |")
         md.append(f"| **all** | **{total['failing']}** | **{total['fixed']}** | **{total['improved']}** | **{total['remaining']}** |")
         md += ["", f"Verdicts that passed as authored and fail with an accepted layer: **{len(s['broken'])}**.", "",
-               "| cannot be fixed by drive values: cause | findings |", "|---|---|"]
+               "| cannot be fixed by drive values: cause | findings (one per joint and test, or per test) |", "|---|---|"]
         for cause, n in sorted(s["causes"].items(), key=lambda kv: -kv[1]):
             md.append(f"| `{cause}` | {n} |")
         md += ["", "| asset | fix | as authored → with the layer | why not (causes) |", "|---|---|---|---|"]
