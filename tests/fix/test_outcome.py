@@ -56,3 +56,23 @@ def test_a_joint_still_failing_when_no_layer_was_accepted_is_not_fixed_with_the_
     assert (item.joint, item.test) == ("joint", "effort_limit")
     assert "round 1" in item.why and "no layer accepted" in item.why and "gave way" in item.why
     assert "not_fixed" in result.summary
+
+
+def test_an_asset_whose_tests_cannot_run_is_not_fixable_without_a_round(tmp_path):
+    """anymal_c / go1 of the corpus: every test a PRECHECK_FAILURE, yet the legacy velocity spelling was carried in
+    a round whose re-run could prove nothing, and the fix read 'rejected'."""
+    from pxr import Usd, UsdPhysics
+
+    from tests.fix.helpers import run_fix
+
+    asset = horizontal_arm(tmp_path / "arm.usda", velocity_limit=90.0)
+    stage = Usd.Stage.Open(str(asset))
+    UsdPhysics.MassAPI(stage.GetPrimAtPath("/Robot/child")).GetMassAttr().Set(float("nan"))
+    stage.GetRootLayer().Save()
+
+    fix = run_fix(asset, tmp_path / "out").assets[0].fix
+
+    assert {t.before for t in fix.tests} <= {Status.PRECHECK_FAILURE, Status.NOT_APPLICABLE}
+    assert (fix.status, fix.rounds, fix.layer) == ("not_fixable", 0, ""), fix.summary
+    assert "no test could run" in fix.summary
+    assert {n.cause for n in fix.not_fixable} == {"precheck"}

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..core.config import ValidationConfig
 from ..core.results import RunReport
+from ..core.status import Status
 from ..core.usd import read_asset
 from ..physics_tests import default_registry
 from .diagnose import diagnose
@@ -33,6 +34,7 @@ from .state import AssetFix
 from .targets import FixTargets, allowance
 
 MAX_LEVEL = 2
+RAN = (Status.PASS, Status.FAIL, Status.WARN, Status.SKIP)  # a test that ran: a re-run can show a layer's effect
 
 
 def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig | None = None, engine: str = "physx",
@@ -110,6 +112,10 @@ def _prepare(state: AssetFix, only: set[str]) -> None:
         state.done, state.status, state.summary = True, "not_fixable", f"the asset cannot be read: {exc}"
         return
     d = state.diagnosis = diagnose(state.before, asset)
+    if not any(t.status in RAN for t in state.before.tests):  # no verdict a layer could be proved by
+        state.done, state.status = True, "not_fixable"
+        state.summary = "no test could run (PRECHECK_FAILURE or ERROR): there is no verdict to prove a layer by"
+        return
     if only:
         for found in (d.drive, d.migrate):
             for path in [p for p in found if not ({p, p.rsplit("/", 1)[-1]} & only)]:
