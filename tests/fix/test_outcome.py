@@ -41,7 +41,7 @@ def test_a_joint_still_failing_when_no_layer_was_accepted_is_not_fixed_with_the_
     asset = horizontal_arm(tmp_path / "arm.usda", max_force=0.1)
     before = _result(asset, Status.PASS, Status.FAIL)
     state = AssetFix(before=before, work=tmp_path, config=ValidationConfig.defaults(default_registry()),
-                     names=["ground_drop", "effort_limit"], status="")
+                     names=["ground_drop", "effort_limit"])
     state.diagnosis = diagnose(before, read_asset(asset))
     assert JOINT in state.diagnosis.drive
     state.allow = {JOINT: object()}
@@ -76,3 +76,16 @@ def test_an_asset_whose_tests_cannot_run_is_not_fixable_without_a_round(tmp_path
     assert (fix.status, fix.rounds, fix.layer) == ("not_fixable", 0, ""), fix.summary
     assert "no test could run" in fix.summary
     assert {n.cause for n in fix.not_fixable} == {"precheck"}
+
+
+def test_an_asset_where_no_test_applies_has_nothing_to_fix(tmp_path):
+    """Not one that could not run: every test NOT_APPLICABLE is nothing to fix, not 'not fixable'."""
+    from omni.simready.physics_validator.fix.pipeline import _prepare
+
+    asset = horizontal_arm(tmp_path / "arm.usda")
+    before = AssetResult(path=str(asset), tests=[TestResult(name=n, status=Status.NOT_APPLICABLE)
+                                                 for n in ("ground_drop", "effort_limit")])
+    state = AssetFix(before=before, work=tmp_path, config=ValidationConfig.defaults(default_registry()),
+                     names=["ground_drop", "effort_limit"])
+    _prepare(state, set())
+    assert (state.done, state.status) == (True, "nothing_to_fix"), state.summary

@@ -34,7 +34,7 @@ from .state import AssetFix
 from .targets import FixTargets, allowance
 
 MAX_LEVEL = 2
-RAN = (Status.PASS, Status.FAIL, Status.WARN, Status.SKIP)  # a test that ran: a re-run can show a layer's effect
+NOT_RUN = {Status.PRECHECK_FAILURE, Status.ERROR}  # a test that could not run: a re-run shows no layer's effect
 
 
 def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig | None = None, engine: str = "physx",
@@ -112,7 +112,8 @@ def _prepare(state: AssetFix, only: set[str]) -> None:
         state.done, state.status, state.summary = True, "not_fixable", f"the asset cannot be read: {exc}"
         return
     d = state.diagnosis = diagnose(state.before, asset)
-    if not any(t.status in RAN for t in state.before.tests):  # no verdict a layer could be proved by
+    statuses = {t.status for t in state.before.tests}
+    if statuses & NOT_RUN and statuses <= NOT_RUN | {Status.NOT_APPLICABLE}:  # no verdict a layer could be proved by
         state.done, state.status = True, "not_fixable"
         state.summary = "no test could run (PRECHECK_FAILURE or ERROR): there is no verdict to prove a layer by"
         return
