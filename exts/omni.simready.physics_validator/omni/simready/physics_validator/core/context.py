@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
+from .codes import code_value
+from .hints import HintTable
 from .results import ExcludedJoint, JointRow, TestResult
 from .status import Status
 
@@ -24,11 +26,13 @@ if TYPE_CHECKING:
 class TestContext:
     __test__ = False
 
-    def __init__(self, engine: "Engine", asset: "AssetModel", config: "TestConfig", result: TestResult):
+    def __init__(self, engine: "Engine", asset: "AssetModel", config: "TestConfig", result: TestResult,
+                 hints: HintTable | None = None):
         self.engine = engine
         self.asset = asset
         self.config = config
         self.result = result
+        self.hints = hints or HintTable()  # the test's hints by code: rows and verdicts without hints get these
         self.label = ""  # what is happening now (e.g. "joint elbow: to_max"), shown in video overlays
         self.step_count = 0
         self._observers: list[Callable[["TestContext"], None]] = []
@@ -142,15 +146,22 @@ class TestContext:
         self.result.series.setdefault(name, []).append(float(value))
 
     def joint_row(self, row: JointRow) -> None:
+        """Add a joint's verdict; a row with codes and no hints gets the hints of its codes."""
+        if row.codes and not row.fix_hints:
+            row.fix_hints = self.hints.for_codes(row.codes, row)
         self.result.joints.append(row)
 
-    def exclude_joint(self, joint: str, why: str, path: str = "") -> None:
-        self.result.excluded_joints.append(ExcludedJoint(joint=joint, path=path, why=why))
+    def exclude_joint(self, joint: str, why: str, path: str = "", code: str = "") -> None:
+        self.result.excluded_joints.append(ExcludedJoint(joint=joint, path=path, code=code_value(code), why=why))
 
-    def finish(self, status: Status, reason: str = "", fix_hints: Iterable[str] = ()) -> None:
-        """Set the verdict. A test that never calls finish() ends as ERROR (session.NO_VERDICT)."""
+    def finish(self, status: Status, reason: str = "", fix_hints: Iterable[str] | None = None, code=None) -> None:
+        """Set the verdict and its code. Without `fix_hints`, the code's hints (the test's HintTable) are given.
+        A test that never calls finish() ends as ERROR (core.codes.CommonCode.NO_VERDICT)."""
         self.result.status = status
+        self.result.code = code_value(code)
         self.result.reason = reason
+        if fix_hints is None:
+            fix_hints = self.hints.for_codes([code]) if code is not None else ()
         for hint in fix_hints:
             if hint not in self.result.fix_hints:
                 self.result.fix_hints.append(hint)

@@ -5,6 +5,10 @@ and `run(ctx)`: a generator that yields once per physics step. Straight-line mul
 every engine can drive: headless engines call next() in a loop, the Kit engine resumes it from an
 omni.physx pre-step subscription.
 
+A test is one unit: besides the class it declares its verdict codes (`codes`), the hints for each code
+(`hints`), how reports show it (`view`) and what `fix` may do about its failures (`fix_rules`). Reports,
+the comparison and `fix` ask the registry for these and never name a test (docs/architecture.md).
+
 Third parties add tests through the entry-point group `omni.simready.physics_validator.tests`;
 the built-ins and the process-wide registry live in `physics_tests` (above core).
 """
@@ -15,8 +19,12 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import TYPE_CHECKING, Callable, ClassVar, Iterator
 
+from .codes import VerdictCode, code_value
 from .config import TestConfig
+from .fix_rules import NO_FIX_RULES, FixRules
+from .hints import HintTable
 from .status import Status
+from .test_view import GENERIC_VIEW, TestView
 
 if TYPE_CHECKING:
     from .asset_model import AssetModel
@@ -34,6 +42,10 @@ class Precheck:
     reason: str
     fix_hints: list[str] = field(default_factory=list)
     metrics: dict = field(default_factory=dict)
+    code: str = ""  # the verdict code (the test's codes, or core.codes.CommonCode)
+
+    def __post_init__(self) -> None:
+        self.code = code_value(self.code)
 
 
 class PhysicsTest:
@@ -46,6 +58,10 @@ class PhysicsTest:
     features: ClassVar[tuple[str, ...]] = ()
     summary: ClassVar[str] = ""
     Config: ClassVar[type[TestConfig]] = TestConfig
+    codes: ClassVar[tuple[type[VerdictCode], ...]] = ()  # the enums of the codes its verdicts and rows carry
+    hints: ClassVar[HintTable] = HintTable()  # fix hints by code
+    view: ClassVar[TestView] = GENERIC_VIEW  # deciding metrics, thresholds, row pairing, plot
+    fix_rules: ClassVar[FixRules] = NO_FIX_RULES  # what `fix` may do about its failures
 
     def precheck(self, asset: "AssetModel", config: TestConfig) -> Precheck | None:
         """Return a verdict that stops the test before physics, or None to run it."""
@@ -102,6 +118,23 @@ class TestRegistry:
 
     def names(self) -> list[str]:
         return list(self._tests)
+
+    @staticmethod
+    def declared_codes(test_cls: type[PhysicsTest]) -> set[str]:
+        """Every code a test may give: its own enums' and the framework's (core.codes.CommonCode)."""
+        from .codes import CommonCode
+
+        return {member.value for enum in (*test_cls.codes, CommonCode) for member in enum}
+
+    def view_of(self, name: str) -> TestView:
+        """How reports show results of `name` (the generic view for a test this registry does not hold)."""
+        test_cls = self._tests.get(name)
+        return test_cls.view if test_cls is not None else GENERIC_VIEW
+
+    def fix_rules_of(self, name: str) -> FixRules:
+        """What `fix` may do about failures of `name` (nothing, for a test this registry does not hold)."""
+        test_cls = self._tests.get(name)
+        return test_cls.fix_rules if test_cls is not None else NO_FIX_RULES
 
     def items(self):
         return self._tests.items()

@@ -9,11 +9,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import BaseModel, Field, field_serializer, field_validator
+from pydantic import BaseModel, Field, field_serializer, field_validator, model_validator
 
+from .codes import code_value
 from .status import Status, worst
 
-SCHEMA_VERSION = "2.1"  # 2.0: `engine` is an EngineInfo block (was a string); 2.1: `fix` block per asset (`fix` command)
+# 2.0: `engine` is an EngineInfo block (was a string); 2.1: `fix` block per asset (`fix` command);
+# 2.2: verdict codes (`code` on every result, `code` / `codes` on joint rows, `code` on excluded joints)
+SCHEMA_VERSION = "2.2"
 
 Scalar = float | int | bool | str | None
 
@@ -31,15 +34,34 @@ class JointRow(BaseModel):
     joint: str  # joint prim name (DOF name)
     path: str = ""
     status: Status
+    code: str = ""  # the row's verdict code (the test's codes.py); the first of `codes`
+    codes: list[str] = Field(default_factory=list)  # every finding that decided the row, `code` first
     reason: str = ""
     measured: dict[str, Scalar] = Field(default_factory=dict)
     limits: dict[str, Scalar] = Field(default_factory=dict)
     units: dict[str, str] = Field(default_factory=dict)  # SI unit of each measured/limits key (core.quantities)
     fix_hints: list[str] = Field(default_factory=list)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _code_and_codes(cls, data: Any) -> Any:
+        """`code` is the first of `codes`: either may be given (enum members or strings)."""
+        if isinstance(data, dict):
+            codes = [code_value(c) for c in data.get("codes") or []]
+            code = code_value(data.get("code")) or (codes[0] if codes else "")
+            data = {**data, "code": code, "codes": codes or ([code] if code else [])}
+        return data
+
     @field_serializer("measured", "limits")
     def _ser(self, values: dict[str, Scalar]):
         return {k: _finite_or_none(v) for k, v in values.items()}
+
+    def set_verdict(self, status: Status, codes, reason: str) -> None:
+        """Replace the row's verdict after the fact (e.g. a passing row found not to prove anything)."""
+        self.status = status
+        self.codes = [code_value(c) for c in codes]
+        self.code = self.codes[0] if self.codes else ""
+        self.reason = reason
 
 
 class ExcludedJoint(BaseModel):
@@ -47,6 +69,7 @@ class ExcludedJoint(BaseModel):
 
     joint: str
     path: str = ""
+    code: str = ""  # why, for machines: e.g. PASSIVE, MIMIC_FOLLOWER, NO_VELOCITY_LIMIT
     why: str
 
 
@@ -59,6 +82,7 @@ class TestResult(BaseModel):
     version: str = ""
     features: list[str] = Field(default_factory=list)
     status: Status
+    code: str = ""  # the verdict's code: the test's codes.py or core.codes.CommonCode
     reason: str = ""
     config: dict[str, Any] = Field(default_factory=dict)
     metrics: dict[str, Scalar] = Field(default_factory=dict)

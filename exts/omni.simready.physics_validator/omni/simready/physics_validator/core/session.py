@@ -12,6 +12,7 @@ import time
 import traceback
 from typing import TYPE_CHECKING, Callable
 
+from .codes import CommonCode, code_value
 from .context import TestContext
 from .plugin import PhysicsTest, Precheck
 from .results import TestResult
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
 
 
 class WatchdogTimeout(RuntimeError):
-    pass
+    def __init__(self, message: str, code: CommonCode = CommonCode.HANG):
+        super().__init__(message)
+        self.code = code
 
 
 NO_VERDICT = "test ended without a verdict"
@@ -40,6 +43,7 @@ def new_result(test: PhysicsTest, config: "TestConfig") -> TestResult:
         version=test.version,
         features=list(test.features),
         status=Status.ERROR,
+        code=CommonCode.NO_VERDICT.value,
         reason=NO_VERDICT,
         config=config.model_dump(),
     )
@@ -48,15 +52,18 @@ def new_result(test: PhysicsTest, config: "TestConfig") -> TestResult:
 def precheck_result(test: PhysicsTest, config: "TestConfig", decision: Precheck) -> TestResult:
     result = new_result(test, config)
     result.status = decision.status
+    result.code = decision.code
     result.reason = decision.reason
     result.fix_hints = list(decision.fix_hints)
     result.metrics.update(decision.metrics)
     return result
 
 
-def error_result(test_name: str, reason: str, config: dict | None = None, version: str = "", features=()) -> TestResult:
+def error_result(test_name: str, reason: str, config: dict | None = None, version: str = "", features=(),
+                 code=CommonCode.TEST_RAISED) -> TestResult:
     return TestResult(
-        name=test_name, version=version, features=list(features), status=Status.ERROR, reason=reason, config=config or {}
+        name=test_name, version=version, features=list(features), status=Status.ERROR, code=code_value(code),
+        reason=reason, config=config or {},
     )
 
 
@@ -73,6 +80,7 @@ def asset_error_precheck(asset: "AssetModel") -> Precheck | None:
         f"{first.code} at {first.path}: {first.message}{more}",
         hints,
         metrics={"asset_errors": len(errors)},
+        code=CommonCode.ASSET_CONTENT,
     )
 
 
@@ -114,7 +122,7 @@ class TestSession:
         self.debug = debug
         self.result = new_result(test, config)
         self.result.engine = getattr(engine, "name", "")
-        self.ctx = TestContext(engine, asset, config, self.result)
+        self.ctx = TestContext(engine, asset, config, self.result, type(test).hints)
         self._generator = None
         self._engine_warnings_seen: int | None = None  # how many engine warnings are in the result (None: not loaded)
         self._started_at: float | None = None
@@ -168,7 +176,8 @@ class TestSession:
             return False
         if self.max_seconds and now - self._started_at > self.max_seconds:
             self._fail_with(
-                WatchdogTimeout(f"no verdict after {self.max_seconds:g} s: the test kept stepping without deciding (max_test_seconds watchdog)")
+                WatchdogTimeout(f"no verdict after {self.max_seconds:g} s: the test kept stepping without deciding "
+                                "(max_test_seconds watchdog)", CommonCode.NO_DECISION_IN_TIME)
             )
             return False
         self._last_progress = now
@@ -204,6 +213,7 @@ class TestSession:
 
     def _fail_with(self, exc: BaseException) -> None:
         self.result.status = Status.ERROR
+        self.result.code = exc.code.value if isinstance(exc, WatchdogTimeout) else CommonCode.TEST_RAISED.value
         detail = str(exc) or type(exc).__name__
         self.result.reason = detail if isinstance(exc, (WatchdogTimeout,)) else f"{type(exc).__name__}: {detail}"
         if self.debug:

@@ -36,6 +36,7 @@ import time
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from ..core.codes import CommonCode
 from ..core.status import Status
 from ..run.asset_run import AssetRun, RunHooks, joint_narrowing
 
@@ -293,7 +294,8 @@ class LiveLoop:
             try:
                 session.engine.physics_started()  # views after a step; the warm-up step undone
             except Exception as exc:  # noqa: BLE001 - a verdict, not an exception into Kit
-                self._finish(f"the tensor views could not be created: {type(exc).__name__}: {exc}")
+                self._finish(f"the tensor views could not be created: {type(exc).__name__}: {exc}",
+                             CommonCode.ENGINE_UNAVAILABLE)
                 return
             self._enter(Phase.RUNNING)
         elif not self.kit.is_playing() and not self.kit.is_stopped():
@@ -301,7 +303,7 @@ class LiveLoop:
         elif now - self._since > self.watchdog_seconds:
             self._finish(f"hang: no physics step in {now - self._since:.0f} s after play (watchdog "
                          f"{self.watchdog_seconds:g} s); is a stage-update connector enabled and "
-                         "/app/player/playSimulations on?")
+                         "/app/player/playSimulations on?", CommonCode.HANG)
 
     def _update_running(self, now: float) -> None:
         session = self.session
@@ -314,15 +316,16 @@ class LiveLoop:
         elif not self.kit.is_playing():
             self._since = now  # paused by the user: the watchdog is frozen until play resumes
         elif now - self._since > self.watchdog_seconds:
-            self._finish(f"hang: no physics step for {now - self._since:.0f} s (watchdog {self.watchdog_seconds:g} s)")
+            self._finish(f"hang: no physics step for {now - self._since:.0f} s (watchdog {self.watchdog_seconds:g} s)",
+                         CommonCode.HANG)
 
-    def _finish(self, reason: str | None) -> None:
+    def _finish(self, reason: str | None, code: CommonCode = CommonCode.ABORTED) -> None:
         """End the session (an ERROR with `reason` unless it decided) and stop the timeline."""
         session = self.session
         self.kit.stop_stepping()
         self._recorder = None
         if reason is not None and not session.done:
-            self._fail(session, reason)
+            self._fail(session, reason, code)
         self._hold(session)
         if not self.kit.is_stopped() or self._external_stop:
             self._stop_requested = True
@@ -367,8 +370,9 @@ class LiveLoop:
         if layer is not None:
             layer.release_edit_target()
 
-    def _fail(self, session, reason: str) -> None:
+    def _fail(self, session, reason: str, code: CommonCode = CommonCode.ABORTED) -> None:
         session.result.status = Status.ERROR
+        session.result.code = code.value
         session.result.reason = reason
         try:
             session.result.simulated_seconds = round(float(session.engine.time), 6)

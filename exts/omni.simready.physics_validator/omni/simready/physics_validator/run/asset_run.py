@@ -27,6 +27,7 @@ from ..core.atomic_write import write_atomic
 from ..core.config import TestConfig, ValidationConfig
 from ..core.engine import Engine, EngineUnavailable
 from ..core.results import AssetResult, TestResult
+from ..core.codes import CommonCode
 from ..core.session import TestSession, error_result, new_result
 from ..core.status import Status
 from ..core.usd import AssetLoadError, read_asset
@@ -128,6 +129,7 @@ class AssetRun:
                 if self.asset is None:
                     result = new_result(test, test_config)
                     result.status = Status.PRECHECK_FAILURE
+                    result.code = CommonCode.UNLOADABLE.value
                     result.reason = f"unloadable asset: {self.load_error}"
                     result.fix_hints = [UNLOADABLE_HINT]
                     self._ended(result)
@@ -135,7 +137,8 @@ class AssetRun:
                 try:
                     engine = self.make_engine()
                 except Exception as exc:  # noqa: BLE001 - its message is the reason
-                    self._ended(error_result(name, str(exc), test_config.model_dump(), test.version, test.features))
+                    self._ended(error_result(name, str(exc), test_config.model_dump(), test.version, test.features,
+                                             CommonCode.ENGINE_UNAVAILABLE))
                     continue
                 session = TestSession(
                     test, self.asset, test_config, engine, self.config.run.watchdog_seconds,

@@ -19,6 +19,7 @@ from ..core.config import ValidationConfig
 from ..core.results import AssetResult, EngineInfo, RunReport, TestResult
 from ..physics_tests import default_registry
 from .inputs import AssetJob, InputError, artifact_dir, collect_assets, file_sha256
+from ..core.codes import CommonCode
 from ..core.session import error_result, new_result
 from ..core.status import Status
 
@@ -249,6 +250,7 @@ def _problem_result(path: Path, reason: str, names: list[str], config: Validatio
     for name in names:
         result = new_result(registry.get(name)(), config.for_test(name))
         result.status = Status.PRECHECK_FAILURE
+        result.code = CommonCode.UNLOADABLE.value
         result.reason = reason
         asset_result.tests.append(result)
     return asset_result
@@ -260,7 +262,8 @@ def _failed_result(job: AssetJob, reason: str, config: ValidationConfig) -> Asse
     asset_result = AssetResult(path=job.path, sha256=job.sha256, error=reason)
     for name in job.tests:
         test_cls = registry.get(name)
-        asset_result.tests.append(error_result(name, reason, config.for_test(name).model_dump(), test_cls.version, test_cls.features))
+        asset_result.tests.append(error_result(name, reason, config.for_test(name).model_dump(), test_cls.version,
+                                               test_cls.features, CommonCode.RUN_LOST))
     return asset_result
 
 

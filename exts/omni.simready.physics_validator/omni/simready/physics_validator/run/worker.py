@@ -18,6 +18,7 @@ import time
 from typing import Callable
 
 from ..core.results import AssetResult, TestResult
+from ..core.codes import CommonCode
 from ..core.session import error_result
 from ..physics_tests import default_registry
 from .asset_run import RunInterrupted, config_from_dict
@@ -112,7 +113,7 @@ class _Watch:
                     self.remaining.clear()
                     return True
                 elif kind == "fatal":
-                    self._error(current or self.remaining[0], f"internal error in worker: {message[1]}")
+                    self._error(current or self.remaining[0], f"internal error in worker: {message[1]}", CommonCode.TEST_RAISED)
                     return False
                 continue
             if not worker.alive():
@@ -122,20 +123,22 @@ class _Watch:
             now = time.monotonic()
             if not worker.ready:
                 if now - worker.started > max(STARTUP_SECONDS, progress_limit):
-                    self._error(self.remaining[0], f"hang: the worker process did not start within {now - worker.started:.0f} s; it was stopped")
+                    self._error(self.remaining[0], f"hang: the worker process did not start within {now - worker.started:.0f} s; "
+                                                   "it was stopped", CommonCode.HANG)
                     return False
             elif current is not None:
                 if now - last_progress > progress_limit:
                     self._error(current, f"hang: no physics progress for {now - last_progress:.0f} s "
-                                         f"(watchdog {self.watchdog:g} s); the worker was stopped")
+                                         f"(watchdog {self.watchdog:g} s); the worker was stopped", CommonCode.HANG)
                     return False
                 if now - started_at > max_seconds:
                     self._error(current, f"no verdict after {now - started_at:.0f} s (max_test_seconds "
-                                         f"{self.config.run.max_test_seconds:g} s watchdog); the worker was stopped")
+                                         f"{self.config.run.max_test_seconds:g} s watchdog); the worker was stopped",
+                                CommonCode.NO_DECISION_IN_TIME)
                     return False
             elif now - last_message > progress_limit:
                 self._error(self.remaining[0], f"hang: no progress for {now - last_message:.0f} s before the test started "
-                                               f"(watchdog {self.watchdog:g} s); the worker was stopped")
+                                               f"(watchdog {self.watchdog:g} s); the worker was stopped", CommonCode.HANG)
                 return False
 
     def _result(self, message) -> None:
@@ -156,13 +159,14 @@ class _Watch:
         name = current or (self.remaining[0] if self.remaining else None)
         if name is not None:
             when = "during this test" if worker.ready else "while it started (imports, engine set-up)"
-            self._error(name, f"engine crashed: the worker process died ({how}) {when}")
+            self._error(name, f"engine crashed: the worker process died ({how}) {when}", CommonCode.WORKER_CRASHED)
         return False
 
-    def _error(self, name: str, reason: str) -> None:
+    def _error(self, name: str, reason: str, code: CommonCode) -> None:
         registry = default_registry()
         test_cls = registry.get(name)
-        result = error_result(name, reason, self.config.for_test(name).model_dump(), test_cls.version, test_cls.features)
+        result = error_result(name, reason, self.config.for_test(name).model_dump(), test_cls.version, test_cls.features,
+                              code)
         self.asset_result.tests.append(result)
         if name in self.remaining:
             self.remaining.remove(name)
