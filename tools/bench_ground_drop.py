@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))  # the repository root: tests.fixtures
 from omni.simready.physics_validator.core.session import TestSession  # noqa: E402
 from omni.simready.physics_validator.core.usd import read_asset  # noqa: E402
 from omni.simready.physics_validator.engines import create_engine  # noqa: E402
-from omni.simready.physics_validator.physics_tests.ground_drop import GroundDropTest  # noqa: E402
+from omni.simready.physics_validator.physics_tests.ground.ground_drop import GroundDropTest  # noqa: E402
 from tests.fixtures.usd_assets import SHARED_ASSETS, box_asset  # noqa: E402
 
 OBJECTS = ["pb_mug", "pb_duck_vhacd", "pb_lego", "pb_jenga", "pb_soccerball", "pb_cube_small", "pb_traybox", "pb_table"]

@@ -49,7 +49,7 @@ def comparison(tmp_path_factory):
     for engine, (drop, joints) in runs.items():
         drop.assets += joints.assets
         reports[engine] = drop
-    return compare_reports(reports)
+    return compare_reports(reports, default_registry())
 
 
 def _row(comparison, asset_name, test):

@@ -31,7 +31,7 @@ def _result(path: Path, drop: Status, effort: Status) -> AssetResult:
 
 def test_a_ground_drop_failure_is_not_the_drives(tmp_path):
     asset = horizontal_arm(tmp_path / "arm.usda")
-    found = diagnose(_result(asset, Status.FAIL, Status.PASS), read_asset(asset))
+    found = diagnose(_result(asset, Status.FAIL, Status.PASS), read_asset(asset), default_registry())
     (item,) = [n for n in found.not_fixable if n.test == "ground_drop"]
     assert item.cause == "not_drive" and "did not settle" in item.why
     assert not found.drive  # nothing to tune for it
@@ -42,7 +42,7 @@ def test_a_joint_still_failing_when_no_layer_was_accepted_is_not_fixed_with_the_
     before = _result(asset, Status.PASS, Status.FAIL)
     state = AssetFix(before=before, work=tmp_path, config=ValidationConfig.defaults(default_registry()),
                      names=["ground_drop", "effort_limit"])
-    state.diagnosis = diagnose(before, read_asset(asset))
+    state.diagnosis = diagnose(before, read_asset(asset), default_registry())
     assert JOINT in state.diagnosis.drive
     state.allow = {JOINT: object()}
     tried = Round(1, {}, {}, tmp_path / "l", tmp_path / "c", after=_result(asset, Status.PASS, Status.FAIL))

@@ -157,17 +157,17 @@ def test_allowance_from_the_tests_configs(tmp_path):
     asset = read_asset(horizontal_arm(tmp_path / "arm.usda"))
     j = next(iter(asset.joints.values()))
     config = ValidationConfig.defaults(default_registry())
-    a = allowance(j, config, ["full_range_sweep", "drive_gain_validation", "effort_limit"])
+    a = allowance(j, config, ["full_range_sweep", "drive_gain_validation", "effort_limit"], default_registry())
     assert a.hold == hold_target(j) == 0.0
     assert a.effort_tolerance == pytest.approx(0.1 * math.pi) and a.effort_force == 10.0
     assert ("*", "drive_gain_validation settling band", pytest.approx(0.05 * math.radians(30.0))) in a.deflections
     assert set(a.ends) == {"max", "min"} and a.ends["min"] < 0 < a.ends["max"] < math.pi / 2
     assert a.sweep_accel > 0 and not a.unit_suspect
-    none = allowance(j, config, ["ground_drop"])
+    none = allowance(j, config, ["ground_drop"], default_registry())
     assert none.deflections == [] and math.isnan(none.effort_tolerance) and none.ends == {}
 
 
 def test_a_range_under_one_degree_is_a_unit_suspect(tmp_path):
     asset = read_asset(tiny_range_revolute(tmp_path / "tiny.usda", range_deg=0.5))
     j = next(iter(asset.joints.values()))
-    assert allowance(j, ValidationConfig.defaults(default_registry()), ["full_range_sweep"]).unit_suspect
+    assert allowance(j, ValidationConfig.defaults(default_registry()), ["full_range_sweep"], default_registry()).unit_suspect

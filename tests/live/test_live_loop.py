@@ -142,7 +142,7 @@ def test_warm_up_steps_are_not_test_steps(kit, tmp_path):
     tensor views need is undone."""
     from omni.simready.physics_validator.core.session import TestSession
     from omni.simready.physics_validator.core.usd import read_asset
-    from omni.simready.physics_validator.physics_tests.ground_drop import GroundDropTest
+    from omni.simready.physics_validator.physics_tests.ground.ground_drop import GroundDropTest
 
     path = make_box(tmp_path / "box.usda")
     vm, _runner = _panel(kit, path, ["ground_drop"])

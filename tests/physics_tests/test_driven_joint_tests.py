@@ -11,7 +11,7 @@ from tests.fixtures import driven_arms as F
 from tests.fixtures.arms import build_arm, build_unarticulated
 from tests.fixtures.runs import ENGINES, require_engine, rows, run_test
 from omni.simready.physics_validator.physics_tests import default_registry
-from omni.simready.physics_validator.physics_tests.driven.base import HINT_DEAD_DRIVE
+from omni.simready.physics_validator.physics_tests.driven.hints import DEAD_DRIVE as HINT_DEAD_DRIVE
 from omni.simready.physics_validator.core.status import Status
 
 JOINT_TESTS = ("velocity_limit", "full_range_sweep", "drive_gain_validation", "effort_limit")

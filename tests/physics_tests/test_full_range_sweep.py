@@ -15,7 +15,7 @@ from tests.fixtures import driven_arms as F
 from tests.fixtures.arms import build_arm
 from tests.fixtures.runs import ENGINES, require_engine, rows, run_test
 from omni.simready.physics_validator.core.status import Status
-from omni.simready.physics_validator.physics_tests.driven.full_range_sweep import HINT_REACH, HINT_ZERO
+from omni.simready.physics_validator.physics_tests.driven.full_range_sweep.hints import REACH as HINT_REACH, ZERO as HINT_ZERO
 
 
 @pytest.fixture(params=ENGINES)

@@ -82,7 +82,7 @@ def test_unrenderable_asset_warns_and_the_test_still_runs(tmp_path):
     from omni.simready.physics_validator.core.session import TestSession
     from omni.simready.physics_validator.core.usd import read_asset
     from omni.simready.physics_validator.engines import create_engine
-    from omni.simready.physics_validator.physics_tests.ground_drop import GroundDropTest
+    from omni.simready.physics_validator.physics_tests.ground.ground_drop import GroundDropTest
     from omni.simready.physics_validator.recording import start_recording
 
     asset = box_asset(tmp_path / "box.usda")

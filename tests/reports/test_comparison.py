@@ -13,6 +13,7 @@ from omni.simready.physics_validator.core.comparison import compare_reports, dec
 from omni.simready.physics_validator.core.results import AssetResult, JointRow, RunReport, TestResult
 from omni.simready.physics_validator.core.status import Status
 from omni.simready.physics_validator.reports.comparison_report import comparison_html, print_comparison, write_compare_json
+from omni.simready.physics_validator.physics_tests import default_registry
 
 
 def _report(engine: str, verdicts: dict[tuple[str, str], Status], joints=None) -> RunReport:
@@ -32,7 +33,7 @@ def _report(engine: str, verdicts: dict[tuple[str, str], Status], joints=None) -
 def test_pairs_by_asset_and_test_and_flags_disagreement():
     physx = _report("physx", {("a.usda", "velocity_limit"): Status.PASS, ("a.usda", "ground_drop"): Status.PASS})
     newton = _report("newton", {("a.usda", "ground_drop"): Status.PASS, ("a.usda", "velocity_limit"): Status.FAIL})
-    comparison = compare_reports({"physx": physx, "newton": newton})
+    comparison = compare_reports({"physx": physx, "newton": newton}, default_registry())
     rows = {(r.asset, r.test): r for r in comparison.rows}
     assert rows[("a.usda", "ground_drop")].agree
     vl = rows[("a.usda", "velocity_limit")]
@@ -45,7 +46,7 @@ def test_pairs_by_asset_and_test_and_flags_disagreement():
 def test_a_result_missing_on_one_engine_is_not_agreement():
     physx = _report("physx", {("a.usda", "ground_drop"): Status.PASS, ("b.usda", "ground_drop"): Status.PASS})
     newton = _report("newton", {("a.usda", "ground_drop"): Status.PASS})
-    rows = {r.asset: r for r in compare_reports({"physx": physx, "newton": newton}).rows}
+    rows = {r.asset: r for r in compare_reports({"physx": physx, "newton": newton}, default_registry()).rows}
     assert rows["a.usda"].agree
     assert not rows["b.usda"].agree
     assert rows["b.usda"].verdicts["newton"].status is None
@@ -53,9 +54,9 @@ def test_a_result_missing_on_one_engine_is_not_agreement():
 
 def test_deciding_metrics_pick_the_tests_own_keys_and_fall_back_to_all():
     known = TestResult(name="velocity_limit", status=Status.FAIL, metrics={"max_velocity_ratio": 1.3, "joints_failed": 1, "noise": 3})
-    assert deciding_metrics(known) == {"joints_failed": 1, "max_velocity_ratio": 1.3}
+    assert deciding_metrics(known, default_registry().view_of("velocity_limit")) == {"joints_failed": 1, "max_velocity_ratio": 1.3}
     other = TestResult(name="my_plugin", status=Status.PASS, metrics={"x": float("inf"), "y": 2})
-    assert deciding_metrics(other) == {"x": "inf", "y": 2}
+    assert deciding_metrics(other, default_registry().view_of("my_plugin")) == {"x": "inf", "y": 2}
 
 
 def test_joint_rows_whose_verdicts_differ_are_listed_with_measurements():
@@ -64,7 +65,7 @@ def test_joint_rows_whose_verdicts_differ_are_listed_with_measurements():
                                                          JointRow(joint="j2", path="/R/j2", status=Status.PASS, measured={"ratio": 0.9})]})
     newton = _report("newton", {key: Status.FAIL}, {key: [JointRow(joint="j1", path="/R/j1", status=Status.FAIL, measured={"ratio": 1.4}),
                                                            JointRow(joint="j2", path="/R/j2", status=Status.PASS, measured={"ratio": 0.9})]})
-    (row,) = compare_reports({"physx": physx, "newton": newton}).rows
+    (row,) = compare_reports({"physx": physx, "newton": newton}, default_registry()).rows
     assert [j.joint for j in row.joints] == ["j1"]
     assert row.joints[0].statuses == {"physx": Status.PASS, "newton": Status.FAIL}
     assert row.joints[0].measured["newton"] == {"ratio": 1.4}
@@ -73,7 +74,7 @@ def test_joint_rows_whose_verdicts_differ_are_listed_with_measurements():
 def test_outputs_show_both_verdicts_and_highlight_disagreements(tmp_path):
     physx = _report("physx", {("a.usda", "velocity_limit"): Status.PASS, ("a.usda", "ground_drop"): Status.PASS})
     newton = _report("newton", {("a.usda", "velocity_limit"): Status.FAIL, ("a.usda", "ground_drop"): Status.PASS})
-    comparison = compare_reports({"physx": physx, "newton": newton})
+    comparison = compare_reports({"physx": physx, "newton": newton}, default_registry())
     data = json.loads(write_compare_json(comparison, tmp_path / "compare.json").read_text())
     assert data["engines"] == ["physx", "newton"]
     assert data["summary"] == {"pairs": 2, "agree": 1, "disagree": 1}

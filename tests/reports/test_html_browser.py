@@ -25,7 +25,6 @@ from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.reports.comparison_report import write_compare_html
 from omni.simready.physics_validator.reports.html import write_html_report
 from omni.simready.physics_validator.reports.json_report import write_json_report
-from omni.simready.physics_validator.reports.plots import SPECIFIC
 from tests.fixtures.arms import build_arm
 from tests.fixtures.recording import artifacts_dir, chromium, require_rendering
 from tests.fixtures.usd_assets import SHARED_ASSETS
@@ -52,7 +51,7 @@ def failing_robot(tmp_path_factory, physx_available):
     out = root / "out"
     report = validate([str(arm)], None, config, "physx", out)
     write_json_report(report, out / "report.json")
-    return report, write_html_report(report, out)
+    return report, write_html_report(report, out, default_registry())
 
 
 def test_failing_robot_shows_its_failures_first_and_open(failing_robot, browser):
@@ -98,9 +97,10 @@ def test_every_plot_axis_is_labelled_with_its_unit(failing_robot):
     report, _ = failing_robot
     checked = 0
     for result in report.all_results():
-        if not result.series or result.name not in SPECIFIC:
+        plot = default_registry().view_of(result.name).plot
+        if not result.series or plot is None:
             continue
-        figures = SPECIFIC[result.name](result, result.series)
+        figures = plot(result, result.series)
         assert figures, f"{result.name}: no plot from its series"
         for figure, _ in figures:
             for ax in figure.axes:
@@ -146,7 +146,7 @@ def _grid_report() -> RunReport:
 
 def test_grid_of_28_assets_has_no_overflow_and_a_legend(tmp_path, browser):
     report = _grid_report()
-    index = write_html_report(report, tmp_path)
+    index = write_html_report(report, tmp_path, default_registry())
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(index.resolve().as_uri())
     assert page.locator("#summary-grid tbody tr").count() == 28
@@ -210,8 +210,8 @@ def _engine_report(engine: str, flip: bool) -> RunReport:
 def test_compare_page_links_each_engine_report_and_the_divergences(tmp_path, browser):
     reports = {"physx": _engine_report("physx", False), "newton": _engine_report("newton", True)}
     for engine, report in reports.items():
-        write_html_report(report, tmp_path / engine)
-    page_path = write_compare_html(compare_reports(reports), tmp_path)
+        write_html_report(report, tmp_path / engine, default_registry())
+    page_path = write_compare_html(compare_reports(reports, default_registry()), tmp_path)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(page_path.resolve().as_uri())
     links = page.eval_on_selector_all("#engine-reports a", "els => els.map(a => [a.dataset.engine, a.href])")

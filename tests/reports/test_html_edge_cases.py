@@ -8,6 +8,7 @@ import re
 from omni.simready.physics_validator.core.results import AssetResult, JointRow, RunReport, TestResult
 from omni.simready.physics_validator.core.status import Status
 from omni.simready.physics_validator.reports.html import write_html_report
+from omni.simready.physics_validator.physics_tests import default_registry
 
 
 def test_interrupted_run_with_a_crashed_asset_and_hostile_text(tmp_path):
@@ -29,7 +30,7 @@ def test_interrupted_run_with_a_crashed_asset_and_hostile_text(tmp_path):
             AssetResult(path="/a/broken.usda", error="engine crashed: the worker process died (SIGSEGV)"),
         ],
     )
-    html = write_html_report(report, tmp_path).read_text()
+    html = write_html_report(report, tmp_path, default_registry()).read_text()
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
     assert "This run was interrupted: 2 test(s) did not run." in html
     assert "/a/late.usda::effort_limit" in html

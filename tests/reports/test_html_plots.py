@@ -31,7 +31,7 @@ def arm_report(tmp_path_factory):
     config.run.isolate = False
     config.run.video = False
     report = validate([str(arm)], list(CAPTIONS), config, "physx", root / "out")
-    return report, write_html_report(report, root / "out")
+    return report, write_html_report(report, root / "out", default_registry())
 
 
 def section(html: str, test: str) -> str:

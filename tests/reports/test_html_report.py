@@ -35,7 +35,7 @@ def drop_run(tmp_path_factory):
     out = root / "out"
     report = validate([str(a) for a in assets], ["ground_drop"], config, "physx", out)
     json_path = write_json_report(report, out / "report.json")
-    index = write_html_report(report, out)
+    index = write_html_report(report, out, default_registry())
     return report, json_path, index
 
 
@@ -111,7 +111,7 @@ def test_report_from_the_json_file_reads_series_json(drop_run, tmp_path):
     reloaded = read_json_report(json_path)
     good = next(a for a in reloaded.assets if "good_box" in a.path).tests[0]
     assert good.series == {} and Path(good.artifacts["series"]).is_file()
-    index = write_html_report(reloaded, tmp_path)
+    index = write_html_report(reloaded, tmp_path, default_registry())
     html = index.read_text()
     assert "ground_drop: movement in the rest window against rest_tolerance" in html
     pngs = list((tmp_path / "html" / "media").rglob("ground_drop-*.png"))

@@ -15,6 +15,7 @@ import pytest
 
 from omni.simready.physics_validator.core.results import AssetResult, RunReport, TestResult
 from omni.simready.physics_validator.core.status import Status
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.reports.json_report import write_json_report
 from omni.simready.physics_validator.reports.junit import write_junit_report
 
@@ -29,7 +30,7 @@ def _html_writer():
         from omni.simready.physics_validator.reports.html import write_html_report
     except ImportError as exc:  # pragma: no cover - the HTML extra is not installed
         pytest.skip(f"HTML report not available: {exc}")
-    return lambda report, folder: write_html_report(report, folder)
+    return lambda report, folder: write_html_report(report, folder, default_registry())
 
 
 WRITERS = {

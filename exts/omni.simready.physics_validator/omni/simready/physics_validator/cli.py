@@ -57,6 +57,10 @@ def engines_help() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .core.config import ValidationConfig
+    from .physics_tests import default_registry
+
+    example = ValidationConfig.defaults(default_registry()).example_setting()
     parser = argparse.ArgumentParser(
         prog="simready-physics",
         description="Physics-conformance tests for simulation-ready USD assets.",
@@ -78,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--compare", metavar="E1,E2", help="run the assets on each engine and compare verdicts, e.g. physx,newton")
     validate.add_argument("--config", action="append", default=[], metavar="FILE", help="TOML config file (repeatable)")
     validate.add_argument(
-        "--set", action="append", default=[], metavar="TEST.KEY=VALUE", help="override one setting, e.g. ground_drop.rest_tolerance=0.01"
+        "--set", action="append", default=[], metavar="TEST.KEY=VALUE", help=f"override one setting, e.g. {example}"
     )
     validate.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"report folder (default: ./{DEFAULT_OUT})")
     validate.add_argument("--json", metavar="FILE", help="JSON report path (default: OUT/report.json)")
@@ -122,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--config", action="append", default=[], metavar="FILE",
                       help="TOML file of overrides, sections are test names and run (repeatable, applied in order)")
     show.add_argument("--set", action="append", default=[], metavar="TEST.KEY=VALUE",
-                      help="override one setting, e.g. ground_drop.rest_tolerance=0.01 (repeatable, after the files)")
+                      help=f"override one setting, e.g. {example} (repeatable, after the files)")
     return parser
 
 
@@ -340,9 +344,10 @@ def _exit_code(report, written, fail_on_skip: bool = False) -> int:
 def _write_comparison(reports: dict, out_dir: Path, args, console: Console) -> None:
     """--compare: the verdicts of every engine side by side (a disagreement alone does not fail the run)."""
     from .core.comparison import compare_reports
+    from .physics_tests import default_registry
     from .reports.comparison_report import print_comparison, write_compare_html, write_compare_json
 
-    comparison = compare_reports(reports)
+    comparison = compare_reports(reports, default_registry())
     written = [("compare JSON", write_compare_json(comparison, out_dir / "compare.json"))]
     if not args.no_html:
         written.append(("compare HTML", write_compare_html(comparison, out_dir)))
@@ -354,6 +359,7 @@ def _write_comparison(reports: dict, out_dir: Path, args, console: Console) -> N
 
 def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | None, console: Console):
     """JSON and JUnit (each failure named, never raised), then HTML when `html_dir` is given."""
+    from .physics_tests import default_registry
     from .reports.json_report import write_json_report
     from .reports.junit import write_junit_report
 
@@ -373,7 +379,7 @@ def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | N
                           highlight=False, soft_wrap=True)
         if write_html_report is not None:
             try:
-                written.append(("HTML", write_html_report(report, html_dir)))
+                written.append(("HTML", write_html_report(report, html_dir, default_registry())))
             except Exception as exc:  # noqa: BLE001 - the JSON/JUnit reports are already safe on disk
                 console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
     return written

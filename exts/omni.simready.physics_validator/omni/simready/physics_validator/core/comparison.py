@@ -2,34 +2,27 @@
 
 Pure: it reads two RunReports and pairs their results by (asset path, test name). A pair agrees when
 both verdicts are the same status. Each side carries its deciding metrics (the numbers its verdict
-was decided on) and, for joint tests, the joints whose own verdicts differ, so a disagreement can be
-traced to a measurement rather than argued about. Known causes: docs/engine-divergences.md.
+was decided on, as the test's own TestView names them) and, for joint tests, the joints whose own
+verdicts differ, so a disagreement can be traced to a measurement rather than argued about. Known
+causes: docs/engine-divergences.md.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from .plugin import TestRegistry
 from .results import RunReport, Scalar, TestResult, _finite_or_none
 from .status import Status
-
-# The metrics each test's verdict is decided on (any other test: all of its scalar metrics).
-DECIDING_METRICS: dict[str, tuple[str, ...]] = {
-    "ground_drop": (
-        "touched", "penetrated", "max_penetration", "rested", "diverged", "max_rest_deviation",
-        "settle_seconds_after_contact",
-    ),
-    "velocity_limit": ("joints_failed", "max_velocity_ratio"),
-    "full_range_sweep": ("joints_failed", "bbox_max_ratio"),
-    "drive_gain_validation": ("joints_poor", "max_overshoot_pct", "max_oscillations", "max_settling_time_s"),
-    "effort_limit": ("joints_failed", "max_deflection"),
-}
+from .test_view import GENERIC_VIEW, TestView
 
 
 class EngineVerdict(BaseModel):
     status: Status | None = None  # None: the engine has no result for this asset/test
+    code: str = ""
     reason: str = ""
     deciding: dict[str, Scalar] = Field(default_factory=dict)
+    units: dict[str, str] = Field(default_factory=dict)  # SI unit of each deciding metric that has one
     engine_version: str = ""
 
 
@@ -64,14 +57,21 @@ class Comparison(BaseModel):
         return data
 
 
-def deciding_metrics(result: TestResult) -> dict[str, Scalar]:
-    """The metrics the verdict of `result` rests on, NaN/inf kept readable."""
-    names = DECIDING_METRICS.get(result.name)
+def deciding_metrics(result: TestResult, test_view: TestView = GENERIC_VIEW) -> dict[str, Scalar]:
+    """The metrics the verdict of `result` rests on (all of them when its view names none), NaN/inf readable."""
+    names = test_view.deciding_metrics()
     if names is None:
         picked = dict(result.metrics)
     else:
         picked = {name: result.metrics[name] for name in names if name in result.metrics}
     return {k: _finite_or_none(v) for k, v in picked.items()}
+
+
+def _verdict(result: TestResult, test_view: TestView, engine_version: str) -> EngineVerdict:
+    deciding = deciding_metrics(result, test_view)
+    units = {**test_view.metric_units, **result.metric_units}
+    return EngineVerdict(status=result.status, code=result.code, reason=result.reason, deciding=deciding,
+                         units={k: units[k] for k in deciding if units.get(k)}, engine_version=engine_version)
 
 
 def _joint_disagreements(results: dict[str, TestResult | None], engines: list[str]) -> list[JointDisagreement]:
@@ -90,8 +90,9 @@ def _joint_disagreements(results: dict[str, TestResult | None], engines: list[st
     return out
 
 
-def compare_reports(reports: dict[str, RunReport]) -> Comparison:
-    """Pair the results of two (or more) engines' reports by asset path and test name, in report order."""
+def compare_reports(reports: dict[str, RunReport], registry: TestRegistry) -> Comparison:
+    """Pair the results of two (or more) engines' reports by asset path and test name, in report order; each
+    result's deciding metrics are those its test's view names (`registry.view_of`)."""
     engines = list(reports)
     if len(engines) < 2:
         raise ValueError("a comparison needs the reports of at least two engines")
@@ -109,7 +110,7 @@ def compare_reports(reports: dict[str, RunReport]) -> Comparison:
     for key in dict.fromkeys(order):
         results = {e: by_engine[e].get(key) for e in engines}
         verdicts = {
-            e: EngineVerdict(status=r.status, reason=r.reason, deciding=deciding_metrics(r), engine_version=str(reports[e].engine) or r.engine)
+            e: _verdict(r, registry.view_of(r.name), str(reports[e].engine) or r.engine)
             if r is not None else EngineVerdict(reason="not run on this engine")
             for e, r in results.items()
         }

@@ -135,10 +135,19 @@ class ValidationConfig:
         """Apply `--set section.key=value` strings; values are parsed as TOML literals (else strings)."""
         for item in assignments:
             if "=" not in item or "." not in item.split("=", 1)[0]:
-                raise ConfigError(f"--set {item!r}: expected test.key=value, e.g. ground_drop.rest_tolerance=0.01")
+                raise ConfigError(f"--set {item!r}: expected test.key=value, e.g. {self.example_setting()}")
             dotted, raw = item.split("=", 1)
             section, key = dotted.strip().split(".", 1)
             self.apply({section: {key: parse_value(raw.strip())}}, origin=f"--set {item}")
+
+    def example_setting(self) -> str:
+        """A `test.key=value` assignment of this config, for help texts: a tolerance of the first test (its default)."""
+        for name, config in self.tests.items():
+            fields = [k for k, v in config.model_dump().items() if isinstance(v, float)]
+            key = next((k for k in fields if "tolerance" in k), fields[0] if fields else None)
+            if key is not None:
+                return f"{name}.{key}={getattr(config, key):g}"
+        return "test.key=value"
 
     def _section(self, section: str, origin: str) -> BaseModel:
         if section == "run":

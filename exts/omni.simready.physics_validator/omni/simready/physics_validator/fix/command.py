@@ -107,7 +107,9 @@ def write_reports(report, out: Path, console) -> list[tuple[str, Path]]:
     try:
         from ..reports.html import write_html_report
 
-        written.append(("HTML", write_html_report(report, out)))
+        from ..physics_tests import default_registry
+
+        written.append(("HTML", write_html_report(report, out, default_registry())))
     except Exception as exc:  # noqa: BLE001 - the JSON report is already safe on disk
         console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
     for asset in report.assets:

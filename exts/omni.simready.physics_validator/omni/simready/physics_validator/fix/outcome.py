@@ -159,7 +159,9 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     probe = state.plan.probe if state.plan else None
     for path, m in (probe.joints.items() if probe else ()):
         for pose, info in m.blocked.items():
-            end = state.allow[path].ends.get(pose, math.nan) if path in state.allow else math.nan
+            allow = state.allow.get(path)
+            end = allow.ends.get(pose, math.nan) if allow is not None else math.nan
+            test = allow.ends_test if allow is not None else ""
             unit = "rad" if m.angular else "m"
             reached = for_people(end - info["error"], unit)
             if info.get("collision"):
@@ -168,10 +170,10 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
                 why = (f"blocked before its {pose} endpoint {for_people(end, unit)} (stops at {reached}) even under an unlimited "
                        f"probe drive; with the collisions of {pairs} filtered it reaches it: collision geometry stops it, "
                        "not the drive. Fix the colliders, filter the pair, or narrow the joint's limits")
-                out.append(NotFixable(joint=m.name, path=path, test="full_range_sweep", cause="collision", why=why, bodies=bodies))
+                out.append(NotFixable(joint=m.name, path=path, test=test, cause="collision", why=why, bodies=bodies))
             else:
                 tried = ", ".join(b.rsplit("/", 1)[-1] for pair in info.get("candidates", []) for b in pair) or "none touch there"
-                out.append(NotFixable(joint=m.name, path=path, test="full_range_sweep", cause="blocked",
+                out.append(NotFixable(joint=m.name, path=path, test=test, cause="blocked",
                                       why=f"blocked before its {pose} endpoint {for_people(end, unit)} (stops at {reached}) even "
                                           f"under a 20x stiffer unlimited probe drive, and not by the colliders touching there "
                                           f"(filtered: {tried}): joint friction ({for_people(m.friction, 'N·m' if m.angular else 'N')}), "

@@ -111,7 +111,8 @@ def _prepare(state: AssetFix, only: set[str]) -> None:
     except Exception as exc:  # noqa: BLE001 - the verdicts already say why
         state.done, state.status, state.summary = True, "not_fixable", f"the asset cannot be read: {exc}"
         return
-    d = state.diagnosis = diagnose(state.before, asset)
+    registry = default_registry()
+    d = state.diagnosis = diagnose(state.before, asset, registry)
     statuses = {t.status for t in state.before.tests}
     if statuses & NOT_RUN and statuses <= NOT_RUN | {Status.NOT_APPLICABLE}:  # no verdict a layer could be proved by
         state.done, state.status = True, "not_fixable"
@@ -126,7 +127,7 @@ def _prepare(state: AssetFix, only: set[str]) -> None:
         joint = asset.joints[path]
         if authored_value(stage, path, axis_velocity_attr(joint.is_angular)) is not None:
             del d.migrate[path]
-    state.allow = {p: allowance(asset.joints[p], state.config, state.names) for p in d.drive}
+    state.allow = {p: allowance(asset.joints[p], state.config, state.names, registry) for p in d.drive}
     if not d.drive and not d.migrate:
         state.done = True
         state.status = "nothing_to_fix" if not d.not_fixable else "not_fixable"
@@ -158,11 +159,12 @@ def _plan(states: list[AssetFix], engine: str, config: ValidationConfig, targets
 def _blocked(state: AssetFix, plan: Plan) -> None:
     """A joint blocked at a sweep endpoint: the sweep's failure is not the drive's (named in the result); a joint
     that fails nothing else is not tuned."""
+    registry = default_registry()
     for path, m in plan.probe.joints.items():
         if not m.blocked:
             continue
-        reasons = state.diagnosis.drive.get(path, [])
-        if reasons and all(r.startswith("full_range_sweep") for r in reasons):
+        tests = state.diagnosis.drive_tests.get(path, set())
+        if tests and all(registry.fix_rules_of(t).blocked_endpoint_explains for t in tests):
             state.reverted.setdefault(path, "blocked at a sweep endpoint: its only failure is not the drive's")
             plan.proposals.pop(path, None)
 
@@ -177,12 +179,15 @@ def _next(state: AssetFix, rnd: Round, last: bool, only: set[str]) -> None:
         state.reverted[path] = f"changing its drive made {', '.join(tests)} fail; kept as authored"
     moved = bool(hit)  # a joint broken as a side effect (unchanged itself) is tuned next round, when drives can fix it
     asset = read_asset(state.path)
-    for path, why in diagnose(rnd.after, asset).drive.items():  # rows drive values can still fix
+    registry = default_registry()
+    found = diagnose(rnd.after, asset, registry)
+    for path, why in found.drive.items():  # rows drive values can still fix
         if path in state.reverted or path not in asset.joints or (only and not ({path, path.rsplit("/", 1)[-1]} & only)):
             continue
         if path not in state.allow:  # judged only now (e.g. not loaded before)
             state.diagnosis.drive[path] = why
-            state.allow[path] = allowance(asset.joints[path], state.config, state.names)
+            state.diagnosis.drive_tests[path] = found.drive_tests.get(path, set())
+            state.allow[path] = allowance(asset.joints[path], state.config, state.names, registry)
             moved = True
         elif state.levels.get(path, 0) < MAX_LEVEL:
             state.levels[path] = state.levels.get(path, 0) + 1

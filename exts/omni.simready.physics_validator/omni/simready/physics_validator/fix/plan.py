@@ -54,7 +54,7 @@ def plan_asset(request: PlanRequest) -> Plan:
 
     config = config_from_dict(request.config)
     workdir = Path(request.workdir)
-    fps = config.for_test("full_range_sweep").physics_fps if "full_range_sweep" in config.tests else 240.0
+    fps = next((a.fps for a in request.allow.values() if a.ends), 240.0)  # the rate of the test that moves them
     waypoints = Waypoints({p: a.hold for p, a in request.allow.items()}, {p: a.ends for p, a in request.allow.items()})
     measured = request.probe or probe(request.asset_path, request.engine, config, waypoints, workdir / "probe", fps)
     plan = Plan(measured)

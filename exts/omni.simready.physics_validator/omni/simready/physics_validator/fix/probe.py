@@ -24,9 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.scene import SceneSpec
+from ..physics_tests.driven.base import driven_scene
 from ..core.usd import read_asset
-from .geometry import gravity_bound, lever_arm, model_inertia, touching_pairs
+from ..physics_tests.driven.kinematics import lever_arm
+from .geometry import gravity_bound, model_inertia, touching_pairs
 from .layers import JointOverride, UsdUnits, drive_attr, open_stage, stage_metadata, write_composed_root, write_override_layer
 
 PROBE_OMEGA = 2 * math.pi * 15.0  # rad/s: the probe drive's natural frequency
@@ -103,7 +104,7 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
     workdir.mkdir(parents=True, exist_ok=True)
     out = ProbeResult()
     asset = read_asset(asset_path)
-    scene = SceneSpec(physics_fps=fps, gravity=9.81, ground=None, pin_base=True)
+    scene = driven_scene(fps)
     eng = create_engine(engine, config)
     try:
         eng.load(asset, scene)

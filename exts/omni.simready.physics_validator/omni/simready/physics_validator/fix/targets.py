@@ -1,22 +1,22 @@
 """What a proposal aims for (`FixTargets`) and what the selected tests allow each joint (`JointAllowance`).
 
-The allowances come from the tests' own configs and pure helpers (`physics_tests.driven.motion`), so a
-proposal is sized against the tolerances the re-run will judge it by: full_range_sweep's endpoints, rest and
-zero-return tolerances (capped by the range) and segment timing; effort_limit's load and deflection tolerance;
-drive_gain_validation's settling band.
+The allowances come from each test's own fix rules (core.fix_rules.FixRules.allowance, in the test's folder),
+computed from its config, so a proposal is sized against the tolerances the re-run will judge it by: endpoints
+and the tolerances held there, ramp accelerations, a test load and the deflection it may cause, settling bands.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from ..physics_tests.driven.motion import range_scaled_tolerance, sweep_plan
+from ..core.fix_rules import JointAllowance
 
 if TYPE_CHECKING:
     from ..core.asset_model import JointInfo
     from ..core.config import ValidationConfig
+    from ..core.plugin import TestRegistry
 
 UNIT_SUSPECT_RANGE = math.radians(1.0)  # a revolute range under 1°: limits authored in radians, read as degrees
 
@@ -55,19 +55,6 @@ class FixTargets:
                 "deflection_share": self.deflection_share, "max_rounds": self.max_rounds, "escalation": self.escalation}
 
 
-@dataclass
-class JointAllowance:
-    """For one joint: where the tests take it and how far a load may deflect it there (SI)."""
-
-    hold: float  # the held target (authored drive target clamped into the limits)
-    ends: dict[str, float] = field(default_factory=dict)  # sweep endpoints probed: "max", "min"
-    deflections: list[tuple[str, str, float]] = field(default_factory=list)  # (pose, what, tolerance)
-    effort_tolerance: float = math.nan  # effort_limit: deflection allowed under its load
-    effort_force: float = 0.0  # effort_limit's load (N)
-    sweep_accel: float = 0.0  # peak commanded acceleration of the sweep (rad/s^2 or m/s^2)
-    unit_suspect: bool = False  # revolute range < 1°
-
-
 def hold_target(joint: "JointInfo") -> float:
     target = joint.drive.target_position if joint.drive is not None else 0.0
     if joint.has_limits:
@@ -75,34 +62,10 @@ def hold_target(joint: "JointInfo") -> float:
     return float(target)
 
 
-def allowance(joint: "JointInfo", config: "ValidationConfig", tests: list[str]) -> JointAllowance:
+def allowance(joint: "JointInfo", config: "ValidationConfig", tests: list[str], registry: "TestRegistry") -> JointAllowance:
+    """What the selected tests will judge `joint` by on the re-run: each test adds its own (its FixRules)."""
     out = JointAllowance(hold=hold_target(joint))
-    span = (joint.upper - joint.lower) if joint.has_limits else math.nan
-    out.unit_suspect = joint.is_angular and joint.has_limits and span < UNIT_SUSPECT_RANGE
-    if "full_range_sweep" in tests and joint.has_limits:
-        cfg = config.for_test("full_range_sweep")
-        plan = sweep_plan(joint.lower, joint.upper, out.hold, fps=cfg.physics_fps, speed_scale=cfg.sweep_speed_scale,
-                          pause_seconds=cfg.pause_at_limits_seconds, margin_ratio=cfg.sweep_margin_ratio,
-                          max_sweep_range=cfg.max_sweep_range, velocity_limit=joint.velocity_limit,
-                          profile=cfg.interpolation_profile)
-        swept = plan.upper - plan.lower
-        rest = range_scaled_tolerance(cfg.rest_tolerance, swept, cfg.rest_range_fraction)
-        zero = range_scaled_tolerance(cfg.zero_return_tolerance, swept, cfg.zero_range_fraction)
-        out.ends = {"max": plan.max_target, "min": plan.min_target}
-        out.deflections += [("max", "full_range_sweep hold at max", rest), ("min", "full_range_sweep hold at min", rest)]
-        home = "hold" if abs(plan.zero_target - out.hold) < 1e-9 else ("max" if plan.zero_target == plan.max_target else
-                                                                        "min" if plan.zero_target == plan.min_target else "*")
-        out.deflections.append((home, "full_range_sweep return to zero", zero))
-        for seg in plan.segments:
-            seconds = seg.frames / cfg.physics_fps
-            out.sweep_accel = max(out.sweep_accel, 6.0 * abs(seg.end - seg.start) / seconds**2)
-    if "drive_gain_validation" in tests:
-        cfg = config.for_test("drive_gain_validation")
-        step = math.radians(cfg.step_magnitude_deg) if joint.is_angular else cfg.prismatic_step_m
-        out.deflections.append(("*", "drive_gain_validation settling band", cfg.settling_tolerance * step))
-    if "effort_limit" in tests:
-        cfg = config.for_test("effort_limit")
-        basis = span if joint.has_limits else (2 * math.pi if joint.is_angular else cfg.unlimited_prismatic_range_m)
-        out.effort_tolerance = cfg.break_tolerance * basis
-        out.effort_force = cfg.force_magnitude_newtons
+    out.unit_suspect = joint.is_angular and joint.has_limits and (joint.upper - joint.lower) < UNIT_SUSPECT_RANGE
+    for name in [n for n in registry.names() if n in tests]:  # registry order: the same list whatever the order asked
+        registry.fix_rules_of(name).allowance(name, joint, config.for_test(name), out)
     return out

@@ -1,8 +1,11 @@
 """The built-in physics tests and the registry a run uses.
 
-`ground_drop` is one module; the four driven-joint tests and what they share live in `driven/`.
-`default_registry()` holds the built-ins, then third-party tests from the entry-point group
-`omni.simready.physics_validator.tests` (core.plugin.ENTRY_POINT_GROUP).
+A test is one folder, `<family>/<test>/`: the test class (test.py), its verdict codes (codes.py), settings
+(config.py), hints by code (hints.py), report view and plot (view.py, plot.py) and what `fix` may do about
+its failures (fix_rules.py). Families share what their tests have in common: `ground/` (ground_drop) and
+`driven/` (the four driven-joint tests: joint selection, the pinned-base scene, motion plans, step response,
+load directions, the explosion watch). `default_registry()` holds the built-ins, then third-party tests from
+the entry-point group `omni.simready.physics_validator.tests` (core.plugin.ENTRY_POINT_GROUP).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from .driven.drive_gain_validation import DriveGainValidationTest
 from .driven.effort_limit import EffortLimitTest
 from .driven.full_range_sweep import FullRangeSweepTest
 from .driven.velocity_limit import VelocityLimitTest
-from .ground_drop import GroundDropTest
+from .ground.ground_drop import GroundDropTest
 
 BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     GroundDropTest,

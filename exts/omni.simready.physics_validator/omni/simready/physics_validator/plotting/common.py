@@ -150,3 +150,12 @@ def note(ax, text: str, where: str = "top") -> None:
     x, y, ha, va = (0.02, 0.96, "left", "top") if where == "top" else (0.98, 0.04, "right", "bottom")
     ax.text(x, y, text, transform=ax.transAxes, ha=ha, va=va, fontsize=6.5,
             bbox={"boxstyle": "round,pad=0.25", "fc": "white", "ec": "#cccccc", "alpha": 0.85})
+
+
+def fmt_scaled(value, factor: float, label: str = "") -> str:
+    """An SI value scaled for people, with its unit ("117°", "12 mm")."""
+    value = num(value)
+    if value is None:
+        return "n/a"
+    space = "" if label.startswith("°") or not label else " "
+    return f"{value * factor:.3g}{space}{label}"

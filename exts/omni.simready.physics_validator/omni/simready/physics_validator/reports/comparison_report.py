@@ -83,11 +83,11 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
 
 
 def _cell(verdict: EngineVerdict, link: str | None = None) -> str:
-    from .html_view import METRIC_UNITS, text
+    from .html_view import text
 
     status = _status_text(verdict)
     css = status.lower().replace("_", "-").replace(" ", "-")
-    metrics = "".join(f"<li>{html.escape(k)} = {html.escape(text(v, METRIC_UNITS.get(k, '')))}</li>"
+    metrics = "".join(f"<li>{html.escape(k)} = {html.escape(text(v, verdict.units.get(k, '')))}</li>"
                       for k, v in verdict.deciding.items())
     badge = f'<span class="status {css}">{html.escape(status)}</span>'
     if link:

@@ -1,6 +1,6 @@
 """The HTML report: one self-contained folder that opens from disk (no server, no network).
 
-    write_html_report(report, out_dir) -> out_dir / "html" / "index.html"
+    write_html_report(report, out_dir, registry) -> out_dir / "html" / "index.html"
 
 Failures first: assets and, inside each, tests are ordered worst verdict first; failing tests (FAIL,
 ERROR, PRECHECK_FAILURE, WARN) are open, the others collapsed. Layout: a summary grid asset x test with
@@ -23,10 +23,12 @@ import re
 import shutil
 from pathlib import Path
 
+from ..core.plugin import TestRegistry
 from ..core.results import RunReport, TestResult
 from ..core.status import Status
+from ..core.test_view import TestView
+from ..plotting.common import load_json
 from . import html_view as view
-from .plot_common import load_json
 
 STATUS_ORDER = [s.value for s in Status]
 MEDIA = "media"
@@ -43,8 +45,9 @@ def test_anchor(path: str, test: str) -> str:
     return f"{asset_anchor(path)}-{_slug(test)}"
 
 
-def write_html_report(report: RunReport, out_dir: Path) -> Path:
-    """Write `<out_dir>/html/index.html` with its media; returns the index path."""
+def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) -> Path:
+    """Write `<out_dir>/html/index.html` with its media; returns the index path. Each test's section is drawn
+    by the view its test declares (`registry.view_of`)."""
     import jinja2
 
     from .plots import write_plots
@@ -65,7 +68,7 @@ def write_html_report(report: RunReport, out_dir: Path) -> Path:
     for a_index, asset in ordered:
         slug = asset_anchor(asset.path)
         folder = media_dir / f"a{a_index}-{_slug(Path(asset.path).stem)}"
-        tests = [_test_view(result, slug, folder, html_dir, write_plots)
+        tests = [_test_view(result, slug, folder, html_dir, write_plots, registry.view_of(result.name))
                  for result in sorted(asset.tests, key=view.rank)]
         cells = {t["r"].name: t for t in tests}
         status = asset.status.value if asset.status is not None else ""
@@ -94,11 +97,11 @@ def write_html_report(report: RunReport, out_dir: Path) -> Path:
     return index
 
 
-def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, write_plots) -> dict:
+def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, write_plots, test_view: TestView) -> dict:
     series = _series_of(result)
     plots = [{"src": _rel(p["path"], html_dir), "title": p["title"]}
-             for p in write_plots(result, series, folder, _slug(result.name))]
-    metrics, settings = view.metric_rows(result)
+             for p in write_plots(result, series, folder, _slug(result.name), test_view)]
+    metrics, settings = view.metric_rows(result, test_view)
     rows = sorted(result.joints, key=lambda r: view.RANK.get(Status(r.status).value, 9))
     status = result.status.value
     return {
@@ -119,7 +122,7 @@ def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, writ
         "plots": plots,
         "metrics": metrics,
         "settings": settings,
-        "joint_rows": [view.joint_view(row, {r.joint: r for r in rows}) for row in rows],
+        "joint_rows": [view.joint_view(row, {r.joint: r for r in rows}, test_view) for row in rows],
         "failing_joints": sum(1 for r in rows if Status(r.status).value in view.OPEN),
     }
 

@@ -2,9 +2,10 @@
 metrics in units for people next to the threshold that judges them (the failing number marked), the
 joint rows the same way, and the video's chapters grouped per joint.
 
-SI values become text through core.quantities.for_people (revolute angles in degrees, small lengths in
-mm). A value's unit is the one the test recorded (TestResult.metric_units, JointRow.units); for results
-that do not carry one, the unit is inferred from the key (a joint row's "unit" limit, *_seconds, *_pct...).
+Which metrics are judged and by what, and which row value pairs with which limit, is the test's own
+`TestView` (core.test_view, declared in the test's folder); this module names no test. SI values become text
+through core.quantities.for_people (revolute angles in degrees, small lengths in mm). A value's unit is the
+one the test recorded (TestResult.metric_units, JointRow.units), else the view's, else inferred from the key.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 
 from ..core.quantities import for_people
 from ..core.status import Status, asset_warnings, verdict_label, verdict_text
+from ..core.test_view import GENERIC_VIEW, TestView
 
 # Verdicts worst first; a PASS with warnings sorts between WARN and a clean PASS.
 RANK = {"ERROR": 0, "PRECHECK_FAILURE": 1, "FAIL": 2, "WARN": 3, "PASS*": 4, "PASS": 5, "SKIP": 6, "NOT_APPLICABLE": 7}
@@ -30,54 +32,6 @@ LEGEND = [
     ("NOT_APPLICABLE", "N/A", "not applicable (e.g. welded to the world): not a pass"),
 ]
 
-# test -> [(metric, threshold: config key or (label, function of the config), rule)] in the order people read them.
-# rule: "max" value <= threshold, "true" / "false" the flag must be so, "zero" must be 0.
-JUDGED: dict[str, list] = {
-    "ground_drop": [
-        ("touched", None, "true"),
-        ("max_penetration", "floor_margin", "max"),
-        ("penetrated", None, "false"),
-        ("max_rest_deviation", "rest_tolerance", "max"),
-        ("settle_seconds_after_contact", "rest_detection_max_seconds", "max"),
-        ("rested", None, "true"),
-        ("diverged", None, "false"),
-    ],
-    "velocity_limit": [
-        ("joints_failed", None, "zero"),
-        ("max_velocity_ratio", ("1 + tolerance_percent", lambda c: 1.0 + float(c["tolerance_percent"])), "max"),
-    ],
-    "full_range_sweep": [("joints_failed", None, "zero"), ("bbox_max_ratio", "bbox_explode_ratio", "max")],
-    "drive_gain_validation": [
-        ("joints_poor", None, "zero"),
-        ("max_overshoot_pct", "max_overshoot_pct", "max"),
-        ("max_settling_time_s", "max_settling_seconds", "max"),
-        ("max_oscillations", "max_oscillations", "max"),
-    ],
-    "effort_limit": [("joints_failed", None, "zero")],
-}
-# Units of metrics whose test does not record them (TestResult.metric_units wins).
-METRIC_UNITS = {
-    "max_penetration": "m", "max_rest_deviation": "m", "initial_z_min": "m", "bbox_height": "m", "effective_fall": "m",
-    "floor_level": "m", "final_z_min": "m", "touch_time": "s", "rest_time": "s", "settle_seconds_after_contact": "s",
-    "max_overshoot_pct": "%", "max_settling_time_s": "s", "bbox_baseline_volume": "m³",
-}
-# Joint-row keys: measured value -> the limit it is judged against (besides the generic x / max_x pairing).
-LIMIT_OF = {
-    "peak_velocity": "allowed",
-    "peak": "allowed",
-    "peak_displacement_rate": "allowed",
-    "settling_time_s": "max_settling_seconds",
-    "final_error": "settling_band",
-    "zero_error": "zero_return_tolerance",
-    "hold_error_max": "rest_tolerance",
-    "hold_error_min": "rest_tolerance",
-}
-POSITION_KEYS = {
-    "hold_error_max", "hold_error_min", "zero_error", "lower", "upper", "max_target", "min_target", "zero_target",
-    "rest_tolerance", "zero_return_tolerance", "start", "target", "final_error", "settling_band", "max_deflection",
-    "max_deflection_any_joint", "deflection_limit", "deflection_tolerance", "held_pose_sag",
-}
-VELOCITY_KEYS = {"peak_velocity", "velocity_limit", "allowed", "peak_displacement_rate", "peak"}
 SUFFIX_UNITS = (("_pct", "%"), ("_percent", ""), ("_seconds", "s"), ("_s", "s"), ("_newtons", "N"), ("_ratio", ""),
                 ("_deg", "°"), ("_m", "m"), ("_fps", "Hz"))
 
@@ -136,28 +90,28 @@ def setting_unit(key: str) -> str:
     return ""
 
 
-def metric_rows(result) -> tuple[list[dict], dict]:
+def metric_rows(result, test_view: TestView = GENERIC_VIEW) -> tuple[list[dict], dict]:
     """(rows of the metrics table, the config keys not shown there -> text). Judged metrics come first,
     each with its threshold and whether it fails; then the other metrics."""
-    units = {**METRIC_UNITS, **(result.metric_units or {})}
+    units = {**test_view.metric_units, **(result.metric_units or {})}
     cfg = result.config or {}
     rows, used = [], set()
-    for metric, threshold, rule in JUDGED.get(result.name, []):
+    for judged in test_view.judged:
+        metric, rule = judged.metric, judged.rule
         if metric not in result.metrics:
             continue
         value, unit = result.metrics[metric], units.get(metric, "")
         limit_text, limit = "", None
-        if isinstance(threshold, tuple):
-            label, function = threshold
+        if judged.threshold_of is not None:
             try:
-                limit = function(cfg)
-                limit_text = f"≤ {text(limit, unit)} ({label})"
+                limit = judged.threshold_of(cfg)
+                limit_text = f"≤ {text(limit, unit)} ({judged.threshold_label})"
             except (KeyError, TypeError, ValueError):
                 limit_text = ""
-        elif threshold is not None and threshold in cfg:
-            limit = cfg[threshold]
-            used.add(threshold)
-            limit_text = f"≤ {text(limit, unit)} ({threshold})"
+        elif judged.threshold_key is not None and judged.threshold_key in cfg:
+            limit = cfg[judged.threshold_key]
+            used.add(judged.threshold_key)
+            limit_text = f"≤ {text(limit, unit)} ({judged.threshold_key})"
         else:
             limit_text = {"true": "must be yes", "false": "must be no", "zero": "must be 0"}.get(rule, "")
         rows.append({"name": metric, "value": text(value, unit), "limit": limit_text,
@@ -171,17 +125,17 @@ def metric_rows(result) -> tuple[list[dict], dict]:
     return rows, settings
 
 
-def _joint_unit(row, key: str) -> str:
-    units = getattr(row, "units", None) or {}
+def _joint_unit(row, key: str, test_view: TestView = GENERIC_VIEW) -> str:
+    units = row.units or {}
     if key in units:
         return units[key]
     base = str(row.limits.get("unit") or "")
     base = base[:-2] if base.endswith("/s") else base
     if not base:  # a position unit recorded for any other position key of the row
-        base = next((units[k] for k in POSITION_KEYS if units.get(k) in ("rad", "m")), "")
-    if key in POSITION_KEYS:
+        base = next((u for u in units.values() if u in ("rad", "m")), "")
+    if key in test_view.row_positions:
         return base
-    if key in VELOCITY_KEYS:
+    if key in test_view.row_rates:
         return f"{base}/s" if base else ""
     if key.endswith("overshoot_pct"):
         return "%"
@@ -192,46 +146,39 @@ def _joint_unit(row, key: str) -> str:
     return ""
 
 
-def joint_view(row, siblings: dict | None = None) -> dict:
+def joint_view(row, siblings: dict | None = None, test_view: TestView = GENERIC_VIEW) -> dict:
     """A joint row: measured next to its limit (units, the failing one marked), the other values after.
-    `siblings` (joint name -> row) lets effort_limit's "another joint gave way" be judged by that joint's limit."""
+    `siblings` (joint name -> row) lets the test's own pairings judge a value by another joint's limit."""
     measured = dict(row.measured)
     limits = {k: v for k, v in row.limits.items() if k != "unit"}
     failing = Status(row.status).value in OPEN
-    lower, upper, tol = limits.get("lower"), limits.get("upper"), limits.get("break_tolerance")
-    if "max_deflection" in measured and "deflection_tolerance" not in limits and all(
-            isinstance(v, (int, float)) for v in (lower, upper, tol)):
-        limits["deflection_limit"] = float(tol) * (float(upper) - float(lower))  # effort_limit's "gave way" threshold
     used: set[str] = set()
     pairs = []
     for key, value in list(measured.items()):
-        limit_key = LIMIT_OF.get(key) if LIMIT_OF.get(key) in limits else f"max_{key}"
-        if key == "max_deflection":
-            limit_key = "deflection_tolerance" if "deflection_tolerance" in limits else "deflection_limit"
+        named = test_view.row_limits.get(key)
+        limit_key = named if named in limits else f"max_{key}"
         if limit_key in limits:
             limit = limits[limit_key]
             bad = is_bad(value, limit, "max")
-            pairs.append({"key": key, "value": text(value, _joint_unit(row, key)), "limit_key":
-                          "break_tolerance × range" if limit_key == "deflection_limit" else limit_key,
-                          "limit": text(limit, _joint_unit(row, limit_key)),
+            pairs.append({"key": key, "value": text(value, _joint_unit(row, key, test_view)), "limit_key": limit_key,
+                          "limit": text(limit, _joint_unit(row, limit_key, test_view)),
                           "bad": bool(bad) or (failing and value is None)})
             used.add(limit_key)
             measured.pop(key)
-    other, moved = measured.get("most_deflected_joint"), measured.get("max_deflection_any_joint")
-    other_row = (siblings or {}).get(other) if other and other != row.joint else None
-    other_limit = other_row.limits.get("deflection_tolerance") if other_row is not None else None
-    if isinstance(moved, (int, float)) and isinstance(other_limit, (int, float)):
-        unit = _joint_unit(other_row, "deflection_tolerance")
-        pairs.append({"key": f"{other} moved", "value": text(moved, unit), "limit_key": f"{other}'s deflection_tolerance",
-                      "limit": text(other_limit, unit), "bad": bool(is_bad(moved, other_limit, "max"))})
-        measured.pop("max_deflection_any_joint")
+    if test_view.row_pairs is not None:
+        extra, consumed = test_view.row_pairs(row, siblings or {})
+        for pair in extra:
+            pairs.append({"key": pair.key, "value": text(pair.value, pair.unit), "limit_key": pair.limit_key,
+                          "limit": text(pair.limit, pair.limit_unit), "bad": bool(is_bad(pair.value, pair.limit, "max"))})
+        for key in consumed:
+            measured.pop(key, None)
     return {
         "row": row,
         "status": Status(row.status).value,
         "open": failing,
         "pairs": pairs,
-        "measured": {k: text(v, _joint_unit(row, k)) for k, v in measured.items()},
-        "limits": {k: text(v, _joint_unit(row, k)) for k, v in limits.items() if k not in used},
+        "measured": {k: text(v, _joint_unit(row, k, test_view)) for k, v in measured.items()},
+        "limits": {k: text(v, _joint_unit(row, k, test_view)) for k, v in limits.items() if k not in used},
     }
 
 

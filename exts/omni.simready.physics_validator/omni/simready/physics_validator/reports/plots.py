@@ -1,10 +1,9 @@
 """Plots for the HTML report (matplotlib, Agg backend: no display).
 
-One function per test draws the quantity its verdict was decided on, from the test's recorded series
-(`TestResult.series` or series.json), in units for people (degrees, mm) with labelled axes, against the
-threshold from its effective config and joint rows (plots_ground.py, plots_joints.py). Any other test
-(or a test whose series do not fit) gets generic time plots, grouped by the series-name prefix before
-the last "/".
+Each test draws the quantity its verdict was decided on with its own plot (its TestView's `plot`, in the
+test's folder), from its recorded series (`TestResult.series` or series.json), in units for people with
+labelled axes, against the threshold from its effective config and joint rows. A test without one (or whose
+series do not fit it) gets generic time plots, grouped by the series-name prefix before the last "/".
 """
 
 from __future__ import annotations
@@ -15,19 +14,19 @@ from typing import Callable
 import numpy as np
 
 from ..core.results import TestResult
-from .plot_common import arr, grid, pyplot
-from .plots_ground import ground_drop
-from .plots_joints import drive_gain_validation, effort_limit, full_range_sweep, velocity_limit
+from ..core.test_view import GENERIC_VIEW, TestView
+from ..plotting.common import arr, grid, pyplot
 
 GENERIC_PANELS = 12
 
 
-def write_plots(result: TestResult, series: dict[str, list[float]], out_dir: Path, stem: str) -> list[dict]:
+def write_plots(result: TestResult, series: dict[str, list[float]], out_dir: Path, stem: str,
+                test_view: TestView = GENERIC_VIEW) -> list[dict]:
     """Draw the plots for one test result; [{"path": png, "title": caption}]."""
     if not series:
         return []
     out_dir.mkdir(parents=True, exist_ok=True)
-    plotter: Callable = SPECIFIC.get(result.name, generic)
+    plotter: Callable = test_view.plot or generic
     try:
         figures = plotter(result, series)
     except Exception:  # noqa: BLE001 - unexpected series shape: fall back to the generic view
@@ -75,12 +74,3 @@ def generic(result: TestResult, series: dict):
     if len(groups) > GENERIC_PANELS:
         text += f" (first {GENERIC_PANELS} of {len(groups)})"
     return [(figure, text)]
-
-
-SPECIFIC: dict[str, Callable] = {
-    "ground_drop": ground_drop,
-    "full_range_sweep": full_range_sweep,
-    "drive_gain_validation": drive_gain_validation,
-    "velocity_limit": velocity_limit,
-    "effort_limit": effort_limit,
-}

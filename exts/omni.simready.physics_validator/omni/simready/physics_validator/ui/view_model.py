@@ -392,7 +392,9 @@ class ValidatorViewModel:
         except ImportError as exc:  # jinja2/matplotlib missing from this Python
             self._say(f"HTML export is not available: {exc}")
             return None
-        index = Path(write_html_report(self.report(), Path(out_dir)))
+        from ..physics_tests import default_registry
+
+        index = Path(write_html_report(self.report(), Path(out_dir), default_registry()))
         if opener is None:
             import webbrowser
 

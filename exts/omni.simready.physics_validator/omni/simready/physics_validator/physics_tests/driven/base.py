@@ -19,6 +19,7 @@ from ...core.plugin import PhysicsTest
 from ...core.quantities import DEGREES_PER_RADIAN, for_people, joint_unit, joint_value
 from ...core.scene import SceneSpec
 from ...core.status import Status
+from .codes import DrivenCode
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel, JointInfo
@@ -30,12 +31,6 @@ BBOX_CHECK_EVERY = 20
 
 # Record one time-series sample every N physics steps (60 Hz at 240 Hz): plots stay compact.
 SERIES_EVERY = 4
-
-ADD_DRIVE_HINT = (
-    "Add a UsdPhysics.DriveAPI (angular for revolute, linear for prismatic joints) with driveStiffness > 0, "
-    "driveDamping > 0 and a driveMaxForce matching the real actuator to every joint that should be driven."
-)
-
 
 class DrivenJointConfig(TestConfig):
     """Settings every driven-joint test has."""
@@ -59,7 +54,7 @@ class DrivenJointTest(PhysicsTest):
         return articulation_precheck(asset)
 
     def scene(self, asset: "AssetModel", config: "TestConfig") -> SceneSpec:
-        return SceneSpec(physics_fps=config.physics_fps, gravity=9.81, ground=None, pin_base=True)
+        return driven_scene(config.physics_fps)
 
     # -- helpers used inside run() -----------------------------------------------------------------
     def select(self, ctx: "TestContext") -> JointSelection:
@@ -78,8 +73,14 @@ class DrivenJointTest(PhysicsTest):
         report_selection(ctx, selection)
         return selection
 
-    def skip_nothing_to_test(self, ctx: "TestContext", selection: JointSelection, what: str, hints=()) -> None:
-        ctx.finish(Status.SKIP, f"{what}: {selection.summary()}", hints)
+    def skip_nothing_to_test(self, ctx: "TestContext", selection: JointSelection, what: str,
+                             code=DrivenCode.NOTHING_TO_TEST) -> None:
+        ctx.finish(Status.SKIP, f"{what}: {selection.summary()}", code=code)
+
+
+def driven_scene(physics_fps: float) -> SceneSpec:
+    """The scene every driven-joint test runs in (and `fix` measures in): gravity on, no ground, the base pinned."""
+    return SceneSpec(physics_fps=physics_fps, gravity=9.81, ground=None, pin_base=True)
 
 
 def engine_runs_actuators(ctx: "TestContext") -> bool:
@@ -119,13 +120,6 @@ def row_units(joint: "JointInfo", positions=(), rates=(), **others: str) -> dict
 # A drive is dead where it was asked to move its joint and moved it less than this fraction of the way:
 # toward a sweep endpoint, a step target, a far velocity target, or back to the held pose once a load is released.
 DEAD_DRIVE_FRACTION = 0.10
-
-HINT_DEAD_DRIVE = (
-    "Dead drive: the joint's UsdPhysics.DriveAPI cannot move it. Author a driveMaxForce that matches the real "
-    "actuator (0 or a tiny value means no force at all) and a driveStiffness large enough to move the joint against "
-    "gravity and its load; check the drive's axis token (angular for revolute, linear for prismatic joints)."
-)
-
 
 def progress(start: float, position: float, target: float) -> float:
     """Fraction of the way from `start` to `target` covered at `position` (1 = there; negative = the wrong way)."""

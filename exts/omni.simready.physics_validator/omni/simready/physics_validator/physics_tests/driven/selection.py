@@ -128,7 +128,7 @@ def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set
 def report_selection(ctx, selection: JointSelection) -> None:
     """Write the exclusions as per-joint rows and count metrics (`joints_excluded_<code>`)."""
     for exclusion in selection.excluded:
-        ctx.exclude_joint(exclusion.joint, exclusion.why, exclusion.path)
+        ctx.exclude_joint(exclusion.joint, exclusion.why, exclusion.path, exclusion.code.upper())
     for code, n in selection.counts().items():
         ctx.metric(f"joints_excluded_{code}", n)
     ctx.metric("joints_tested", len(selection.tested))
@@ -146,11 +146,13 @@ def articulation_precheck(asset: "AssetModel"):
     """
     from ...core.plugin import Precheck
     from ...core.status import Status
+    from .codes import DrivenCode
 
     if not any(j.is_dof and j.enabled for j in asset.joints.values()):
         return Precheck(
             Status.NOT_APPLICABLE,
             "no revolute or prismatic joint: the driven-joint tests apply to articulated assets",
+            code=DrivenCode.NO_DOF_JOINT,
         )
     if not asset.articulations:
         return Precheck(
@@ -159,6 +161,7 @@ def articulation_precheck(asset: "AssetModel"):
             "velocity caps are not simulated as a robot",
             ["Apply UsdPhysics.ArticulationRootAPI to the robot's root prim (or its base link) so its joints "
              "form a PhysX articulation."],
+            code=DrivenCode.NO_ARTICULATION,
         )
     if not any(c.body for c in asset.colliders.values()):
         return Precheck(
@@ -166,5 +169,6 @@ def articulation_precheck(asset: "AssetModel"):
             "no collider (UsdPhysics.CollisionAPI) on any rigid body: the explosion watch bounds the articulation's "
             "collision geometry",
             ["Apply UsdPhysics.CollisionAPI to at least one mesh or gprim under each link (convex hulls for meshes)."],
+            code=DrivenCode.NO_COLLIDER,
         )
     return None

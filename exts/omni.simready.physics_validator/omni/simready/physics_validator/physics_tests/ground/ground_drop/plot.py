@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.results import TestResult
-from .plot_common import BAND_COLOR, FAIL_COLOR, LIMIT_COLOR, PASS_COLOR, arr, load_json, num, pyplot
+from ....core.results import TestResult
+from ....plotting.common import BAND_COLOR, FAIL_COLOR, LIMIT_COLOR, PASS_COLOR, arr, load_json, num, pyplot
 
 
 def window_deviation(times: np.ndarray, lo: np.ndarray, hi: np.ndarray, hold: float) -> tuple[np.ndarray, np.ndarray]:
@@ -61,7 +61,7 @@ def _deviation(result: TestResult, series: dict, hold: float):
     return t, centre, corner, " (vertical only)"
 
 
-def ground_drop(result: TestResult, series: dict):
+def ground_drop_plot(result: TestResult, series: dict):
     t, z = arr(series, "time"), arr(series, "bbox_min_z")
     if t is None or z is None or len(t) == 0:
         return []

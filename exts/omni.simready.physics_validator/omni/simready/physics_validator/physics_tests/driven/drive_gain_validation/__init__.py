@@ -1,0 +1,6 @@
+"""drive_gain_validation (FET022): the authored drive gains give a stable, settling step response."""
+
+from .codes import DriveGainValidationCode
+from .test import DriveGainValidationTest
+
+__all__ = ["DriveGainValidationCode", "DriveGainValidationTest"]

@@ -1,0 +1,6 @@
+"""effort_limit (FET022): the drives hold a stable configuration against a 10 N load from 12 directions."""
+
+from .codes import EffortLimitCode
+from .test import EffortLimitTest
+
+__all__ = ["EffortLimitCode", "EffortLimitTest"]

@@ -1,0 +1,16 @@
+"""effort_limit's settings (docs/tests/effort_limit.md)."""
+
+from pydantic import Field
+
+from ..base import DrivenJointConfig
+
+
+class EffortLimitConfig(DrivenJointConfig):
+    capture_fps: float = Field(8.0, gt=0, description="Video frames per simulated second.")
+    settle_seconds: float = Field(0.3, ge=0, description="Physics time holding the configuration before loading.")
+    force_magnitude_newtons: float = Field(10.0, ge=0, description="External force at each joint's child body (N).")
+    test_duration_seconds: float = Field(2.0, gt=0, description="Load time per joint, spread over the 12 directions (s).")
+    break_tolerance: float = Field(0.10, ge=0, description="Fail: a driven joint deflected from its held pose, or any joint beyond its limits, by more than this x its range.")
+    unlimited_prismatic_range_m: float = Field(1.0, gt=0, description="Range an unlimited prismatic joint's deflection is measured against (m).")
+    recovery_seconds: float = Field(0.5, ge=0, description="Unloaded time after each joint's load, for the drives to pull back (s).")
+    stop_on_first_break: bool = Field(True, description="Stop the test at the first failing joint (avoids cascading instability).")

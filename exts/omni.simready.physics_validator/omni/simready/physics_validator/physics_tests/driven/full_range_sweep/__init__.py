@@ -1,0 +1,6 @@
+"""full_range_sweep (FET022): every driven joint reaches and holds both authored endpoints and returns to zero."""
+
+from .codes import FullRangeSweepCode
+from .test import FullRangeSweepTest
+
+__all__ = ["FullRangeSweepCode", "FullRangeSweepTest"]

@@ -1,0 +1,15 @@
+"""velocity_limit's settings (docs/tests/velocity_limit.md)."""
+
+from pydantic import Field
+
+from ..base import DrivenJointConfig
+
+
+class VelocityLimitConfig(DrivenJointConfig):
+    settle_seconds: float = Field(1.0, ge=0, description="Physics time at the authored targets before the first joint.")
+    tolerance_percent: float = Field(0.05, ge=0, description="Allowed overshoot of the limit, as a fraction (0.05 = 5 %).")
+    test_duration_seconds: float = Field(2.0, gt=0, description="Observation window per joint and move (s).")
+    settled_velocity_threshold: float = Field(0.05, gt=0, description="|v| below this counts as stopped (rad/s or m/s).")
+    capture_settled_grace_frames: int = Field(24, ge=1, description="Stopped frames after the motion that end a move early.")
+    target_margin_ratio: float = Field(0.05, ge=0, lt=0.5, description="Target sits this fraction of the range inside the far limit.")
+    min_exercised_ratio: float = Field(0.9, gt=0, le=1, description="A joint whose peak stays below this fraction of its cap was not exercised (SKIP row).")

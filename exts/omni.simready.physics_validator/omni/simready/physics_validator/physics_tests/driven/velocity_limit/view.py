@@ -1,0 +1,17 @@
+"""How reports show velocity_limit: the deciding metrics beside their thresholds, rows' peaks beside the
+allowed speed, and the |velocity| plot."""
+
+from ....core.test_view import JudgedMetric, TestView
+from .plot import velocity_limit_plot
+
+VIEW = TestView(
+    judged=(
+        JudgedMetric("joints_failed", "zero"),
+        JudgedMetric("max_velocity_ratio", "max", threshold_label="1 + tolerance_percent",
+                     threshold_of=lambda config: 1.0 + float(config["tolerance_percent"])),
+    ),
+    row_limits={"peak_velocity": "allowed", "peak": "allowed", "peak_displacement_rate": "allowed"},
+    row_positions=frozenset({"target", "travel"}),
+    row_rates=frozenset({"peak_velocity", "velocity_limit", "allowed", "peak_displacement_rate", "peak"}),
+    plot=velocity_limit_plot,
+)

@@ -1,0 +1,7 @@
+"""ground_drop (FET003_BASE_PHYSX): dropped onto a floor, the asset touches it, does not sink, comes to rest."""
+
+from .codes import GroundDropCode
+from .config import GroundDropConfig
+from .test import GroundDropTest
+
+__all__ = ["GroundDropCode", "GroundDropConfig", "GroundDropTest"]

@@ -1,0 +1,16 @@
+"""ground_drop's verdict codes."""
+
+from ....core.codes import VerdictCode
+
+
+class GroundDropCode(VerdictCode):
+    OK = "OK"  # PASS: touched, did not sink, came to rest in time
+    WORLD_ANCHORED = "WORLD_ANCHORED"  # NOT_APPLICABLE: a joint holds it to the world
+    NO_RIGID_BODY = "NO_RIGID_BODY"  # PRECHECK_FAILURE
+    NO_COLLIDER = "NO_COLLIDER"  # PRECHECK_FAILURE: no collider on any rigid body
+    DIVERGED = "DIVERGED"  # FAIL: bounds NaN or exploded
+    PENETRATED = "PENETRATED"  # FAIL: sank below the floor margin after touching
+    NEVER_TOUCHED = "NEVER_TOUCHED"  # FAIL: never reached the floor
+    HELD_UP_BY_SCENERY = "HELD_UP_BY_SCENERY"  # FAIL: never touched; static colliders of its own moved with it
+    COLLISIONS_DISABLED = "COLLISIONS_DISABLED"  # FAIL: fell through or never touched, every collider disabled
+    NOT_AT_REST = "NOT_AT_REST"  # FAIL: touched but kept moving past the deadline

@@ -1,0 +1,27 @@
+"""ground_drop's settings: the spec's defaults (docs/tests/ground_drop.md)."""
+
+from pydantic import Field
+
+from ....core.config import TestConfig
+
+
+class GroundDropConfig(TestConfig):
+    drop_height_factor: float = Field(8.0, gt=0, description="Drop height as a multiple of the asset's bounding-box height.")
+    minimum_drop_clearance: float = Field(
+        0.2,
+        ge=0,
+        description="Lowest start height of the bounds above the floor (m), so small assets start above the touch threshold.",
+    )
+    floor_level: float = Field(0.0, description="Floor height (m).")
+    floor_margin: float = Field(0.1, ge=0, description="Contact and penetration tolerance (m).")
+    penetration_check_seconds: float = Field(
+        1.0, ge=0, description="Delay after first contact before rest detection begins (s); penetration is checked every frame."
+    )
+    rest_tolerance: float = Field(0.02, gt=0, description="Maximum movement of bbox centre and corners in the hold window (m).")
+    rest_detection_hold_seconds: float = Field(2.0, gt=0, description="Length of the continuous rest window (s).")
+    rest_detection_max_seconds: float = Field(8.0, gt=0, description="Time allowed from first contact to rest (s).")
+    simulation_seconds: float = Field(10.0, gt=0, description="Hard cap on simulated time (s).")
+    simulate_after_result_seconds: float = Field(0.5, ge=0, description="Tail simulated after the verdict, for the video (s).")
+    ground_static_friction: float = Field(0.5, ge=0)
+    ground_dynamic_friction: float = Field(0.4, ge=0)
+    ground_restitution: float = Field(0.0, ge=0, le=1, description="Floor restitution; the spec fixes 0.")

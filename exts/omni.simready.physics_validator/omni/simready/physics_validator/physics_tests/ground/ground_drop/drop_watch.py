@@ -1,0 +1,115 @@
+"""What ground_drop decides from the falling asset's bounding box, frame by frame: pure, no engine.
+
+Three checks in order: it touches (min z reaches floor + margin), it never sinks below floor - margin, and
+within rest_detection_max_seconds of contact the box's centre and all 8 corners stay within rest_tolerance
+over a continuous rest window (detection starting penetration_check_seconds after contact).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ....core.status import Status
+from .codes import GroundDropCode as Code
+from .config import GroundDropConfig
+from .rest_window import RestWindow
+
+
+@dataclass(frozen=True)
+class DropVerdict:
+    status: Status
+    code: Code
+    reason: str
+
+
+class DropWatch:
+    """Feed it every frame's bounds (`observe`) until `verdict` is set; `final_verdict` when time ran out."""
+
+    def __init__(self, cfg: GroundDropConfig, lo, hi, disabled: str):
+        fps = cfg.physics_fps
+        self.cfg = cfg
+        self.disabled = disabled  # why the asset falls through when every collider is disabled ('' otherwise)
+        self.touch_threshold = cfg.floor_level + cfg.floor_margin
+        self.penetration_threshold = cfg.floor_level - cfg.floor_margin
+        self.delay_frames = int(round(cfg.penetration_check_seconds * fps))
+        self.max_rest_frames = int(round(cfg.rest_detection_max_seconds * fps))
+        self.window = RestWindow(max(1, int(round(cfg.rest_detection_hold_seconds * fps))))
+        self.window.push(lo, hi)
+        self.prev_z = float(lo[2])
+        self.lowest_z: float | None = None  # the lowest bounds min z of the frames observed
+        self.touch_frame: int | None = None
+        self.touch_time: float | None = None
+        self.rest_time: float | None = None
+        self.settle_seconds: float | None = None
+        self.max_penetration = 0.0
+        self.penetrated = self.rested = self.diverged = False
+        self.verdict: DropVerdict | None = None
+        self.phase = "falling"  # what is happening now, for the video's captions
+
+    def observe(self, frame: int, time: float, lo, hi) -> None:
+        z, top = float(lo[2]), float(hi[2])
+        self.lowest_z = z if self.lowest_z is None else min(self.lowest_z, z)
+        if not math.isfinite(float(lo[0] + lo[1] + hi[0] + hi[1]) + z + top) or abs(z) > 1e6:
+            self.diverged = True
+            self.verdict = DropVerdict(Status.FAIL, Code.DIVERGED,
+                                       f"simulation diverged at t={time:.3f} s (bounds are NaN or exploded)")
+            return
+        self.window.push(lo, hi)
+        if self.touch_frame is None:
+            if self.prev_z > self.touch_threshold >= z:
+                self.touch_frame, self.touch_time, self.phase = frame, round(time, 6), "contact"
+        else:
+            self._after_contact(frame, time, z)
+        self.prev_z = z
+
+    def _after_contact(self, frame: int, time: float, z: float) -> None:
+        cfg = self.cfg
+        self.max_penetration = max(self.max_penetration, cfg.floor_level - z)
+        since = frame - self.touch_frame
+        if z < self.penetration_threshold:
+            self.penetrated = True
+            self.verdict = DropVerdict(
+                Status.FAIL, Code.COLLISIONS_DISABLED if self.disabled else Code.PENETRATED,
+                f"penetrated the floor: bounds min z {z:.3f} m < floor - margin {self.penetration_threshold:.3f} m "
+                f"at t={time:.3f} s" + (f"; {self.disabled}" if self.disabled else ""))
+        elif since >= self.delay_frames and self.window.full:
+            self.phase = "settling"
+            if self.window.at_rest(cfg.rest_tolerance):
+                self.rested, self.phase = True, "at rest"
+                self.rest_time, self.settle_seconds = round(time, 6), round(since / cfg.physics_fps, 6)
+                self.verdict = DropVerdict(Status.PASS, Code.OK, f"at rest {since / cfg.physics_fps:.2f} s after first contact")
+        if self.verdict is None and since >= self.max_rest_frames:
+            self.verdict = DropVerdict(
+                Status.FAIL, Code.NOT_AT_REST,
+                f"touched the floor but not at rest within {cfg.rest_detection_max_seconds:g} s of contact "
+                f"({self.window.diagnosis(cfg.rest_tolerance)})")
+
+    def final_verdict(self, scenery_path: str | None) -> DropVerdict:
+        """The verdict when the time cap ended the drop undecided. `scenery_path`: a static collider of the asset's
+        own that moved with it (it may have held the asset up)."""
+        cfg = self.cfg
+        if self.touch_frame is not None:
+            return DropVerdict(Status.FAIL, Code.NOT_AT_REST,
+                               f"not at rest before the {cfg.simulation_seconds:g} s cap "
+                               f"({self.window.diagnosis(cfg.rest_tolerance)})")
+        reason = (f"never touched the floor within {cfg.simulation_seconds:g} s (bounds min z stayed at or above "
+                  f"{self.prev_z if self.lowest_z is None else self.lowest_z:.3f} m; touch threshold {self.touch_threshold:.3f} m)")
+        if self.disabled:
+            return DropVerdict(Status.FAIL, Code.COLLISIONS_DISABLED, f"{reason}; {self.disabled}")
+        if scenery_path:
+            return DropVerdict(Status.FAIL, Code.HELD_UP_BY_SCENERY,
+                               f"{reason}; the asset carries static collision geometry ({scenery_path}) that moved "
+                               "with it and may hold it up")
+        return DropVerdict(Status.FAIL, Code.NEVER_TOUCHED, reason)
+
+    def metrics(self) -> dict:
+        return {
+            "touched": self.touch_frame is not None,
+            "penetrated": self.penetrated,
+            "max_penetration": round(max(0.0, self.max_penetration), 6),
+            "rested": self.rested,
+            "diverged": self.diverged,
+            "final_z_min": float(self.prev_z) if math.isfinite(self.prev_z) else None,
+            "max_rest_deviation": round(self.window.deviation()[0], 6) if self.window.full else None,
+        }

@@ -1,0 +1,24 @@
+"""How reports show ground_drop: the metrics its verdict is decided on, each beside its threshold, and its plot."""
+
+from ....core.test_view import JudgedMetric, TestView
+from .plot import ground_drop_plot
+
+VIEW = TestView(
+    judged=(
+        JudgedMetric("touched", "true"),
+        JudgedMetric("max_penetration", "max", "floor_margin"),
+        JudgedMetric("penetrated", "false"),
+        JudgedMetric("max_rest_deviation", "max", "rest_tolerance"),
+        JudgedMetric("settle_seconds_after_contact", "max", "rest_detection_max_seconds"),
+        JudgedMetric("rested", "true"),
+        JudgedMetric("diverged", "false"),
+    ),
+    deciding=("touched", "penetrated", "max_penetration", "rested", "diverged", "max_rest_deviation",
+              "settle_seconds_after_contact"),
+    metric_units={
+        "max_penetration": "m", "max_rest_deviation": "m", "initial_z_min": "m", "bbox_height": "m",
+        "effective_fall": "m", "floor_level": "m", "final_z_min": "m", "touch_time": "s", "rest_time": "s",
+        "settle_seconds_after_contact": "s",
+    },
+    plot=ground_drop_plot,
+)
