@@ -81,12 +81,16 @@ def test_each_documented_default_is_the_codes(name):
     assert not wrong, f"docs/tests/{name}.md defaults differ from the code: {wrong}"
 
 
+def _unit_files(name: str) -> list[Path]:
+    """The test's own folder (a test is one unit) and its family's shared base and selection modules."""
+    folder = Path(inspect.getfile(default_registry().get(name))).resolve().parent
+    return sorted(folder.glob("*.py")) + [f for f in (folder.parent / "base.py", folder.parent / "selection.py")
+                                           if f.exists()]
+
+
 def _sources(name: str) -> str:
-    """The text of the test's module, the shared driven-joint modules it uses, and the runner's verdict paths."""
-    module = Path(inspect.getfile(default_registry().get(name))).resolve()
-    files = [module, PACKAGE / "core" / "session.py", PACKAGE / "run" / "worker.py"]
-    if module.parent.name == "driven":
-        files += [module.parent / "base.py", module.parent / "selection.py"]
+    """The text of the test's unit, the shared family modules it uses, and the runner's verdict paths."""
+    files = _unit_files(name) + [PACKAGE / "core" / "session.py", PACKAGE / "run" / "worker.py"]
     return "\n".join(f.read_text(encoding="utf-8") for f in files)
 
 
@@ -97,14 +101,22 @@ def test_each_page_lists_exactly_the_statuses_the_test_gives(name):
     rows = _table_rows(text, "## Verdicts")
     names = {s.value for s in Status}
     documented = {word for row in rows for word in re.findall(r"[A-Z_]{4,}", row[0]) if word in names}
-    module = Path(inspect.getfile(default_registry().get(name))).resolve()
-    own = module.read_text(encoding="utf-8")
-    if module.parent.name == "driven":
-        own += (module.parent / "base.py").read_text(encoding="utf-8")
-        own += (module.parent / "selection.py").read_text(encoding="utf-8")
+    own = "".join(f.read_text(encoding="utf-8") for f in _unit_files(name))
     # Every test can also end as PRECHECK_FAILURE (broken asset content) and ERROR (exception, hang, no verdict).
     emitted = set(re.findall(r"Status\.([A-Z_]+)", own)) | {"PRECHECK_FAILURE", "ERROR"}
     assert documented == emitted, f"docs/tests/{name}.md lists {sorted(documented)}, the code gives {sorted(emitted)}"
     sources = _sources(name)
-    missing = [quote for row in rows for quote in re.findall(r"`([^`]+)`", row[1]) if quote not in sources]
+    missing = [quote for row in rows for quote in re.findall(r"`([^`]+)`", row[2]) if quote not in sources]
     assert not missing, f"docs/tests/{name}.md quotes reasons the code never says: {missing}"
+
+
+@pytest.mark.parametrize("name", default_registry().names())
+def test_each_page_lists_every_code_the_test_declares_and_no_other(name):
+    registry = default_registry()
+    text = (DOCS / "tests" / f"{name}.md").read_text(encoding="utf-8")
+    declared = {member.value for enum in registry.get(name).codes for member in enum}
+    listed = set(re.findall(r"^- `([A-Z_]+)`:", text.split("## Codes", 1)[1], re.M)) if "## Codes" in text else set()
+    assert listed == declared, f"docs/tests/{name}.md '## Codes' lists {sorted(listed)}, the test declares {sorted(declared)}"
+    in_table = {c for row in _table_rows(text, "## Verdicts") for c in re.findall(r"`([A-Z_]+)`", row[1])}
+    unknown = in_table - registry.declared_codes(registry.get(name))
+    assert not unknown, f"docs/tests/{name}.md's verdict table names codes the test never gives: {unknown}"
