@@ -347,7 +347,8 @@ class _Physx:
         if not self.started:
             self.value = value
 
-    def set_simulation_layer(self, layer):
+    def set_simulation_layer(self, layer: str):
+        assert isinstance(layer, str), "omni.physx 110.4.4 types the layer as str"
         self.layer = layer
 
 
@@ -399,7 +400,7 @@ def test_user_state_is_captured_and_put_back():
     physx.value, selection.paths = 0, []
     state.restore_process_wide(physx)
     state.restore_stage_side(timeline, selection)
-    assert physx.value == 1 and physx.layer is None and selection.paths == ["/Box"]
+    assert physx.value == 1 and physx.layer == "" and selection.paths == ["/Box"]
     assert timeline.queue == [("time", 0.75), ("play",)]  # queued: Kit applies them the next frame
 
 

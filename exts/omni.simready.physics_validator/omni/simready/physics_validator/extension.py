@@ -8,15 +8,20 @@ the session sublayer removed once PhysX has reset, GPU override and simulation l
 frame may never come), drops every subscription, removes the menu entry and the action, and destroys the
 window so hot reload leaves nothing behind.
 
-Kit-only (imports omni.* at module level); written against the public Kit 107.3 / Isaac Sim 5.x sources
-(isaac-sim/IsaacSim source/extensions/isaacsim.robot_setup.gain_tuner/.../extension.py for the action,
-menu and stage-event patterns), never run from this repository.
+Kit-only (imports omni.* at module level). Target Isaac Sim 6.x (Kit 110.x), kept for 5.1 (Kit 107.3). omni.ext
+and carb.settings are checked against the real Isaac Sim 6.2 wheels (tests/kit/test_call_audit.py). omni.ui,
+omni.usd, omni.kit.actions.core and omni.kit.menu.utils ship only as PyPI stubs: the action, menu, workspace and
+stage-event patterns follow isaac-sim/IsaacSim source/extensions/isaacsim.robot_setup.gain_tuner/.../extension.py
+(5.1) and omni.physx.supportui / omni.physx.demos 110.4.4 (`register_action`, `set_show_window_fn`, in the 6.2
+wheels). Kit's extension manager enables, disables and re-enables this class in the kit test tier, on a real Kit
+110.4 kernel over test doubles of those extensions (tests/kit/test_kit_lifecycle.py).
 """
 
 from __future__ import annotations
 
 import gc
 
+import carb.settings
 import omni.ext
 import omni.kit.actions.core
 import omni.kit.menu.utils
@@ -38,6 +43,7 @@ class PhysicsValidatorExtension(omni.ext.IExt):
 
     def on_startup(self, ext_id: str) -> None:
         self._ext_name = omni.ext.get_extension_name(ext_id)
+        self._settings = self._read_settings()
         self._registry = default_registry()
         self._window = None
         self._view_model = None
@@ -89,14 +95,16 @@ class PhysicsValidatorExtension(omni.ext.IExt):
             self._window.visible = visible
         omni.kit.menu.utils.refresh_menu_items(MENU_PATH)
 
-    def _apply_settings(self, view_model) -> None:
-        """[settings] of extension.toml: video recording and the per-test watchdog."""
-        import carb.settings
-
+    def _read_settings(self) -> dict:
+        """[settings] of extension.toml (Kit applies them before on_startup; `--/exts/<name>/<key>=` overrides):
+        video recording and the per-test watchdog, as carb.settings holds them now."""
         settings = carb.settings.get_settings()
         prefix = f"/exts/{self._ext_name}"
-        video = settings.get(f"{prefix}/record_video")
-        watchdog = settings.get(f"{prefix}/watchdog_seconds")
+        return {"record_video": settings.get(f"{prefix}/record_video"),
+                "watchdog_seconds": settings.get(f"{prefix}/watchdog_seconds")}
+
+    def _apply_settings(self, view_model) -> None:
+        video, watchdog = self._settings["record_video"], self._settings["watchdog_seconds"]
         if video is not None:
             view_model.config.run.video = bool(video)
         if watchdog:

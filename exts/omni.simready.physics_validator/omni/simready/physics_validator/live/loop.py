@@ -78,6 +78,10 @@ class LiveKit(Protocol):
     def force_cpu(self) -> None:
         """overwrite_gpu_setting(0) (only while stopped)."""
 
+    def reset_physics(self) -> None:
+        """PhysX's reset now (what the stage update does on STOP): parse-time poses back into the edit target,
+        PhysX objects released, the simulation no longer started."""
+
     def restore_user_state(self, state: "UserState", stage_alive: bool) -> None: ...
 
     def start_stepping(self, pre_step: Callable[[float], None], post_step: Callable[[float], None]) -> None: ...
@@ -245,8 +249,18 @@ class LiveLoop:
                 self._stop_requested = True
                 self.kit.stop(now=True)  # timeline.commit(): applied in this call
             if self._resumed and not self._physics_stopped:
-                # PhysX has not reset yet (whether commit() runs the reset synchronously is not public): leave
-                # the session-only sublayer and the edit target on it, so the reset cannot write into a user layer.
+                # Whether commit() runs PhysX's reset is not public, and no frame may come after this call: reset
+                # now, into the sublayer (the edit target is held on it). Until PhysX has reset, its simulation
+                # counts as started and it ignores the GPU override being put back (found by the kit tier).
+                self._hold(session)
+                try:
+                    self.kit.reset_physics()
+                    self._physics_stopped = True
+                except Exception as exc:  # noqa: BLE001 - shutting down: say so, never raise into Kit
+                    self.kit.warn(f"physics validator: PhysX could not be reset at shutdown: {exc}")
+            if self._resumed and not self._physics_stopped:
+                # Still not reset: leave the session-only sublayer and the edit target on it, so the reset cannot
+                # write into a user layer.
                 session.engine.leave_stage_alone = True
                 self.kit.warn("physics validator: the validation sublayer stays in the session layer until the "
                               "stage is reopened (PhysX had not reset when the extension shut down)")

@@ -2,8 +2,12 @@
 
 Implements the view-model's runner protocol (`start(request, sink)`, `cancel()`, and `shutdown()` for the
 extension's on_shutdown) and the `LiveKit` side of `loop.LiveLoop`, which holds the logic (a per-frame state
-machine). This module only makes the Kit calls, each as read in the public sources of Kit 107.3 / Isaac Sim
-5.x (not run from this repository; pytest runs it over a test double of these calls, tests/fixtures/fake_kit):
+machine). This module only makes the Kit calls. Target Isaac Sim 6.x (Kit 110.x), kept for 5.1 (Kit 107.3): the
+omni.physx, omni.kit.app and carb calls are checked against the real Isaac Sim 6.2 wheels (tests/kit/
+test_call_audit.py); omni.timeline and omni.usd ship only as PyPI stubs, so those calls follow their Python docs
+and Isaac Sim 6.2's own use (isaacsim.core.simulation_manager 1.17.4 subscribes to the timeline's legacy stream with
+`create_subscription_to_pop_by_type`). It runs on a real Kit 110.4 kernel's frame loop in the kit test tier
+(tests/kit), over test doubles of omni.physx / omni.timeline / omni.usd backed by ovphysx (tests/fixtures/fake_kit):
 
 - `omni.timeline.get_timeline_interface()`: `play()`, `stop()`, `set_current_time()` queued to the next frame,
   `commit()` applies them now, `is_playing()` / `is_stopped()` / `get_current_time()` the applied state
@@ -13,7 +17,8 @@ machine). This module only makes the Kit calls, each as read in the public sourc
 - `omni.physx.get_physx_interface()`: `subscribe_physics_on_step_events(fn, pre_step, order)` (`fn(dt)` per
   substep; the subscription lives as long as the returned object and cannot change inside a step callback),
   `get_simulation_event_stream_v2()` (SimulationEvent.RESUMED / STOPPED), `overwrite_gpu_setting` /
-  `get_overwrite_gpu_setting`, `set_simulation_layer` (NVIDIA-Omniverse/PhysX @ 107.3
+  `get_overwrite_gpu_setting`, `set_simulation_layer(layer: str)`, `reset_simulation()` (omni.physx 110.4.4
+  bindings/_physx.pyi; NVIDIA-Omniverse/PhysX @ 107.3
   omni/extensions/runtime/source/omni.physx/bindings/BindingsPhysXPython.cpp:576-581, 734-749, 858-893);
 - `carb.eventdispatcher.get_eventdispatcher().observe_event(event_name=omni.kit.app.GLOBAL_EVENT_UPDATE, ...)`
   once per app frame (IsaacSim source/extensions/isaacsim.robot_setup.gain_tuner/.../extension.py:157-162);
@@ -117,6 +122,12 @@ class KitLiveRunner:
     def force_cpu(self) -> None:
         # The numpy tensor frontend needs the CPU pipeline (omni.physics.tensors/python/api.py:38-45)
         self._physx().overwrite_gpu_setting(CPU_ONLY)
+
+    def reset_physics(self) -> None:
+        # IPhysx.reset_simulation(): "Reset physics simulation and set back original transformations stored during
+        # start_simulation" (omni.physx 110.4.4 bindings/_physx.pyi); the function the stage update runs on STOP
+        # (NVIDIA-Omniverse/PhysX omni.physx/plugins/PhysX.cpp fillInterface: resetSimulation = endSimulation)
+        self._physx().reset_simulation()
 
     def restore_user_state(self, state: UserState, stage_alive: bool) -> None:
         state.restore_process_wide(self._physx())

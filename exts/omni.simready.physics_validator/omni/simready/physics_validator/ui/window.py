@@ -1,7 +1,11 @@
 """The omni.ui panel: widgets bound to `ValidatorViewModel`, no logic of their own.
 
 Every button calls a view-model method; every redraw follows a view-model change notification.
-Kit-only; written against ../shared/notes/kit-api.md (omni.ui patterns), not run here.
+Kit-only. omni.ui ships only as a PyPI stub: written against omni.ui's documented API (notes in
+../shared/notes/kit-api.md, omni.ui patterns); the update observer (carb.eventdispatcher, omni.kit.app) is checked
+against the real Isaac Sim 6.2 wheels (tests/kit/test_call_audit.py). In the kit test tier the panel is built,
+clicked and read on a real Kit 110.4 kernel over a recording omni.ui double (tests/fixtures/fake_kit/exts/omni.ui).
+A proposed fix goes on the open stage of omni.usd's context (`get_context().get_stage()`, omni.usd Python docs).
 """
 
 from __future__ import annotations

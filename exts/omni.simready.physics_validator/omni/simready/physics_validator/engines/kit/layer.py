@@ -4,7 +4,10 @@
   authored by `engines.validation_layer` (pure pxr, shared with the headless engine); this class owns where
   it lives and the stage's edit target around it.
 - `UserState`: what a live run records once and puts back at its end (timeline time and play state,
-  selection, the GPU override), over duck-typed timeline / selection / PhysX interfaces.
+  selection, the GPU override), over duck-typed interfaces: omni.timeline's timeline (`get_current_time`,
+  `is_playing`, `is_stopped`, `set_current_time`, `play`: omni.timeline Python docs), omni.usd's selection
+  (`get_selected_prim_paths`, `set_selected_prim_paths`: omni.usd Python docs) and omni.physx's IPhysx (checked
+  against the real 110.4.4 wheel by tests/kit/test_call_audit.py).
 - `GpuOverride`: `overwrite_gpu_setting` saved, forced to CPU and restored.
 
 Sources (NVIDIA-Omniverse/PhysX @ 107.3, omni/extensions/runtime/source/omni.physx/):
@@ -30,6 +33,10 @@ from dataclasses import dataclass, field
 from ..validation_layer import ValidationLayerPlan, author_validation_layer
 
 CPU_ONLY = 0  # overwrite_gpu_setting: -1 use the schema, 0 force CPU, 1 force GPU
+# set_simulation_layer(layer: str) in omni.physx 110.4.4 (Isaac Sim 6.2, bindings/_physx.pyi): None is a TypeError
+# there. The plugin looks the identifier up with SdfLayer::Find and stores what it finds (plugins/PhysX.cpp,
+# setSimulationLayer), so an identifier no layer has, "", clears it; Kit 107.3's `const char*` binding takes "" too.
+NO_SIMULATION_LAYER = ""
 
 
 class ValidationLayer:
@@ -134,7 +141,7 @@ class UserState:
 
     def restore_process_wide(self, physx_interface) -> None:
         """GPU override back and no simulation layer: valid even when the stage is gone (call while stopped)."""
-        physx_interface.set_simulation_layer(None)
+        physx_interface.set_simulation_layer(NO_SIMULATION_LAYER)
         physx_interface.overwrite_gpu_setting(self.gpu)
 
     def restore_stage_side(self, timeline, selection) -> None:
