@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): install the package with its test extras, the test
-# browser for the HTML-report tests, then run the whole pytest suite.
+# browser for the HTML-report tests and the kit tier's Kit venv, then run the whole pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # [newton]: the Newton engine tests run too; Warp kernels compile once into ~/.cache/simready-physics/warp (kept between runs on this machine)
@@ -9,6 +9,13 @@ cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -e ".[test,newton,ray,sapien]"
 if [ -f tools/install_test_browser.sh ]; then
     bash tools/install_test_browser.sh
+fi
+# The kit tier (tests/kit): a real Kit 110.4 kernel and the Isaac Sim 6.2 wheels in their own Python 3.12 venv, cached
+# in ~/.cache/simready-physics (about 80 s the first time, then a check). Here it is required: a missing venv fails
+# its tests instead of skipping them. SIMREADY_KIT_TIER=skip leaves it out (its tests then skip).
+export SIMREADY_KIT_TIER="${SIMREADY_KIT_TIER:-required}"
+if [ "$SIMREADY_KIT_TIER" != "skip" ] && ! bash tools/install_kit_tier.sh; then
+    echo "kit tier: the install failed; tests/kit will fail (see the message above)" >&2
 fi
 # Two pytest workers (the CI machine has 2 cores; most physics runs are single-threaded), a test file per worker so
 # module fixtures are built once: 17-23 min here, against about 25 min in one process. SIMREADY_TEST_WORKERS=0 runs in one process.
