@@ -1,8 +1,10 @@
 """Registry, declared dependencies and extension start/stop (hot reload leaves no action, menu entry or
 window behind).
 
-Kit-only (omni.kit.test); written against the public Kit 107.3 / Isaac Sim 5.x sources, never run from
-this repository.
+Kit-only (omni.kit.test); written against the public Kit 107.3 / Isaac Sim 5.x sources.
+Run in a real Kit 110.4 kernel by the kit test tier (tests/kit/test_kit_suites.py), with omni.kit.test,
+omni.kit.ui_test, omni.ui, omni.usd, omni.timeline and the omni.physx chain as test doubles
+(tests/fixtures/fake_kit); not yet run in a real Isaac Sim with omni.physx.
 """
 
 import omni.kit.actions.core

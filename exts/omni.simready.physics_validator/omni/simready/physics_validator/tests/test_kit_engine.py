@@ -3,8 +3,11 @@ the user's root layer, edit target, timeline, selection, GPU override and simula
 a run on the open stage.
 
 Kit-only (omni.kit.test, omni.physx, omni.physx.tests); written against the public Kit 107.3 / Isaac Sim 5.x
-sources and never run from this repository (pytest runs the same engine over a test double:
-tests/engines/test_kit_double.py). The verdict tests step a memory stage in manual mode
+sources. Run in a real Kit 110.4 kernel by the kit test tier (tests/kit/test_kit_suites.py), with omni.kit.test,
+omni.kit.ui_test, omni.ui, omni.usd, omni.timeline and the omni.physx chain as test doubles
+(tests/fixtures/fake_kit: omni.physx over ovphysx); not yet run in a real Isaac Sim with omni.physx. Plain
+pytest runs the same engine over the same doubles (tests/engines/test_kit_double.py). The verdict tests step a
+memory stage in manual mode
 (attach_stage + simulate / fetch_results), never the user's stage, through omni.physx's own test case
 (omni.physxtests.utils.physicsBase.PhysicsMemoryStageBaseAsyncTestCase, NVIDIA-Omniverse/PhysX
 omni/extensions/ux/source/omni.physx.tests/python/utils/physicsBase.py:130-225). Its `new_stage` rewrites

@@ -8,7 +8,9 @@ templates/extensions/python_ui/template/.../tests/test_hello_world.py does), `Wi
 are found again after waiting, since a rebuilt frame makes old ones stale. Waits are wall-clock deadlines,
 not frame counts (the frame rate of a CI machine is not known).
 
-Kit-only; written against the public Kit 107.3 sources and docs, never run from this repository.
+Kit-only; written against the public Kit 107.3 sources and docs. Run in a real Kit 110.4 kernel by the kit test tier
+(tests/kit/test_kit_suites.py), with omni.kit.test, omni.kit.ui_test, omni.ui, omni.usd, omni.timeline and the
+omni.physx chain as test doubles (tests/fixtures/fake_kit); not yet run in a real Isaac Sim with omni.physx.
 """
 
 import time

@@ -2,19 +2,20 @@
 
 Targets Isaac Sim 6.x (Kit 110.x, omni.physx 110.x) and keeps Isaac Sim 5.1 (Kit 107.3). Its omni.physx,
 omni.physics.tensors, omni.kit.app and carb calls are checked against the real Isaac Sim 6.2 wheels (omni.physx
-110.4.4: bindings/_physx.pyi, scripts/ifaces.py; omni.physics.tensors 110.4.4: api.py) by tests/kit/test_call_audit.py;
-the NVIDIA-Omniverse/PhysX @ 107.3 sources (omni/extensions/runtime/source: omni.physx/bindings/BindingsPhysXPython.cpp,
-omni.physics.tensors/python/api.py) give the units and timing, and every call is listed in docs/kit-extension.md.
-omni.usd (`get_context(name).get_stage()` / `get_stage_id()`), omni.timeline (`get_timeline_interface().is_stopped()`)
-and pxr.PhysicsSchemaTools (`sdfPathToInt`, from omni.usd.schema.physx) ship only in Kit SDK packages that PyPI has as
-stubs: they follow omni.usd's and omni.timeline's Python docs and Isaac Sim 6.2's own use (`get_stage_id()` in isaacsim.core.experimental.objects
-impl/stage.py, `sdfPathToInt` in isaacsim.physics.newton impl/property_query.py). The kit test tier runs this engine in a real Kit 110.4 kernel over test
-doubles of those calls backed by ovphysx (the same Omni PhysX runtime); the plain-pytest suites run it over the same
-doubles (tests/fixtures/fake_kit). What it computes lives in omni-free modules (`dof_map`, `layer`,
-`engines.validation_layer`); this module moves data between omni.physx / omni.physics.tensors and those. Units:
-tensor views are float32, radians for angular DOFs, stage units otherwise (api.py:1713-1769); PhysX poses are stage
-units with x, y, z, w quaternions (BindingsPhysXPython.cpp:915-946); everything leaving this class is SI in the Z-up
-world.
+110.4.4: bindings/_physx.pyi, scripts/ifaces.py; omni.physics.tensors 110.4.4: api.py) by
+tests/kit/test_call_audit.py; the NVIDIA-Omniverse/PhysX @ 107.3 sources (omni/extensions/runtime/source:
+omni.physx/bindings/BindingsPhysXPython.cpp, omni.physics.tensors/python/api.py) give the units and timing, and
+every call is listed in docs/kit-extension.md. omni.usd (`get_context(name).get_stage()` / `get_stage_id()`),
+omni.timeline (`get_timeline_interface().is_stopped()`) and pxr.PhysicsSchemaTools (`sdfPathToInt`, from
+omni.usd.schema.physx) ship only in Kit SDK packages that PyPI has as stubs: they follow omni.usd's and
+omni.timeline's Python docs and Isaac Sim 6.2's own use (`get_stage_id()` in isaacsim.core.experimental.objects
+impl/stage.py, `sdfPathToInt` in isaacsim.physics.newton impl/property_query.py). The kit test tier runs this engine
+in a real Kit 110.4 kernel over test doubles of those calls backed by ovphysx (the same Omni PhysX runtime); the
+plain-pytest suites run it over the same doubles (tests/fixtures/fake_kit). What it computes lives in omni-free
+modules (`dof_map`, `layer`, `engines.validation_layer`); this module moves data between omni.physx /
+omni.physics.tensors and those. Units: tensor views are float32, radians for angular DOFs, stage units otherwise
+(api.py:1713-1769); PhysX poses are stage units with x, y, z, w quaternions (BindingsPhysXPython.cpp:915-946);
+everything leaving this class is SI in the Z-up world.
 
 Two ways to drive it:
 - **manual** (`step()`): `IPhysxSimulation.attach_stage` + `simulate`/`fetch_results`, synchronous, as the
