@@ -46,10 +46,10 @@ def assets(tmp_path_factory) -> list[Path]:
     ]
 
 
-def config(video: bool = False) -> dict:
+def config(video: bool = False) -> ValidationConfig:
     cfg = ValidationConfig.defaults(default_registry())
     cfg.apply({"run": {"video": video, "video_width": 96, "video_height": 64}}, origin="test")
-    return cfg.to_dict()
+    return cfg
 
 
 def verdicts(result) -> list[tuple[str, str, str]]:
@@ -60,7 +60,7 @@ ALONE = """
 import json, sys
 from omni.simready.physics_validator.run.asset_run import run_asset
 from omni.simready.physics_validator.run.inputs import AssetJob
-job = AssetJob(**json.loads(sys.argv[1]))
+job = AssetJob.from_wire(json.loads(sys.argv[1]))
 print("VERDICTS", json.dumps([(t.name, t.status.value, t.reason) for t in run_asset(job).tests]))
 """
 
@@ -70,7 +70,7 @@ def alone(assets) -> dict[Path, list]:
     """Each asset's verdicts in a fresh process of its own."""
     out = {}
     for path in assets:
-        job = dict(path=str(path), tests=TESTS, config=config(), engine="physx", out_dir=None)
+        job = AssetJob(str(path), TESTS, config(), "physx", None).to_wire()
         proc = subprocess.run([sys.executable, "-c", ALONE, json.dumps(job)], capture_output=True, text=True, cwd=REPO,
                               timeout=600)
         line = [x for x in proc.stdout.splitlines() if x.startswith("VERDICTS ")]

@@ -38,6 +38,20 @@ def test_an_accepted_fix_exits_by_the_verdicts_with_the_layer_and_writes_its_fil
     assert (out / "html" / "index.html").is_file()
 
 
+def test_measured_in_worker_processes_the_fix_is_the_same_layer(tmp_path, capsys):
+    """Without --in-process the validations and the probe run in the run layer's worker processes: the same
+    proposal, proved by the same verdicts, byte for byte the same layer as in this process."""
+    asset = horizontal_arm(tmp_path / "weak.usda", max_force=0.1)
+    common = ["--tests", "full_range_sweep,effort_limit", "--rounds", "2", "-j", "1", "--quiet"]
+    layers = []
+    for mode, extra in (("workers", []), ("here", ["--in-process"])):
+        code, text = run(capsys, asset, "--out", tmp_path / mode, *common, *extra)
+        assert code == 0, text
+        layers.append((tmp_path / mode / "weak.fix.usda").read_text())
+    assert layers[0] == layers[1]
+    assert "maxForce" in layers[0]
+
+
 def test_a_failure_drives_cannot_fix_exits_1_and_says_why(tmp_path, capsys):
     asset = tiny_range_revolute(tmp_path / "tiny.usda", range_deg=0.5)
     code, text = run(capsys, asset, "--tests", "full_range_sweep", "--out", tmp_path / "out", "--in-process")

@@ -64,8 +64,8 @@ def _run(paths: list[Path], engine: str, tests: list[str], pool: WorkerPool) -> 
     config.run.video = False
     out = {}
     for path in paths:
-        job = AssetJob(str(path), tests, config.to_dict(), engine, None)
-        result = run_asset_isolated(job, config.run.watchdog_seconds, pool=pool)
+        job = AssetJob(str(path), tests, config, engine, None)
+        result = run_asset_isolated(job, pool=pool)
         rows = [{**r.model_dump(mode="json", exclude=IGNORED), "series": r.series} for r in result.tests]
         out[path.name] = json.loads(json.dumps(rows, sort_keys=True))  # NaN in a series compares equal as "NaN"
     return out

@@ -5,9 +5,10 @@ prove it with a re-run of the tests, and keep only what the re-run proves. The a
     report = fix_assets(["robot.usda"], out_dir="fix-report")   # RunReport; each asset has a `fix` block
 
 Modules: `diagnose` (which failures drives can fix), `probe` (inertia, loads and blocked endpoints measured
-through the engine), `rules` (the formulas), `plan` (probe + rules + static verification, in a spawned process:
-`isolate`), `layers` (USD), `rounds` (before/after), `outcome` (files and the report block), `pipeline` (the
-loop), `command` (the CLI), `session` (the panel: the layer on the session only). See docs/fix.md.
+through the engine), `rules` (the formulas), `plan` (probe + rules + static verification, in a worker process
+of the run layer: `run.worker.run_calls`), `layers` (USD), `rounds` (before/after), `outcome` (files and the
+report block), `pipeline` (the loop), `command` (the CLI), `session` (the panel: the layer on the session only).
+See docs/fix.md.
 """
 
 from .pipeline import fix_assets

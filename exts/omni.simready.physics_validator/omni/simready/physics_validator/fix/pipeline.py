@@ -24,8 +24,8 @@ from ..core.results import RunReport
 from ..core.status import Status
 from ..core.usd import read_asset
 from ..physics_tests import default_registry
+from ..run.worker import run_calls
 from .diagnose import diagnose
-from .isolate import run_many
 from .layers import axis_velocity_attr, authored_value, open_stage
 from .outcome import build_result, write_final_layers, write_round_layers
 from .plan import Plan, PlanRequest, plan_asset
@@ -66,7 +66,7 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
         if not active:
             break
         say(f"round {index}: measuring and proposing for {len(active)} asset(s)")
-        _plan(active, engine, config, targets, jobs, in_process, names)
+        _plan(active, engine, config, targets, jobs)
         ready = []
         for state in active:
             rnd = write_round_layers(state, index, engine_target(config, engine))
@@ -135,15 +135,15 @@ def _prepare(state: AssetFix, only: set[str]) -> None:
                          "no failure that drive values can fix")
 
 
-def _plan(states: list[AssetFix], engine: str, config: ValidationConfig, targets: FixTargets, jobs, in_process: bool,
-          names: list[str]) -> None:
+def _plan(states: list[AssetFix], engine: str, config: ValidationConfig, targets: FixTargets, jobs) -> None:
+    """Each asset's plan, measured in the run layer's worker processes (in this one when the run is not isolated)."""
     requests = []
     for state in states:
         joints = [p for p in state.allow if p not in state.reverted]
-        requests.append(PlanRequest(state.path, engine, config.to_dict(), joints, state.allow, targets,
+        requests.append(PlanRequest(state.path, engine, config, joints, state.allow, targets,
                                     dict(state.levels), str(state.work), state.plan.probe if state.plan else None))
     todo = [r for r in requests if r.joints]
-    results = dict(zip((r.asset_path for r in todo), run_many(plan_asset, todo, jobs or 1, in_process=in_process)))
+    results = dict(zip((r.asset_path for r in todo), run_calls(plan_asset, todo, config.run, engine, jobs or 1)))
     for state, request in zip(states, requests):
         if not request.joints:
             state.plan = Plan(probe=state.plan.probe if state.plan else None)

@@ -1,6 +1,6 @@
 """One asset's proposal, measured: probe the engine, apply the rules, then verify the proposal statically.
 
-`plan_asset` runs in a worker process of its own (`isolate.run_isolated`): the probe loads the engine several
+`plan_asset` runs in a worker process of the run layer (`run.worker.run_calls`): the probe loads the engine several
 times and a native crash or hang must cost one asset, not the run. It returns plain data.
 
 Verify: the proposed drives (with their proposed maxForce) are loaded in a probe layer and every tuned joint is
@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.config import ValidationConfig
 from ..core.usd import read_asset
 from .probe import HOLD_SECONDS, ProbeResult, Waypoints, _ProbeRun, probe
 from .rules import Proposal, propose
@@ -31,7 +32,7 @@ SATURATED = 0.95  # a holding effort at this share of maxForce: the drive is at 
 class PlanRequest:
     asset_path: str
     engine: str
-    config: dict  # ValidationConfig as a dict (crosses the process boundary)
+    config: ValidationConfig  # crosses to the worker as its dict, parsed once there (`run.worker_pool.pickle_for_worker`)
     joints: list[str]  # joint paths to tune
     allow: dict[str, JointAllowance]
     targets: FixTargets
@@ -50,9 +51,7 @@ class Plan:
 
 
 def plan_asset(request: PlanRequest) -> Plan:
-    from ..run.asset_run import config_from_dict
-
-    config = config_from_dict(request.config)
+    config = request.config
     workdir = Path(request.workdir)
     fps = next((a.fps for a in request.allow.values() if a.ends), 240.0)  # the rate of the test that moves them
     waypoints = Waypoints({p: a.hold for p, a in request.allow.items()}, {p: a.ends for p, a in request.allow.items()})

@@ -27,6 +27,7 @@ import numpy as np
 from ..physics_tests.driven.base import driven_scene
 from ..core.usd import read_asset
 from ..physics_tests.driven.kinematics import lever_arm
+from ..run.worker_main import physics_progressed
 from .geometry import gravity_bound, model_inertia, touching_pairs
 from .layers import JointOverride, UsdUnits, drive_attr, open_stage, stage_metadata, write_composed_root, write_override_layer
 
@@ -298,11 +299,13 @@ class _ProbeRun:
                 s = (f + 1) / frames
                 eng.set_joint_position_targets(np.where(np.isnan(goal), np.nan, start + (goal - start) * (s * s * (3 - 2 * s))))
                 eng.step()
+                physics_progressed()
                 if watch is not None and (f % max(1, frames // CONTACT_SAMPLES) == 0 or f == frames - 1):
                     watch(eng)
             qs = []
             for f in range(max(1, int(round(hold / dt)))):
                 eng.step()
+                physics_progressed()
                 if f >= int(round((hold - AVERAGE_SECONDS) / dt)):
                     qs.append(eng.joint_positions())
             return np.mean(qs, axis=0), _mass_matrix(eng, len(self.dofs))

@@ -60,13 +60,6 @@ class RunHooks:
 RecorderFactory = Callable[[TestSession, "Path | None"], object]
 
 
-def config_from_dict(data: dict) -> ValidationConfig:
-    """The effective ValidationConfig from its dict form (as it crosses a process boundary)."""
-    config = ValidationConfig.defaults(default_registry())
-    config.apply(data, origin="config")
-    return config
-
-
 def load_asset(path: str | Path, target: str | None = None) -> tuple[AssetModel | None, str | None]:
     """(model, None), or (None, why) when the file cannot be opened or composed."""
     try:
@@ -182,7 +175,7 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
     """Validate one asset with the job's tests in this process, on a headless engine."""
     from ..engines import create_engine
 
-    config = config_from_dict(job.config)
+    config = job.config
 
     def make_engine() -> Engine:
         try:
@@ -207,17 +200,24 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
 
 
 # -- around one test -------------------------------------------------------------------------------
-def _heartbeat(on_progress: Callable[[], None]):
-    """Observer that reports physics progress at most once per HEARTBEAT_SECONDS (for the parent's watchdog)."""
+def rate_limited(on_progress: Callable[[], None]) -> Callable[[], None]:
+    """`on_progress` at most once per HEARTBEAT_SECONDS however often the result is called (every physics
+    step): the heartbeat the parent's watchdog counts from."""
     last = [time.monotonic()]
 
-    def observe(_ctx) -> None:
+    def beat() -> None:
         now = time.monotonic()
         if now - last[0] >= HEARTBEAT_SECONDS:
             last[0] = now
             on_progress()
 
-    return observe
+    return beat
+
+
+def _heartbeat(on_progress: Callable[[], None]):
+    """A session observer reporting physics progress through `rate_limited(on_progress)`."""
+    beat = rate_limited(on_progress)
+    return lambda _ctx: beat()
 
 
 def _close_test(session: TestSession, engine: Engine, recording, test_dir: Path | None) -> TestResult:

@@ -57,11 +57,11 @@ def make_executor(kind: str, jobs: int, config: ValidationConfig, ray_address: s
     if kind == "local":
         from .local import LocalExecutor
 
-        return LocalExecutor(jobs, config.run.watchdog_seconds, config.run.isolate)
+        return LocalExecutor(jobs, config.run.isolate)
     if kind == "ray":
         from .ray_cluster import RayExecutor
 
-        return RayExecutor(ray_address, jobs, config.run.watchdog_seconds)
+        return RayExecutor(ray_address, jobs)
     raise InputError(f"unknown executor '{kind}' (known: {', '.join(EXECUTORS)})")
 
 
@@ -120,7 +120,6 @@ def validate_batch(
 
     cache = ResultCache(out_dir) if out_dir is not None else None
     run_config = config.run.model_dump()
-    config_dict = config.to_dict()
     slots: list[AssetResult | None] = [None] * len(assets)
     keys: list[dict[str, str]] = []
     jobs_to_run: list[AssetJob] = []
@@ -153,7 +152,7 @@ def validate_batch(
             AssetJob(
                 path=str(asset_path),
                 tests=todo,
-                config=config_dict,
+                config=config,
                 engine=engine,
                 out_dir=str(artifact_dir(Path(out_dir), asset_path)) if out_dir else None,
                 debug=debug,

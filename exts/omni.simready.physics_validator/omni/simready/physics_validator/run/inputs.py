@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import re
@@ -10,7 +11,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..core.cache import file_digest
+from ..core.config import ValidationConfig
 from ..core.usd import USD_EXTENSIONS, find_usd_files
+from ..physics_tests import default_registry
 
 
 class InputError(ValueError):
@@ -19,16 +22,34 @@ class InputError(ValueError):
 
 @dataclass
 class AssetJob:
-    """One asset and what to run on it; plain data, so it crosses process and Ray boundaries."""
+    """One asset and what to run on it, with the run's parsed config. It crosses a process or Ray boundary as
+    `to_wire()` (plain data: the config as its dict) and is rebuilt there with `from_wire`, which parses that
+    config once, so no layer below re-parses it."""
 
     path: str
     tests: list[str]
-    config: dict[str, Any]
+    config: ValidationConfig
     engine: str
     out_dir: str | None
     debug: bool = False
     sha256: str = ""  # of the asset file, computed once per run by whoever builds the job ("" = not known)
     target: str | None = None  # validate only this prim's subtree (the panel's selection)
+
+    def to_wire(self) -> dict[str, Any]:
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {**fields, "config": self.config.to_dict(), "tests": list(self.tests)}
+
+    @classmethod
+    def from_wire(cls, fields: dict[str, Any]) -> "AssetJob":
+        return cls(**{**fields, "config": config_from_dict(fields["config"])})
+
+
+def config_from_dict(data: dict[str, Any]) -> ValidationConfig:
+    """The ValidationConfig of `ValidationConfig.to_dict()` output, validated against the registry's tests: how a
+    config is rebuilt after crossing a process boundary (once per crossing)."""
+    config = ValidationConfig.defaults(default_registry())
+    config.apply(data, origin="config")
+    return config
 
 
 def collect_assets(

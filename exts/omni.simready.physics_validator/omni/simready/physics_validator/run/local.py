@@ -28,9 +28,8 @@ Event = tuple[str, int, "TestResult | AssetResult"]
 class LocalExecutor:
     name = "local"
 
-    def __init__(self, jobs: int, watchdog_seconds: float, isolate: bool = True):
+    def __init__(self, jobs: int, isolate: bool = True):
         self.jobs = max(1, int(jobs))
-        self.watchdog_seconds = watchdog_seconds
         self.isolate = isolate
 
     def describe(self) -> str:
@@ -62,9 +61,7 @@ class LocalExecutor:
                 except queue.Empty:
                     return
                 try:
-                    asset_result = run_asset_isolated(
-                        job, self.watchdog_seconds, None, lambda result, i=index: done.put(("test", i, result)), pool
-                    )
+                    asset_result = run_asset_isolated(job, None, lambda result, i=index: done.put(("test", i, result)), pool)
                 except BaseException as exc:  # noqa: BLE001 - the caller turns this into ERROR verdicts
                     done.put(("failed", index, f"{type(exc).__name__}: {exc}"))
                 else:

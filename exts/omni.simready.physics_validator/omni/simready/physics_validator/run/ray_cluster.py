@@ -13,7 +13,6 @@ videos or series are recorded (see docs/batch.md).
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict
 from typing import Iterator
 
 from ..core.results import AssetResult
@@ -28,9 +27,9 @@ def _drop_token_notice(record: logging.LogRecord) -> bool:
     return "Token authentication is enabled for this Ray cluster" not in str(record.msg)
 
 
-def run_job_remotely(job_fields: dict, watchdog_seconds: float) -> tuple[dict, dict]:
-    """The Ray task body: plain dicts in and out, so the driver and nodes only share the schema."""
-    asset_result = run_asset_isolated(AssetJob(**job_fields), watchdog_seconds)
+def run_job_remotely(job_fields: dict) -> tuple[dict, dict]:
+    """The Ray task body: plain dicts in and out (`AssetJob.to_wire`), so the driver and nodes only share the schema."""
+    asset_result = run_asset_isolated(AssetJob.from_wire(job_fields))
     series = {result.name: result.series for result in asset_result.tests if result.series}
     return asset_result.model_dump(mode="json"), series
 
@@ -38,14 +37,13 @@ def run_job_remotely(job_fields: dict, watchdog_seconds: float) -> tuple[dict, d
 class RayExecutor:
     name = "ray"
 
-    def __init__(self, address: str | None, jobs: int, watchdog_seconds: float):
+    def __init__(self, address: str | None, jobs: int):
         try:
             import ray  # noqa: F401
         except ImportError:
             raise InputError("--executor ray needs Ray: pip install 'omni-simready-physics-validator[ray]'") from None
         self.address = address
         self.jobs = max(1, int(jobs))
-        self.watchdog_seconds = watchdog_seconds
 
     def describe(self) -> str:
         return f"ray at {self.address}" if self.address else f"ray, local instance on 127.0.0.1 with {self.jobs} CPUs"
@@ -71,7 +69,7 @@ class RayExecutor:
 
         started_here = self._connect()
         remote = ray.remote(num_cpus=1, max_retries=0)(run_job_remotely)
-        pending = {remote.remote(asdict(job), self.watchdog_seconds): index for index, job in enumerate(jobs)}
+        pending = {remote.remote(job.to_wire()): index for index, job in enumerate(jobs)}
         try:
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)

@@ -1,32 +1,36 @@
-"""Isolated runs: each asset in a worker process, so a hang or a native crash costs one verdict, not the run.
+"""Isolated runs: a job in a worker process, so a hang or a native crash costs one verdict (or one call), not the run.
 
-Workers are spawned interpreters (`worker_pool`), by default kept across assets; the parent lends one
-to an asset, sends it the job and watches the stream it sends back (`worker_main`): ("start", test),
-("alive",) heartbeats at most once a second while physics steps, ("result", ...) per test and
-("done", ...) per asset. A test that shows no physics progress within the watchdog (a native hang
-inside the engine), or has not decided after max_test_seconds, gets the worker killed and an ERROR
-verdict; a worker that dies (a native crash) gives ERROR for the test it was running. Either way the
-worker is never lent again and the remaining tests of that asset go on in a fresh worker. Before the
-first test and between tests the same limit applies to any message at all (a hang while reading the
-asset); a new worker has STARTUP_SECONDS for its imports.
+Workers are spawned interpreters (`worker_pool`), by default kept across jobs; the parent lends one to a
+job, sends it and watches the stream it sends back (`worker_main`). A job is an asset's tests
+(`run_asset_isolated`) or a call of a function (`run_call_isolated`, `run_calls`: `fix`'s measurements).
+
+One timeout policy for both, from the run config (`_Supervision.watch`): a new worker has STARTUP_SECONDS for
+its imports; a unit of work (a test, a call) that shows no physics progress (heartbeats at most once a second
+while the engine steps) for the watchdog, or has not finished after max_test_seconds, each plus a grace, gets
+the worker killed; before the first unit and between units the same watchdog applies to any message at all (a
+hang while reading the asset). A worker that dies (a native crash) or breaks the policy is never lent again:
+the unit in flight gets an ERROR verdict (or an error text), and an asset's remaining tests go on in a fresh
+worker.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
 
-from ..core.results import AssetResult, TestResult
 from ..core.codes import CommonCode
+from ..core.config import RunConfig
+from ..core.results import AssetResult, TestResult
 from ..core.session import error_result
 from ..physics_tests import default_registry
-from .asset_run import RunInterrupted, config_from_dict
+from .asset_run import RunInterrupted
 from .inputs import AssetJob, file_sha256
 from .worker_main import peak_rss_mb
 from .worker_pool import PoolClosed, Worker, WorkerPool, shared_pool
 
-__all__ = ["STARTUP_SECONDS", "WORKER_GRACE_SECONDS", "peak_rss_mb", "run_asset_isolated"]
+__all__ = ["STARTUP_SECONDS", "WORKER_GRACE_SECONDS", "peak_rss_mb", "run_asset_isolated", "run_call_isolated", "run_calls"]
 
 WORKER_GRACE_SECONDS = 20.0  # at most this on top of the per-test watchdog, for load and video encoding
 STARTUP_SECONDS = 120.0  # a new worker's interpreter start, imports and engine set-up (~0.5-1 s measured)
@@ -34,7 +38,6 @@ STARTUP_SECONDS = 120.0  # a new worker's interpreter start, imports and engine 
 
 def run_asset_isolated(
     job: AssetJob,
-    watchdog_seconds: float,
     on_test_start: Callable[[str], None] | None = None,
     on_test_end: Callable[[TestResult], None] | None = None,
     pool: WorkerPool | None = None,
@@ -43,51 +46,103 @@ def run_asset_isolated(
     become ERROR verdicts. Without a pool, the process-wide `shared_pool()` lends the worker."""
     pool = pool or shared_pool()
     asset_result = AssetResult(path=job.path, sha256=job.sha256 or file_sha256(job.path))
-    watch = _Watch(asset_result, list(job.tests), config_from_dict(job.config), watchdog_seconds, on_test_start, on_test_end, pool)
-    while watch.remaining:
-        worker = pool.acquire(job.engine)
-        try:
-            reusable = watch.supervise(worker, dataclasses.replace(job, tests=list(watch.remaining), sha256=asset_result.sha256))
-        except KeyboardInterrupt:
-            pool.discard(worker)
-            raise RunInterrupted(asset_result) from None
-        except BaseException:
-            pool.discard(worker)
-            raise
-        if reusable:
-            pool.release(worker, retire=watch.retire)
-        else:
-            pool.discard(worker)
+    supervision = _AssetSupervision(job, asset_result, pool, on_test_start, on_test_end)
+    try:
+        while supervision.remaining:
+            _lend_and_watch(pool, job.engine, supervision)
+    except KeyboardInterrupt:
+        raise RunInterrupted(asset_result) from None
     order = {name: i for i, name in enumerate(job.tests)}
     asset_result.tests.sort(key=lambda r: order.get(r.name, len(order)))
     return asset_result
 
 
-class _Watch:
-    """The parent's view of one asset's run: what is left, the test in flight, and the limits."""
+def run_call_isolated(fn: Callable[[Any], Any], arg: Any, run: RunConfig, engine: str | None = None,
+                      pool: WorkerPool | None = None) -> tuple[Any, str]:
+    """fn(arg) in a worker process warmed up for `engine`: (its value, "") or (None, why there is none: the
+    exception it raised, a crash or a hang). fn must be a module-level function."""
+    supervision = _CallSupervision(fn, arg, run, pool or shared_pool())
+    _lend_and_watch(supervision.pool, engine, supervision)
+    return supervision.value, supervision.error
 
-    def __init__(self, asset_result, remaining, config, watchdog_seconds, on_test_start, on_test_end, pool):
-        self.asset_result = asset_result
-        self.remaining: list[str] = remaining
-        self.config = config
-        self.watchdog = watchdog_seconds
-        self.grace = min(WORKER_GRACE_SECONDS, 2.0 + watchdog_seconds)
-        self.on_test_start, self.on_test_end = on_test_start, on_test_end
-        self.retire = ""
+
+def run_calls(fn: Callable[[Any], Any], args: list, run: RunConfig, engine: str | None = None, jobs: int = 1) -> list[tuple[Any, str]]:
+    """[(value, error)] of fn(arg) for each arg, in order: `jobs` at a time in worker processes of one pool (kept
+    across calls as for assets), or here one by one when the run is not isolated (`run.isolate` False)."""
+    if not run.isolate:
+        return [_call_here(fn, arg) for arg in args]
+    if not args:
+        return []
+    pool = WorkerPool()
+    threads = ThreadPoolExecutor(max_workers=max(1, min(jobs, len(args))), thread_name_prefix="call")
+    try:
+        futures = [threads.submit(run_call_isolated, fn, arg, run, engine, pool) for arg in args]
+        return [future.result() for future in futures]
+    finally:
+        pool.close(kill=True)  # idle workers exit; busy ones (Ctrl-C, an early end) are killed
+        threads.shutdown(wait=True, cancel_futures=True)
+
+
+def _call_here(fn: Callable[[Any], Any], arg: Any) -> tuple[Any, str]:
+    try:
+        return fn(arg), ""
+    except Exception as exc:  # noqa: BLE001 - the caller gets it as its error text
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _lend_and_watch(pool: WorkerPool, engine: str | None, supervision: "_Supervision") -> None:
+    """One worker for `supervision`'s job: back to the pool when it finished cleanly, killed when it was lost."""
+    worker = pool.acquire(engine)
+    try:
+        reusable = supervision.watch(worker)
+    except BaseException:
+        pool.discard(worker)
+        raise
+    if reusable:
+        pool.release(worker, retire=supervision.retire)
+    else:
+        pool.discard(worker)
+
+
+class _Supervision:
+    """The parent's watch over one job on one worker: relays its messages and applies the timeout policy.
+
+    Subclasses say how the job is sent (`send`), what an answer is (`answered`) and how a lost unit is
+    recorded (`record_loss`, with the reason and its code); `remaining` lists the units not yet answered, in order."""
+
+    unit = "test"  # what a unit of work is called in the reasons
+    answer = "verdict"
+    answers = ("result",)  # the message kinds that end a unit
+
+    def __init__(self, run: RunConfig, pool: WorkerPool, remaining: list[str]):
+        self.watchdog = run.watchdog_seconds
+        self.max_unit_seconds = run.max_test_seconds
+        self.grace = min(WORKER_GRACE_SECONDS, 2.0 + self.watchdog)
         self.pool = pool
+        self.remaining = remaining
+        self.retire = ""  # the worker's own reason not to take another job
 
-    def supervise(self, worker: Worker, job: AssetJob) -> bool:
-        """Run `job` on `worker` until it is done (True: the worker may take another asset) or lost
-        (False: it crashed, hung or failed; the verdicts say so and it must be killed)."""
+    def send(self, worker: Worker) -> None:
+        raise NotImplementedError
+
+    def answered(self, message: tuple) -> None:
+        raise NotImplementedError
+
+    def record_loss(self, name: str, reason: str, code: CommonCode) -> None:
+        raise NotImplementedError
+
+    def watch(self, worker: Worker) -> bool:
+        """Run the job on `worker` until it is done (True: the worker may take another job) or lost
+        (False: it crashed, hung or failed; the unit in flight says so and the worker must be killed)."""
         try:
-            worker.send_job(job)
+            self.send(worker)
         except (OSError, ValueError):
             return self._crashed(worker, None)
         current: str | None = None
         now = time.monotonic()
         last_message = started_at = last_progress = now
         progress_limit = self.watchdog + self.grace
-        max_seconds = self.config.run.max_test_seconds + self.grace
+        max_seconds = self.max_unit_seconds + self.grace
         while True:
             if worker.conn.poll(0.2):
                 try:
@@ -103,17 +158,16 @@ class _Watch:
                 elif kind == "start":
                     current, started_at = message[1], last_message
                     last_progress = started_at
-                    if self.on_test_start:
-                        self.on_test_start(current)
-                elif kind == "result":
-                    self._result(message)
+                    self.started(current)
+                elif kind in self.answers:
+                    self.answered(message)
                     current = None
                 elif kind == "done":
                     self.retire = message[1].get("retire", "") if len(message) > 1 else ""
                     self.remaining.clear()
                     return True
                 elif kind == "fatal":
-                    self._error(current or self.remaining[0], f"internal error in worker: {message[1]}", CommonCode.TEST_RAISED)
+                    self._lost(current, f"internal error in worker: {message[1]}", CommonCode.TEST_RAISED)
                     return False
                 continue
             if not worker.alive():
@@ -123,52 +177,103 @@ class _Watch:
             now = time.monotonic()
             if not worker.ready:
                 if now - worker.started > max(STARTUP_SECONDS, progress_limit):
-                    self._error(self.remaining[0], f"hang: the worker process did not start within {now - worker.started:.0f} s; "
-                                                   "it was stopped", CommonCode.HANG)
+                    self._lost(None, f"hang: the worker process did not start within {now - worker.started:.0f} s; "
+                                     "it was stopped", CommonCode.HANG)
                     return False
             elif current is not None:
                 if now - last_progress > progress_limit:
-                    self._error(current, f"hang: no physics progress for {now - last_progress:.0f} s "
-                                         f"(watchdog {self.watchdog:g} s); the worker was stopped", CommonCode.HANG)
+                    self._lost(current, f"hang: no physics progress for {now - last_progress:.0f} s "
+                                        f"(watchdog {self.watchdog:g} s); the worker was stopped", CommonCode.HANG)
                     return False
                 if now - started_at > max_seconds:
-                    self._error(current, f"no verdict after {now - started_at:.0f} s (max_test_seconds "
-                                         f"{self.config.run.max_test_seconds:g} s watchdog); the worker was stopped",
-                                CommonCode.NO_DECISION_IN_TIME)
+                    self._lost(current, f"no {self.answer} after {now - started_at:.0f} s (max_test_seconds "
+                                        f"{self.max_unit_seconds:g} s watchdog); the worker was stopped",
+                               CommonCode.NO_DECISION_IN_TIME)
                     return False
             elif now - last_message > progress_limit:
-                self._error(self.remaining[0], f"hang: no progress for {now - last_message:.0f} s before the test started "
-                                               f"(watchdog {self.watchdog:g} s); the worker was stopped", CommonCode.HANG)
+                self._lost(None, f"hang: no progress for {now - last_message:.0f} s before the {self.unit} started "
+                                 f"(watchdog {self.watchdog:g} s); the worker was stopped", CommonCode.HANG)
                 return False
 
-    def _result(self, message) -> None:
+    def started(self, name: str) -> None:
+        """A unit began (the asset's test hook)."""
+
+    def _crashed(self, worker: Worker, current: str | None) -> bool:
+        if self.pool.closed:  # the run was stopped (Ctrl-C) and its workers killed: no crash to report
+            raise PoolClosed("the run was stopped while this job ran")
+        how = worker.exit_description()
+        when = f"during this {self.unit}" if worker.ready else "while it started (imports, engine set-up)"
+        self._lost(current, f"engine crashed: the worker process died ({how}) {when}", CommonCode.WORKER_CRASHED)
+        return False
+
+    def _lost(self, current: str | None, reason: str, code: CommonCode) -> None:
+        """The unit in flight (else the next one) ends with `reason`."""
+        name = current or (self.remaining[0] if self.remaining else None)
+        if name is None:
+            return
+        if name in self.remaining:
+            self.remaining.remove(name)
+        self.record_loss(name, reason, code)
+
+
+class _AssetSupervision(_Supervision):
+    """An asset's tests: each result and each lost test (as an ERROR verdict) goes into `asset_result`."""
+
+    def __init__(self, job: AssetJob, asset_result: AssetResult, pool: WorkerPool,
+                 on_test_start: Callable[[str], None] | None, on_test_end: Callable[[TestResult], None] | None):
+        super().__init__(job.config.run, pool, list(job.tests))
+        self.job, self.asset_result = job, asset_result
+        self.on_test_start, self.on_test_end = on_test_start, on_test_end
+
+    def send(self, worker: Worker) -> None:
+        worker.send_asset(dataclasses.replace(self.job, tests=list(self.remaining), sha256=self.asset_result.sha256))
+
+    def started(self, name: str) -> None:
+        if self.on_test_start:
+            self.on_test_start(name)
+
+    def answered(self, message: tuple) -> None:
         result = TestResult.model_validate(message[1])
         result.series = message[2] or {}
         if len(message) > 3 and message[3] is not None:
             self.asset_result.peak_rss_mb = max(self.asset_result.peak_rss_mb or 0.0, message[3])
-        self.asset_result.tests.append(result)
         if result.name in self.remaining:
             self.remaining.remove(result.name)
-        if self.on_test_end:
-            self.on_test_end(result)
+        self._add(result)
 
-    def _crashed(self, worker: Worker, current: str | None) -> bool:
-        if self.pool.closed:  # the run was stopped (Ctrl-C) and its workers killed: no crash to report
-            raise PoolClosed("the run was stopped while this asset ran")
-        how = worker.exit_description()
-        name = current or (self.remaining[0] if self.remaining else None)
-        if name is not None:
-            when = "during this test" if worker.ready else "while it started (imports, engine set-up)"
-            self._error(name, f"engine crashed: the worker process died ({how}) {when}", CommonCode.WORKER_CRASHED)
-        return False
+    def record_loss(self, name: str, reason: str, code: CommonCode) -> None:
+        test_cls = default_registry().get(name)
+        self._add(error_result(name, reason, self.job.config.for_test(name).model_dump(), test_cls.version,
+                               test_cls.features, code))
 
-    def _error(self, name: str, reason: str, code: CommonCode) -> None:
-        registry = default_registry()
-        test_cls = registry.get(name)
-        result = error_result(name, reason, self.config.for_test(name).model_dump(), test_cls.version, test_cls.features,
-                              code)
+    def _add(self, result: TestResult) -> None:
         self.asset_result.tests.append(result)
-        if name in self.remaining:
-            self.remaining.remove(name)
         if self.on_test_end:
             self.on_test_end(result)
+
+
+class _CallSupervision(_Supervision):
+    """One call: its value, or the error text of why it has none."""
+
+    unit = "call"
+    answer = "result"
+    answers = ("returned", "raised")
+
+    def __init__(self, fn: Callable[[Any], Any], arg: Any, run: RunConfig, pool: WorkerPool):
+        super().__init__(run, pool, ["call"])
+        self.fn, self.arg = fn, arg
+        self.value: Any = None
+        self.error = ""
+
+    def send(self, worker: Worker) -> None:
+        worker.send_call(self.fn, self.arg)
+
+    def answered(self, message: tuple) -> None:
+        if message[0] == "returned":
+            self.value = message[1]
+        else:
+            self.error = message[1]
+        self.remaining.clear()
+
+    def record_loss(self, name: str, reason: str, code: CommonCode) -> None:
+        self.error = reason

@@ -1,29 +1,44 @@
-"""Inside a worker process: warm up once, then validate the assets the parent sends, one at a time.
+"""Inside a worker process: warm up once, then run the jobs the parent sends, one at a time.
 
 The process is spawned (a fresh interpreter: ovphysx is not fork-safe), imports pxr, the tests and
 the first job's engine once, and then serves jobs until the parent says stop, the pipe closes or the
 parent dies. Each test gets a fresh engine instance (`asset_run.run_asset` creates one per test), so
-what a worker keeps between assets is the interpreter and its imported modules, nothing of an asset.
+what a worker keeps between jobs is the interpreter and its imported modules, nothing of an asset.
 
 Messages to the parent (one pipe, pickled tuples):
   ("ready", pid, warm-up seconds)             once, after the heavy imports
   ("start", test) ("alive",) ("result", json, series, peak MiB)   while an asset runs
-  ("done", {"rss_mb", "retire"})             the asset is finished; `retire` names a reason to
+  ("start", "call") ("alive",) ("returned", value) or ("raised", text)   while a call runs
+  ("done", {"rss_mb", "retire"})             the job is finished; `retire` names a reason to
                                              replace this worker (memory grew, a USD layer leaked)
   ("fatal", message)                         an exception escaped the run; the worker then exits
-From the parent: ("job", AssetJob fields) or ("stop",).
+From the parent: ("asset", AssetJob.to_wire()), ("call", pickled (function, argument)) or ("stop",).
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import pickle
 import signal
 import sys
 import threading
 import time
+import traceback
+from typing import Callable
 
 RETIRE_GROWTH_MB = 768.0  # resident memory this far above what the worker had after its first asset: replace it
+
+
+# -- progress ----------------------------------------------------------------------------------------
+_call_heartbeat: Callable[[], None] | None = None  # set while a call runs in this worker
+
+
+def physics_progressed() -> None:
+    """For work run as a call (`fix`'s probe steps the engine itself): tells the parent's watchdog that
+    physics is stepping, so only a real hang stops the worker. A no-op outside a worker's call."""
+    if _call_heartbeat is not None:
+        _call_heartbeat()
 
 
 # -- memory ------------------------------------------------------------------------------------------
@@ -165,17 +180,21 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
 
         release_memory()
         conn.send(("ready", os.getpid(), round(time.monotonic() - started, 3)))
-        baseline = None  # resident memory after the first asset (an engine may load its runtime only then)
+        baseline = None  # resident memory after the first job (an engine may load its runtime only then)
         home = os.getcwd()
         while True:
             try:
                 message = conn.recv()
             except (EOFError, OSError):
                 return
-            if not message or message[0] != "job":
+            kind = message[0] if message else None
+            if kind == "asset":
+                reset_peak_rss()
+                run_asset(AssetJob.from_wire(message[1]), _hooks(conn, RunHooks))
+            elif kind == "call":
+                _run_call(conn, message[1])
+            else:
                 return
-            reset_peak_rss()
-            run_asset(AssetJob(**message[1]), _hooks(conn, RunHooks))
             if os.getcwd() != home:
                 os.chdir(home)
             release_memory()
@@ -204,6 +223,23 @@ def _quick_exit(status: int) -> None:
         except Exception:  # noqa: BLE001
             pass
     os._exit(status)
+
+
+def _run_call(conn, payload: bytes) -> None:
+    """fn(arg) from a pickled (fn, arg): ("returned", value), or ("raised", why) when it raised (or its
+    value does not pickle). Heartbeats come from `physics_progressed`."""
+    from .asset_run import rate_limited
+
+    global _call_heartbeat
+    conn.send(("start", "call"))
+    _call_heartbeat = rate_limited(lambda: conn.send(("alive",)))
+    try:
+        fn, arg = pickle.loads(payload)
+        conn.send(("returned", fn(arg)))
+    except Exception as exc:  # noqa: BLE001 - the caller gets it as its error text
+        conn.send(("raised", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"))
+    finally:
+        _call_heartbeat = None
 
 
 def _hooks(conn, hooks_cls):

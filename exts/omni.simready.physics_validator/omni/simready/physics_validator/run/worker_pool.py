@@ -1,4 +1,7 @@
-"""Worker processes on the parent's side: spawn them, lend them to one asset at a time, replace them.
+"""Worker processes on the parent's side: spawn them, lend them to one job at a time, replace them.
+
+A job is an asset (its tests, `send_asset`) or a call of a module-level function (`send_call`: `fix`'s
+measurements); `worker.py` watches either with the same timeout policy.
 
 Workers are always *spawned* (a fresh interpreter, never a fork): NVIDIA's ovphysx runtime is not
 fork-safe (a child forked after a bare import segfaults; after simulating, it hangs). Spawning costs an
@@ -14,19 +17,23 @@ error or asked to retire (see `worker_main.retire_reason`) is never lent again.
 from __future__ import annotations
 
 import contextlib
+import copyreg
+import io
 import json
 import os
+import pickle
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
-from dataclasses import asdict
 from multiprocessing import spawn
 from multiprocessing.connection import Connection
+from typing import Any, Callable
 
-from .inputs import AssetJob
+from ..core.config import ValidationConfig
+from .inputs import AssetJob, config_from_dict
 from . import worker_main
 
 MODE_ENV = "SIMREADY_WORKER_START"
@@ -97,7 +104,7 @@ class Worker:
             os.close(parent_alive_r)
         self.conn = Connection(ours.detach())
         self.ready = False
-        self.assets = 0  # assets sent to it
+        self.jobs_taken = 0  # assets and calls sent to it
         self.started = time.monotonic()
         self.warm_up_seconds: float | None = None
 
@@ -105,9 +112,14 @@ class Worker:
     def pid(self) -> int:
         return self.process.pid
 
-    def send_job(self, job: AssetJob) -> None:
-        self.assets += 1
-        self.conn.send(("job", asdict(job)))
+    def send_asset(self, job: AssetJob) -> None:
+        self.jobs_taken += 1
+        self.conn.send(("asset", job.to_wire()))
+
+    def send_call(self, fn: Callable[[Any], Any], arg: Any) -> None:
+        """Ask for fn(arg); fn must be importable by its module and name (it is pickled by reference)."""
+        self.jobs_taken += 1
+        self.conn.send(("call", pickle_for_worker((fn, arg))))
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -146,8 +158,18 @@ class Worker:
             self._parent_alive_w = None
 
 
+def pickle_for_worker(value: Any) -> bytes:
+    """`value` pickled for a worker, with any ValidationConfig in it as its dict, parsed once on arrival
+    (`config_from_dict`): the config's test classes come from the registry, which the worker builds itself."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, ValidationConfig: lambda config: (config_from_dict, (config.to_dict(),))}
+    pickler.dump(value)
+    return buffer.getvalue()
+
+
 class WorkerPool:
-    """Workers lent to one asset at a time. Thread-safe: each local-executor thread borrows its own."""
+    """Workers lent to one job at a time. Thread-safe: each supervising thread borrows its own."""
 
     def __init__(self, reuse: bool | None = None, max_assets: int | None = None):
         self.reuse = worker_mode() == "reuse" if reuse is None else reuse
@@ -183,7 +205,7 @@ class WorkerPool:
         (`retire`: the worker's own reason, see `worker_main.retire_reason`)."""
         if retire:
             self.retired.append(retire)
-        keep = not retire and self.reuse and worker.assets < self.max_assets and worker.alive()
+        keep = not retire and self.reuse and worker.jobs_taken < self.max_assets and worker.alive()
         with self._lock:
             if keep and not self.closed:
                 self._idle.append(worker)
