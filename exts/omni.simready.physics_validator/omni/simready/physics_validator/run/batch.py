@@ -4,6 +4,10 @@ Order and verdicts do not depend on the number of jobs or the executor: assets a
 order, tests in registry order. Every finished test is written to
 the results cache at once (`core.cache`), so an interrupted run loses only what was in flight, and
 `changed_only=True` (CLI `--changed-only` / `--resume`) runs only the tests whose key changed.
+
+The steps, each over one `_BatchAsset` record per asset: plan (cache keys, cached verdicts, the job
+still to run), dispatch (the executor's events: progress, cache writes, Ctrl-C), collect (the report
+in input order, with what an interrupted run did not do).
 """
 
 from __future__ import annotations
@@ -11,17 +15,20 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from .._version import __version__
 from ..core.cache import ResultCache, asset_content_hash, result_cache_key
+from ..core.codes import CommonCode
 from ..core.config import ValidationConfig
 from ..core.results import AssetResult, EngineInfo, RunReport, TestResult
-from ..physics_tests import default_registry
-from .inputs import AssetJob, InputError, artifact_dir, collect_assets, file_sha256
-from ..core.codes import CommonCode
 from ..core.session import error_result, new_result
 from ..core.status import Status
+from ..physics_tests import default_registry
+from .asset_run import RunInterrupted
+from .inputs import AssetJob, InputError, artifact_dir, collect_assets, file_sha256
 
 EXECUTORS = ("local", "ray")
 
@@ -80,6 +87,36 @@ class _Notify:
                 pass
 
 
+@dataclass
+class _BatchAsset:
+    """One asset of the batch, from planning to the report."""
+
+    path: Path
+    sha256: str
+    cache_keys: dict[str, str]  # test -> results-cache key ({} without a cache or a content hash)
+    result: AssetResult | None = None  # its cached verdicts, then everything it got (None: nothing yet)
+    job: AssetJob | None = None  # the tests still to run (None: every verdict came from the cache)
+    finished: bool = False
+    cached: set[str] = field(default_factory=set)  # tests written to the cache in this run
+    shown: set[str] = field(default_factory=set)  # tests the progress display has been told about
+    in_flight: list[TestResult] = field(default_factory=list)  # verdicts so far of a job not finished
+
+
+@dataclass
+class _Batch:
+    """What every step shares: the run's settings, the results cache and the progress display."""
+
+    names: list[str]  # the tests, in registry order
+    config: ValidationConfig
+    engine: str
+    engine_key: str  # the report's engine block as JSON, part of every cache key
+    out_dir: str | os.PathLike | None
+    debug: bool
+    changed_only: bool
+    cache: ResultCache | None
+    notify: _Notify
+
+
 def validate_batch(
     paths: Iterable[str | os.PathLike],
     tests: list[str] | None = None,
@@ -99,7 +136,6 @@ def validate_batch(
     asset_finished(asset_result) and close(). An interrupted run (Ctrl-C) returns what finished,
     with `complete=False` and the rest in `not_run`.
     """
-    from .._version import __version__
     from ..engines import engine_class
 
     registry = default_registry()
@@ -108,118 +144,132 @@ def validate_batch(
     engine_class(engine)  # an unknown or absent engine is a usage error before anything runs
     if changed_only and out_dir is None:
         raise InputError("--changed-only needs the output folder of the earlier run (--out)")
-    assets, problems = collect_assets(paths, exclude=out_dir)
-    if not assets and not problems:
+    asset_paths, problems = collect_assets(paths, exclude=out_dir)
+    if not asset_paths and not problems:
         raise InputError("nothing to validate: no paths given")
     runner = make_executor(executor, jobs or default_jobs(), config, ray_address)
     info = engine_info(engine, config)
-    version = json.dumps(info.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))  # for the cache keys
     report = RunReport(tool_version=__version__, engine=info, started=_now())
-    for path, reason in problems:
-        report.assets.append(_problem_result(path, reason, names, config))
-
+    report.assets.extend(_problem_result(path, reason, names, config) for path, reason in problems)
+    engine_key = json.dumps(info.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
     cache = ResultCache(out_dir) if out_dir is not None else None
-    run_config = config.run.model_dump()
-    slots: list[AssetResult | None] = [None] * len(assets)
-    keys: list[dict[str, str]] = []
-    jobs_to_run: list[AssetJob] = []
-    job_slot: list[int] = []
-    digests = [file_sha256(asset_path) for asset_path in assets]  # each asset file hashed once per run
-    for slot, asset_path in enumerate(assets):
-        content = asset_content_hash(asset_path, digests[slot]) if cache is not None else None
-        asset_keys = {}
-        if content is not None:
-            for name in names:
-                test_cls = registry.get(name)
-                asset_keys[name] = result_cache_key(
-                    content, name, test_cls.version, config.for_test(name).model_dump(mode="json"), run_config, version, __version__
-                )
-        keys.append(asset_keys)
-        reused = {}
-        if changed_only:
-            for name, key in asset_keys.items():
-                hit = cache.get(key, str(asset_path))
-                if hit is not None:
-                    reused[name] = hit
-        todo = [name for name in names if name not in reused]
-        if not todo:
-            slots[slot] = _reused_result(asset_path, digests[slot], names, reused)
-            continue
-        partial = _reused_result(asset_path, digests[slot], names, reused) if reused else None
-        slots[slot] = partial  # filled in when the job ends; None/partial marks "not finished"
-        job_slot.append(slot)
-        jobs_to_run.append(
-            AssetJob(
-                path=str(asset_path),
-                tests=todo,
-                config=config,
-                engine=engine,
-                out_dir=str(artifact_dir(Path(out_dir), asset_path)) if out_dir else None,
-                debug=debug,
-                sha256=digests[slot],
-            )
-        )
-
-    notify = _Notify(progress)
-    notify("batch_started", len(assets), runner.describe())
-    finished = [slot not in job_slot for slot in range(len(assets))]
-    for slot in range(len(assets)):
-        if finished[slot]:
-            notify("asset_finished", slots[slot])
-    stored: set[tuple[int, str]] = set()
-    shown: set[tuple[int, str]] = set()
-    unfinished_tests: dict[int, list[TestResult]] = {}  # verdicts of assets still running, kept if Ctrl-C comes
-
-    def store(slot: int, result: TestResult) -> None:
-        key = keys[slot].get(result.name)
-        if cache is None or key is None or (slot, result.name) in stored or result.status == Status.ERROR:
-            return
-        stored.add((slot, result.name))
-        try:
-            cache.put(key, str(assets[slot]), result)
-        except OSError:
-            pass  # a full disk costs the cache entry, never the run
-
+    batch = _Batch(names, config, engine, engine_key, out_dir, debug, changed_only, cache, _Notify(progress))
+    assets = [_plan_asset(batch, path) for path in asset_paths]
+    batch.notify("batch_started", len(assets), runner.describe())
+    for asset in assets:
+        if asset.finished:
+            batch.notify("asset_finished", asset.result)
     try:
-        if jobs_to_run:
-            for kind, index, payload in runner.events(jobs_to_run):
-                slot = job_slot[index]
-                if kind == "failed":
-                    payload = _failed_result(jobs_to_run[index], str(payload), config)
-                for result in [payload] if kind == "test" else payload.tests:
-                    store(slot, result)
-                    if (slot, result.name) not in shown:  # executors without per-test events report at the end
-                        shown.add((slot, result.name))
-                        notify("test_finished", str(assets[slot]), result)
-                if kind == "test":
-                    unfinished_tests.setdefault(slot, []).append(payload)
-                    continue
-                slots[slot] = _merge(slots[slot], payload, names)
-                finished[slot] = True
-                notify("asset_finished", slots[slot])
+        _dispatch(batch, runner, assets)
     except KeyboardInterrupt as exc:
         report.complete = False
-        interrupted = getattr(exc, "partial", None)  # an in-process run carries its asset's verdicts so far
-        for slot in range(len(assets)) if interrupted is not None else ():
-            if not finished[slot] and str(assets[slot]) == interrupted.path:
-                unfinished_tests.setdefault(slot, []).extend(interrupted.tests)
+        if isinstance(exc, RunInterrupted):  # an in-process run carries its asset's verdicts so far
+            _keep_interrupted(assets, exc.partial)
     finally:
-        notify("close")
-    for slot, asset_path in enumerate(assets):
-        if finished[slot]:
-            report.assets.append(slots[slot])
-            continue
-        report.complete = False
-        ran = unfinished_tests.get(slot, [])
-        if ran or slots[slot] is not None:
-            fresh = AssetResult(path=str(asset_path), sha256=digests[slot], error="interrupted before all tests ran")
-            fresh.tests = list({r.name: r for r in ran}.values())
-            slots[slot] = _merge(slots[slot], fresh, names)
-            report.assets.append(slots[slot])
-        done = {r.name for r in slots[slot].tests} if slots[slot] is not None else set()
-        report.not_run.extend(f"{asset_path}::{name}" for name in names if name not in done)
+        batch.notify("close")
+    _collect(report, assets, names)
     report.finished = _now()
     return report
+
+
+def _plan_asset(batch: _Batch, path: Path) -> _BatchAsset:
+    """Its cache keys, the verdicts the cache can give (with `changed_only`) and the job for the rest."""
+    sha256 = file_sha256(path)  # each asset file hashed once per run
+    asset = _BatchAsset(path, sha256, _cache_keys(batch, path, sha256))
+    reused = _cached_verdicts(batch.cache, asset) if batch.changed_only else {}
+    todo = [name for name in batch.names if name not in reused]
+    if reused:
+        asset.result = _reused_result(path, sha256, batch.names, reused)
+    if not todo:
+        asset.finished = True
+        return asset
+    asset.job = AssetJob(
+        path=str(path),
+        tests=todo,
+        config=batch.config,
+        engine=batch.engine,
+        out_dir=str(artifact_dir(Path(batch.out_dir), path)) if batch.out_dir else None,
+        debug=batch.debug,
+        sha256=sha256,
+    )
+    return asset
+
+
+def _cache_keys(batch: _Batch, path: Path, sha256: str) -> dict[str, str]:
+    """test -> cache key: the asset's content (with its layers), the test's version and config, the run settings,
+    the engine block and the tool's version."""
+    content = asset_content_hash(path, sha256) if batch.cache is not None else None
+    if content is None:
+        return {}
+    registry = default_registry()
+    run_config = batch.config.run.model_dump()
+    return {
+        name: result_cache_key(content, name, registry.get(name).version, batch.config.for_test(name).model_dump(mode="json"),
+                               run_config, batch.engine_key, __version__)
+        for name in batch.names
+    }
+
+
+def _cached_verdicts(cache: ResultCache | None, asset: _BatchAsset) -> dict[str, TestResult]:
+    hits = {name: cache.get(key, str(asset.path)) for name, key in asset.cache_keys.items()} if cache is not None else {}
+    return {name: hit for name, hit in hits.items() if hit is not None}
+
+
+def _dispatch(batch: _Batch, runner, assets: list[_BatchAsset]) -> None:
+    """Run the jobs on the executor; every verdict is cached and shown as it arrives, every finished asset shown."""
+    running = [asset for asset in assets if asset.job is not None]
+    if not running:
+        return
+    for kind, index, payload in runner.events([asset.job for asset in running]):
+        asset = running[index]
+        if kind == "failed":
+            payload = _failed_result(asset.job, str(payload), batch.config)
+        for result in [payload] if kind == "test" else payload.tests:
+            _cache_verdict(batch.cache, asset, result)
+            if result.name not in asset.shown:  # executors without per-test events report at the end
+                asset.shown.add(result.name)
+                batch.notify("test_finished", str(asset.path), result)
+        if kind == "test":
+            asset.in_flight.append(payload)
+            continue
+        asset.result = _merge(asset.result, payload, batch.names)
+        asset.finished = True
+        batch.notify("asset_finished", asset.result)
+
+
+def _cache_verdict(cache: ResultCache | None, asset: _BatchAsset, result: TestResult) -> None:
+    """Into the cache at once, so an interrupted run keeps it; never an ERROR (a hang or crash is not a verdict
+    on the asset)."""
+    key = asset.cache_keys.get(result.name)
+    if cache is None or key is None or result.name in asset.cached or result.status == Status.ERROR:
+        return
+    asset.cached.add(result.name)
+    try:
+        cache.put(key, str(asset.path), result)
+    except OSError:
+        pass  # a full disk costs the cache entry, never the run
+
+
+def _keep_interrupted(assets: list[_BatchAsset], partial: AssetResult) -> None:
+    for asset in assets:
+        if not asset.finished and str(asset.path) == partial.path:
+            asset.in_flight.extend(partial.tests)
+
+
+def _collect(report: RunReport, assets: list[_BatchAsset], names: list[str]) -> None:
+    """The assets into the report in input order; an unfinished one with what it got, its other tests in `not_run`."""
+    for asset in assets:
+        if asset.finished:
+            report.assets.append(asset.result)
+            continue
+        report.complete = False
+        if asset.in_flight or asset.result is not None:
+            fresh = AssetResult(path=str(asset.path), sha256=asset.sha256, error="interrupted before all tests ran")
+            fresh.tests = list({r.name: r for r in asset.in_flight}.values())
+            asset.result = _merge(asset.result, fresh, names)
+            report.assets.append(asset.result)
+        done = {r.name for r in asset.result.tests} if asset.result is not None else set()
+        report.not_run.extend(f"{asset.path}::{name}" for name in names if name not in done)
 
 
 def _reused_result(asset_path: Path, sha256: str, names: list[str], reused: dict[str, TestResult]) -> AssetResult:
