@@ -138,3 +138,30 @@ def collider_world_aabb(collider, pose=None):
 def aabb_volume(lo, hi) -> float:
     d = np.maximum(np.asarray(hi) - np.asarray(lo), 0.0)
     return float(d[0] * d[1] * d[2])
+
+
+def collider_points(asset, body: str, pose) -> np.ndarray:
+    """World corners of the local AABBs of a body's enabled and disabled colliders at `pose` (position, wxyz
+    quaternion; conservative for meshes): (n, 3), empty when the body has none."""
+    out = []
+    pos, quat = pose
+    rot = quat_to_matrix(quat)
+    for path in asset.bodies[body].colliders if body in asset.bodies else ():
+        collider = asset.colliders.get(path)
+        extent = collider_local_extent(collider) if collider is not None else None
+        if extent is None:
+            continue
+        local = box_corners(*extent) @ quat_to_matrix(collider.local_pose.quat).T + np.asarray(collider.local_pose.pos, float)
+        out.append(local @ rot.T + np.asarray(pos, float))
+    return np.vstack(out) if out else np.zeros((0, 3))
+
+
+def bodies_box(asset, bodies, poses) -> tuple[np.ndarray, np.ndarray] | None:
+    """The world AABB of the colliders of `bodies` posed by `poses` (body path -> (position, wxyz quaternion)), or
+    None when none of them has a posed collider."""
+    points = [collider_points(asset, b, poses[b]) for b in bodies if b in poses]
+    points = [p for p in points if len(p)]
+    if not points:
+        return None
+    cloud = np.vstack(points)
+    return cloud.min(axis=0), cloud.max(axis=0)

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..physics_tests.driven.base import driven_scene
 from ..core.usd import read_asset
-from ..physics_tests.driven.kinematics import lever_arm
+from ..physics_tests.driven.load_point import lever_arm
 from ..run.worker_main import physics_progressed
 from .geometry import gravity_bound, model_inertia, touching_pairs
 from .layers import JointOverride, UsdUnits, drive_attr, open_stage, stage_metadata, write_composed_root, write_override_layer

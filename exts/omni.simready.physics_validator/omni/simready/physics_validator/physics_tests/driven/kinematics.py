@@ -8,11 +8,12 @@ A joint's moving side is the one away from its articulation's base, whichever bo
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...core.geometry import AXIS_INDEX, box_corners, collider_local_extent, compose, quat_to_matrix
+from ...core.geometry import AXIS_INDEX, collider_points, compose, quat_to_matrix
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel, JointInfo
@@ -57,6 +58,34 @@ def moved_bodies(asset: "AssetModel", joint: "JointInfo") -> list[str]:
     return sorted(b for b in child_side if b in asset.bodies)
 
 
+def moving_body(asset: "AssetModel", joint: "JointInfo") -> str | None:
+    """The joint's own body on its moving side (body1 as usually authored; body0 for a joint authored child ->
+    parent), or None when neither is a rigid body that moves."""
+    moved = set(moved_bodies(asset, joint))
+    for body in (joint.body1, joint.body0):
+        if body is not None and body in moved:
+            return body
+    return None
+
+
+def rigid_group(asset: "AssetModel", body: str, joint: "JointInfo") -> list[str]:
+    """`body` and every body welded to it (fixed joints, transitively), not crossing `joint`: what moves rigidly
+    with it."""
+    welded: dict[str, set[str]] = {}
+    for other in asset.joints.values():
+        if other is joint or other.type != "fixed" or not other.enabled or not (other.body0 and other.body1):
+            continue
+        welded.setdefault(other.body0, set()).add(other.body1)
+        welded.setdefault(other.body1, set()).add(other.body0)
+    seen, stack = {body}, [body]
+    while stack:
+        for nxt in welded.get(stack.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return sorted(b for b in seen if b in asset.bodies)
+
+
 def joint_axis_world(asset: "AssetModel", joint: "JointInfo", poses: Poses) -> tuple[np.ndarray, np.ndarray] | None:
     """(point on the axis, unit direction) in the SI world for the posed bodies, or None when unknown."""
     for body, local in ((joint.body1, joint.local_pose1), (joint.body0, joint.local_pose0)):
@@ -69,36 +98,53 @@ def joint_axis_world(asset: "AssetModel", joint: "JointInfo", poses: Poses) -> t
     return np.asarray(joint.local_pose0.pos, float), quat_to_matrix(joint.local_pose0.quat)[:, AXIS_INDEX.get(joint.axis, 0)]
 
 
-def collider_points(asset: "AssetModel", body: str, pose) -> np.ndarray:
-    """World corners of the local AABBs of a body's colliders at `pose` (conservative for meshes)."""
-    out = []
-    pos, quat = pose
-    rot = quat_to_matrix(quat)
-    for path in asset.bodies[body].colliders if body in asset.bodies else ():
-        collider = asset.colliders.get(path)
-        extent = collider_local_extent(collider) if collider is not None else None
-        if extent is None:
-            continue
-        local = box_corners(*extent) @ quat_to_matrix(collider.local_pose.quat).T + np.asarray(collider.local_pose.pos, float)
-        out.append(local @ rot.T + np.asarray(pos, float))
-    return np.vstack(out) if out else np.zeros((0, 3))
-
-
-def lever_arm(asset: "AssetModel", joint: "JointInfo", poses: Poses) -> float:
-    """Largest distance from the joint's axis of a collider point on the bodies it moves (m): a force of F at any
-    of them exerts at most F x this about the axis. Prismatic joints: 1 (the force acts along the axis itself)."""
-    if not joint.is_angular:
-        return 1.0
+def farthest_point(asset: "AssetModel", joint: "JointInfo", bodies: list[str], poses: Poses):
+    """(body, world point, distance from the joint's axis) of the collider point of `bodies` farthest from the
+    axis at `poses`, or None when none of them has a posed collider."""
     axis = joint_axis_world(asset, joint, poses)
     if axis is None:
-        return 0.0
+        return None
     point, direction = axis
-    best = 0.0
-    for body in moved_bodies(asset, joint):
+    best = None
+    for body in bodies:
         if body not in poses:
             continue
-        rel = collider_points(asset, body, poses[body]) - point
-        if len(rel):
-            radial = rel - np.outer(rel @ direction, direction)
-            best = max(best, float(np.max(np.linalg.norm(radial, axis=1))))
+        pts = collider_points(asset, body, poses[body])
+        if not len(pts):
+            continue
+        rel = pts - point
+        radial = np.linalg.norm(rel - np.outer(rel @ direction, direction), axis=1)
+        k = int(np.argmax(radial))
+        if best is None or radial[k] > best[2]:
+            best = (body, pts[k], float(radial[k]))
     return best
+
+
+def reach_allowance(asset: "AssetModel") -> float:
+    """How far (m) any point of the asset can move from where it starts, with the articulation bases pinned and
+    every joint intact: a body turning about a joint moves each of its points by at most twice its extent, and the
+    bodies beyond it carry that along, so the bound is twice the sum of the moving bodies' extents (the box diagonal
+    of each body's collider corners and joint anchors, in its own frame) plus the travel of every prismatic joint.
+    inf when a prismatic joint has no limits. A flat or thin start pose cannot fool it, unlike a volume ratio."""
+    bases = {info.base_body for info in asset.articulations if info.base_body}
+    anchors: dict[str, list] = {}
+    travel = 0.0
+    for joint in asset.joints.values():
+        if not joint.enabled:
+            continue
+        if joint.type == "prismatic" and not joint.is_locked:
+            if not joint.has_limits:
+                return math.inf
+            travel += joint.upper - joint.lower
+        for body, pose in ((joint.body0, joint.local_pose0), (joint.body1, joint.local_pose1)):
+            if body is not None and body in asset.bodies:
+                anchors.setdefault(body, []).append(np.asarray(pose.pos, float))
+    identity = (np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))
+    extents = 0.0
+    for body, points in anchors.items():
+        if body in bases or asset.bodies[body].kinematic:
+            continue
+        corners = collider_points(asset, body, identity)
+        cloud = np.vstack([corners, np.array(points)]) if len(corners) else np.array(points)
+        extents += float(np.linalg.norm(cloud.max(axis=0) - cloud.min(axis=0)))
+    return 2.0 * extents + travel

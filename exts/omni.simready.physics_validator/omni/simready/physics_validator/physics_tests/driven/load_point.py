@@ -1,11 +1,14 @@
-"""Where effort_limit applies its load, and how far a joint may give way: pure geometry on the asset model.
+"""Where effort_limit applies its load, and how far a joint may give way: geometry on the asset model posed by the
+engine. Shared with `fix`, which sizes drives against the same lever arm.
 
-A force at the child body's centre of mass exerts no torque about a joint whose axis passes through it
-(wrist and roll joints), so a dead drive there would never show. The load goes instead to the point of
-the child's colliders farthest from the joint axis (a corner of a collider's local bounding box),
-which gives every direction with a component across that lever arm a torque about the axis. A
-prismatic joint's generalised force does not depend on the point, so it is loaded at the child's
-centre of mass (authored, else the centre of its colliders' box, else the body origin).
+The load goes to the joint's moving side, whichever body slot the joint names it in (a joint authored child ->
+parent moves its body0; loading the base would test nothing). A revolute joint is loaded at the collider point
+farthest from its axis, so every direction with a component across that lever arm exerts a torque about the axis:
+first among the bodies that move rigidly with the joint (its child and whatever is welded to it: a tool on a roll
+joint whose own link has no collider), else among every body the joint moves. A revolute joint with no collider
+point off its axis cannot be torqued by any load: it is not judged (the caller's SKIP row), never passed. A
+prismatic joint's generalised force does not depend on the point: it is loaded at its child's centre of mass
+(authored, else the centre of its colliders' box, else the body origin).
 """
 
 from __future__ import annotations
@@ -16,82 +19,87 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...core.geometry import box_corners, collider_local_extent, quat_to_matrix, rotate
+from ...core.geometry import quat_to_matrix
+from .kinematics import Poses, collider_points, farthest_point, moved_bodies, moving_body, rigid_group
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel, JointInfo
 
-AXIS_VECTORS = {"X": (1.0, 0.0, 0.0), "Y": (0.0, 1.0, 0.0), "Z": (0.0, 0.0, 1.0)}
-FULL_TURN = 2.0 * math.pi
+MIN_LEVER_ARM = 1e-3  # m: a load point nearer the axis than this exerts no torque worth judging
 
 
 @dataclass(frozen=True)
 class LoadPoint:
     body: str
     local: np.ndarray  # in the body frame, m
-    lever_arm: float  # distance of the point from the joint axis, m
-    how: str  # "farthest collider point from the axis", "centre of mass", ...
+    lever_arm: float  # distance of the point from the joint axis at the held pose, m (0 for prismatic joints)
+    how: str  # "the child's collider point farthest from the joint axis", "centre of mass", ...
 
     def world(self, pose) -> np.ndarray:
         """The point in the world for a body pose (position, quaternion wxyz)."""
         pos, quat = pose
         return np.asarray(pos, float) + quat_to_matrix(quat) @ self.local
 
-
-def _collider_points(asset: "AssetModel", body_path: str) -> np.ndarray:
-    """Corners of every collider's local bounding box on the body, in the body frame."""
-    points = []
-    for path in asset.bodies[body_path].colliders:
-        collider = asset.colliders.get(path)
-        extent = None if collider is None else collider_local_extent(collider)
-        if extent is None:
-            continue
-        rot = quat_to_matrix(collider.local_pose.quat)
-        points.append(box_corners(*extent) @ rot.T + np.asarray(collider.local_pose.pos, float))
-    return np.concatenate(points) if points else np.zeros((0, 3))
+    @property
+    def torques(self) -> bool:
+        """Whether a load here can turn (or push) the joint at all."""
+        return self.lever_arm >= MIN_LEVER_ARM or math.isnan(self.lever_arm)
 
 
-def load_point(asset: "AssetModel", joint: "JointInfo") -> LoadPoint | None:
-    """The point of the joint's child body where effort_limit pushes, or None without a child body."""
-    child_is_body1 = joint.body1 is not None
-    body_path = joint.body1 or joint.body0
-    if body_path is None or body_path not in asset.bodies:
+def load_point(asset: "AssetModel", joint: "JointInfo", poses: Poses) -> LoadPoint | None:
+    """The point effort_limit pushes for `joint` at `poses` (the held pose), or None without a moving body."""
+    child = moving_body(asset, joint)
+    if child is None or child not in poses:
         return None
-    frame = joint.local_pose1 if child_is_body1 else joint.local_pose0
-    anchor = np.asarray(frame.pos, float)
-    axis = rotate(frame.quat, np.asarray(AXIS_VECTORS.get(joint.axis, AXIS_VECTORS["X"])))
-    axis = axis / max(np.linalg.norm(axis), 1e-12)
-    points = _collider_points(asset, body_path)
+    if joint.type != "revolute":
+        return _centre_of_mass(asset, child)
+    for bodies, how in ((rigid_group(asset, child, joint), "the collider point of the moving link (and what is "
+                                                           "welded to it) farthest from the joint axis"),
+                        (moved_bodies(asset, joint), "the collider point of the bodies it moves farthest from the "
+                                                     "joint axis (nothing on its own link lies off the axis)")):
+        found = farthest_point(asset, joint, bodies, poses)
+        if found is not None and found[2] >= MIN_LEVER_ARM:
+            body, world, lever = found
+            pos, quat = poses[body]
+            return LoadPoint(body, quat_to_matrix(quat).T @ (world - np.asarray(pos, float)), lever, how)
+    return LoadPoint(child, np.zeros(3), 0.0, "no collider point off the joint axis")
 
-    def lever(p: np.ndarray) -> float:
-        d = np.asarray(p, float) - anchor
-        return float(np.linalg.norm(d - np.dot(d, axis) * axis))
 
+def _centre_of_mass(asset: "AssetModel", body_path: str) -> LoadPoint:
     body = asset.bodies[body_path]
-    if joint.type == "revolute" and len(points):
-        arms = np.linalg.norm((points - anchor) - np.outer((points - anchor) @ axis, axis), axis=1)
-        best = points[int(np.argmax(arms))]
-        return LoadPoint(body_path, best, float(arms.max()), "the child's collider point farthest from the joint axis")
+    identity = (np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))
+    points = collider_points(asset, body_path, identity)  # in the body frame
     if body.center_of_mass is not None and np.all(np.isfinite(body.center_of_mass)):
         point, how = np.asarray(body.center_of_mass, float), "the child's authored centre of mass"
     elif len(points):
         point, how = (points.min(axis=0) + points.max(axis=0)) / 2.0, "the centre of the child's colliders"
     else:
         point, how = np.zeros(3), "the child body's origin"
-    return LoadPoint(body_path, point, lever(point), how)
+    return LoadPoint(body_path, point, math.nan, how)
 
 
-def deflection_tolerance(joint: "JointInfo | None", fraction: float, unlimited_prismatic_range: float) -> float:
-    """How far a driven joint may give way from its held pose: `fraction` of its range.
+def lever_arm(asset: "AssetModel", joint: "JointInfo", poses: Poses) -> float:
+    """The load's lever arm about `joint` at `poses` (m): a force F there exerts at most F x this about the axis.
+    Prismatic joints: 1 (the force acts along the axis itself, F x 1 is the force). 0 when nothing can be loaded."""
+    if not joint.is_angular:
+        return 1.0
+    point = load_point(asset, joint, poses)
+    return 0.0 if point is None else point.lever_arm
 
-    Unlimited joints have no range: a revolute one is measured against a full turn, a prismatic one against
-    `unlimited_prismatic_range` (m).
-    """
+
+def deflection_tolerance(joint: "JointInfo | None", fraction: float, max_revolute_range: float,
+                         max_prismatic_range: float) -> float:
+    """How far a driven joint may give way from its held pose: `fraction` of its range, the range counted at most
+    `max_revolute_range` (rad) or `max_prismatic_range` (m), so a joint that visibly gives way fails whatever its
+    range (a +-360° joint may not turn 72°); unlimited joints count the largest range."""
     if joint is None:
         return math.inf
-    if joint.has_limits:
-        return fraction * (joint.upper - joint.lower)
-    return fraction * (FULL_TURN if joint.is_angular else unlimited_prismatic_range)
+    largest = max_revolute_range if joint.is_angular else max_prismatic_range
+    span = (joint.upper - joint.lower) if joint.has_limits else largest
+    return fraction * min(span, largest)
+
+
+FULL_TURN = 2.0 * math.pi
 
 
 def joint_deflection(q: np.ndarray, pose: np.ndarray, wrap: np.ndarray) -> np.ndarray:

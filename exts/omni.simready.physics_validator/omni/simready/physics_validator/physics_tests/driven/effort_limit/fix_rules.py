@@ -7,6 +7,7 @@ import math
 
 from ....core.fix_rules import JointAllowance
 from ..fix_rules import DrivenFixRules
+from ..load_point import deflection_tolerance
 from .codes import EffortLimitCode as Code
 
 
@@ -18,9 +19,9 @@ class EffortLimitFixRules(DrivenFixRules):
         return [(other, f"{test}: gave way under the load on {row.joint}")] if other else []
 
     def allowance(self, test, joint, config, out: JointAllowance) -> None:
-        span = (joint.upper - joint.lower) if joint.has_limits else math.nan
-        basis = span if joint.has_limits else (2 * math.pi if joint.is_angular else config.unlimited_prismatic_range_m)
-        out.effort_tolerance = config.break_tolerance * basis
+        out.effort_tolerance = deflection_tolerance(joint, config.break_tolerance,
+                                                    math.radians(config.max_judged_revolute_range_deg),
+                                                    config.unlimited_prismatic_range_m)
         out.effort_force = config.force_magnitude_newtons
         out.load_test = test
 

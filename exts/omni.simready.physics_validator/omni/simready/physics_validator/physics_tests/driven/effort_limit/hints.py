@@ -31,6 +31,10 @@ HELD = (
     "and viscous friction (newton:friction / newton:damping, physxJointAxis:*FrictionEffort / viscousFrictionCoefficient), "
     "a velocity limit of 0, equal lower and upper limits, and colliders blocking it; then re-run."
 )
+NO_LEVER_ARM = (
+    "Not judged: no load can turn this joint, because no collider of the bodies it moves lies off its axis. Give its "
+    "moving link (or the tool welded to it) its collision geometry, so the load has a lever arm; then re-run."
+)
 EXPLODE = "The simulation exploded under load: check link masses and inertias and that the drive gains are not extreme."
 
 HINTS = HintTable(
@@ -42,6 +46,7 @@ HINTS = HintTable(
         Code.GAVE_WAY: (GAVE_WAY, LOAD),
         Code.BEYOND_LIMITS: (MAX_FORCE, MASS, LOAD),
         Code.HELD_BY_OTHER: (HELD,),
+        Code.NO_LEVER_ARM: (NO_LEVER_ARM,),
     },
     # a dead drive (it did not pull back once the load was released) is why it gave way
     suppressed_by={Code.GAVE_WAY: {DrivenCode.DEAD_DRIVE}, Code.BEYOND_LIMITS: {DrivenCode.DEAD_DRIVE}},

@@ -4,12 +4,13 @@ from (`HeldPose`), what one joint's load did (`JointLoad`) and the first joint t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..base import BBOX_CHECK_EVERY, fmt, jv
+from ..base import BBOX_CHECK_EVERY, exploded_story, fmt, jv
 from ..codes import DrivenCode
 from ..load_point import deflection_tolerance, joint_deflection
 from .codes import EffortLimitCode as Code
@@ -40,7 +41,8 @@ class HeldPose:
         slack = np.where(np.isfinite(span), cfg.break_tolerance * span, np.inf)  # the spec's literal rule
         tol = np.full(len(dofs), np.inf)  # deflection from the held pose, driven joints only
         for i in tested_idx:
-            tol[i] = deflection_tolerance(infos[i], cfg.break_tolerance, cfg.unlimited_prismatic_range_m)
+            tol[i] = deflection_tolerance(infos[i], cfg.break_tolerance, math.radians(cfg.max_judged_revolute_range_deg),
+                                          cfg.unlimited_prismatic_range_m)
         wrap = np.array([j is not None and j.is_angular and not j.has_limits for j in infos])
         return cls(dofs, infos, hold, pose, lower, upper, slack, tol, wrap, joint_deflection(pose, hold, wrap))
 
@@ -94,8 +96,7 @@ def load_joint(ctx: "TestContext", joint, point, held: HeldPose, watch, directio
             q = np.asarray(ctx.joint_positions(), dtype=float)
             check_box = frame % BBOX_CHECK_EVERY == 0 or frame == frames_per_direction - 1
             if not np.all(np.isfinite(q)) or (check_box and watch.exploded(ctx.bounds())):
-                load.broke = Break(d, DrivenCode.EXPLODED.value, "exploded", None, "simulation exploded (NaN joint state "
-                                   f"or bounding box > {fmt(cfg.bbox_explode_ratio)} x baseline)")
+                load.broke = Break(d, DrivenCode.EXPLODED.value, "exploded", None, exploded_story(watch))
                 break
             deflection = joint_deflection(q, held.pose, held.wrap)
             series.sample(f"effort/{joint.name}", deflection=float(deflection[idx]))

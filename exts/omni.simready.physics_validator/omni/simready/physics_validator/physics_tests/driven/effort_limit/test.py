@@ -22,8 +22,10 @@ from ....core.context import TestContext
 from ....core.quantities import for_people
 from ....core.results import JointRow
 from ....core.status import Status
-from ..base import DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, drive_note, fmt, jv, row_units, settle
-from ..bbox_watch import BoxWatch
+from ..base import (
+    DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, drive_note, explosion_watch, fmt, jv,
+    row_units, settle,
+)
 from ..codes import DrivenCode
 from ..force_directions import direction_label, icosahedron_directions
 from ..load_point import load_point
@@ -40,9 +42,15 @@ from .view import VIEW
 # drive_gain_validation show whether the joint moves at all.
 HELD_FACTOR, HELD_SHARE = 2.0, 0.01
 
+def load_on_joint(force: float, joint, point) -> float:
+    """The most the load can push the joint: its torque about a revolute axis (N·m), its force along a prismatic
+    one (N)."""
+    return force * point.lever_arm if joint.is_angular else force
+
+
 class EffortLimitTest(DrivenJointTest):
     name = "effort_limit"
-    version = "1.2.0"
+    version = "1.3.0"
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
     summary = "The drives hold a stable configuration under a 10 N load at each joint's child body from 12 directions."
     Config = EffortLimitConfig
@@ -58,17 +66,19 @@ class EffortLimitTest(DrivenJointTest):
             self.skip_nothing_to_test(ctx, selection, "no driven joint to load")
             return
         held = yield from self._hold(ctx, selection)
-        watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
+        watch = explosion_watch(ctx)
         directions = icosahedron_directions()
         frames_per_direction = max(1, int(round(cfg.test_duration_seconds / ctx.dt / len(directions))))
         series = SeriesRecorder(ctx)
         ctx.metric("frames_per_direction", frames_per_direction)
         stopped = False
         for joint in selection.tested:
-            point = load_point(ctx.asset, joint)
-            if stopped or point is None:
+            point = None if stopped else load_point(ctx.asset, joint, ctx.body_poses())
+            if stopped or point is None or not point.torques:
                 code, why = ((Code.NOT_LOADED, "not loaded: the test stopped at the first failing joint") if stopped else
-                             (Code.NO_LOAD_POINT, "no child body to load"))
+                             (Code.NO_LOAD_POINT, "no moving body to load") if point is None else
+                             (Code.NO_LEVER_ARM, "not judged: no collider point of the bodies it moves lies off its "
+                                                 "axis, so no load can turn it"))
                 ctx.joint_row(JointRow(joint=joint.name, path=joint.path, status=Status.SKIP, code=code, reason=why))
                 continue
             load = yield from load_joint(ctx, joint, point, held, watch, directions, frames_per_direction, series)
@@ -121,16 +131,16 @@ class EffortLimitTest(DrivenJointTest):
                       "worst_direction_vector": direction_label(directions[load.worst_dir]),
                       "held_pose_sag": float(held.sag[idx]), "gave_way": load.broke.kind if load.broke else "",
                       "recovered": recovered, "dead_drive": bool(dead),
-                      "lever_arm": point.lever_arm,
+                      "lever_arm": point.lever_arm if joint.is_angular else None,
                       "load_point": "centre of mass" if load.held_point is None else
                       "(" + ", ".join(f"{c:+.3f}" for c in load.held_point) + ")"},
             limits={"force_newtons": cfg.force_magnitude_newtons, "break_tolerance": cfg.break_tolerance,
                     "deflection_tolerance": float(held.tol[idx]), "lower": joint.lower, "upper": joint.upper,
                     "loaded_body": point.body, "load_point_rule": point.how,
-                    "load_torque": cfg.force_magnitude_newtons * point.lever_arm},
+                    "load_torque": load_on_joint(cfg.force_magnitude_newtons, joint, point)},
             units=row_units(joint, positions=("max_deflection", "held_pose_sag", "deflection_tolerance", "lower",
                                               "upper"),
-                            lever_arm="m", force_newtons="N", load_torque="N·m", recovered="",
+                            lever_arm="m", force_newtons="N", load_torque="N·m" if joint.is_angular else "N", recovered="",
                             break_tolerance=""),
         )
         held_by = self._held_by_other(joint, row, load.own_max, float(held.tol[idx]))
