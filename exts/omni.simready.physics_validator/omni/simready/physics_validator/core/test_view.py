@@ -23,13 +23,15 @@ class JudgedMetric:
     """A metric the verdict is decided on and the rule that judges it.
 
     rule: "max" (value <= threshold), "true" / "false" (the flag must be so), "zero" (must be 0).
-    The threshold is a config key (`threshold_key`), or computed from the effective config
-    (`threshold_of`, shown as `threshold_label`), or none for flag and zero rules.
+    The threshold is a config key (`threshold_key`), another metric of the result (`threshold_metric`, a bound
+    measured on the asset), or computed from the effective config (`threshold_of`, shown as `threshold_label`), or
+    none for flag and zero rules.
     """
 
     metric: str
     rule: str = "max"
     threshold_key: str | None = None
+    threshold_metric: str | None = None
     threshold_label: str = ""
     threshold_of: Callable[[dict], float] | None = None
 

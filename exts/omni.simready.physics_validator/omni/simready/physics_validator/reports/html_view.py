@@ -108,6 +108,9 @@ def metric_rows(result, test_view: TestView = GENERIC_VIEW) -> tuple[list[dict],
                 limit_text = f"≤ {text(limit, unit)} ({judged.threshold_label})"
             except (KeyError, TypeError, ValueError):
                 limit_text = ""
+        elif judged.threshold_metric is not None and judged.threshold_metric in result.metrics:
+            limit = result.metrics[judged.threshold_metric]
+            limit_text = f"≤ {text(limit, units.get(judged.threshold_metric, unit))} ({judged.threshold_metric})"
         elif judged.threshold_key is not None and judged.threshold_key in cfg:
             limit = cfg[judged.threshold_key]
             used.add(judged.threshold_key)

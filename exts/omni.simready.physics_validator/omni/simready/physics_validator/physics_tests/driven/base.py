@@ -19,7 +19,9 @@ from ...core.plugin import PhysicsTest
 from ...core.quantities import DEGREES_PER_RADIAN, for_people, joint_unit, joint_value
 from ...core.scene import SceneSpec
 from ...core.status import Status
+from .bbox_watch import BoxWatch
 from .codes import DrivenCode
+from .kinematics import reach_allowance
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel, JointInfo
@@ -76,6 +78,16 @@ class DrivenJointTest(PhysicsTest):
     def skip_nothing_to_test(self, ctx: "TestContext", selection: JointSelection, what: str,
                              code=DrivenCode.NOTHING_TO_TEST) -> None:
         ctx.finish(Status.SKIP, f"{what}: {selection.summary()}", code=code)
+
+
+def explosion_watch(ctx: "TestContext") -> BoxWatch:
+    """The explosion watch from the current pose: the bounds now, the asset's reach, the spec's volume ratio."""
+    return BoxWatch(ctx.bounds(), ctx.config.bbox_explode_ratio, reach_allowance(ctx.asset))
+
+
+def exploded_story(watch: BoxWatch) -> str:
+    """The reason's words for an explosion: what the watch saw, or a NaN joint state when it saw nothing."""
+    return f"simulation exploded: {watch.tripped or 'the joint state went NaN'}"
 
 
 def driven_scene(physics_fps: float) -> SceneSpec:

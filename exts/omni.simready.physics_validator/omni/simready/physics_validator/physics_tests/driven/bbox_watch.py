@@ -1,4 +1,13 @@
-"""Whole-asset bounding-box explode check shared by the joint tests (anchor `check_bbox_explode`)."""
+"""The explosion watch the driven-joint tests share: has the asset come apart?
+
+The spec's rule compares the bounding box's volume with its baseline (> 10x: exploded). A flat or thin start pose
+fools it: a healthy lid opening from flat grows its box's volume more than tenfold. So the watch judges instead how
+far the box has moved outward beyond where it started (its `excursion`), against the farthest any point of the asset
+can move with its bases pinned and its joints intact (`kinematics.reach_allowance`: twice the moving bodies' extents
+plus the prismatic travel). Only a part that broke loose, or a solver blow-up, gets farther. A non-finite box is an
+explosion too. When the reach is unbounded (a prismatic joint without limits) the spec's volume rule decides.
+The volume ratio is still measured and reported.
+"""
 
 from __future__ import annotations
 
@@ -7,36 +16,51 @@ import math
 import numpy as np
 
 from ...core.geometry import aabb_volume
+from ...core.quantities import for_people
 
 
 class BoxWatch:
-    """Fails when the current AABB volume exceeds ratio x the baseline volume, or goes non-finite.
+    """`exploded(bounds)` per step; `worst_ratio` / `window_ratio`: the largest volume ratio so far / since
+    `new_window()` (one joint); `worst_excursion` / `window_excursion` the same for the outward excursion (m)."""
 
-    A baseline volume <= 1e-9 m^3 (flat or empty asset) disables the volume rule; NaN still trips it.
-    `worst_ratio` is the largest ratio seen so far; `window_ratio` the largest since `new_window()` (one joint).
-    """
-
-    def __init__(self, baseline: tuple[np.ndarray, np.ndarray], ratio: float):
+    def __init__(self, baseline: tuple[np.ndarray, np.ndarray], ratio: float, reach: float = math.inf):
         self.ratio = ratio
-        self.baseline_volume = aabb_volume(*baseline) if np.all(np.isfinite(baseline)) else float("nan")
-        self.worst_ratio = 1.0
-        self.window_ratio = 1.0
+        self.reach = reach
+        self.lo0, self.hi0 = (np.asarray(b, float) for b in baseline)
+        finite = bool(np.all(np.isfinite(self.lo0)) and np.all(np.isfinite(self.hi0)))
+        self.baseline_volume = aabb_volume(self.lo0, self.hi0) if finite else float("nan")
+        self.worst_ratio = self.window_ratio = 1.0
+        self.worst_excursion = self.window_excursion = 0.0
+        self.tripped = ""  # why the last exploded() call said so, for people ('' until then)
 
     def new_window(self) -> None:
-        """Start a new per-joint window: `window_ratio` restarts at 1 (the whole-run `worst_ratio` is kept)."""
+        """Start a new per-joint window (the whole-run maxima are kept)."""
         self.window_ratio = 1.0
+        self.window_excursion = 0.0
 
     def exploded(self, bounds: tuple[np.ndarray, np.ndarray]) -> bool:
-        lo, hi = bounds
-        dx, dy, dz = (np.asarray(hi, float) - np.asarray(lo, float)).tolist()  # plain floats: runs every step
+        lo, hi = np.asarray(bounds[0], float), np.asarray(bounds[1], float)
+        dx, dy, dz = (hi - lo).tolist()  # plain floats: runs every step
         volume = max(dx, 0.0) * max(dy, 0.0) * max(dz, 0.0)
         isfinite = math.isfinite  # no generator: this runs every step
         if not (isfinite(volume) and isfinite(dx) and isfinite(dy) and isfinite(dz)):
             self.worst_ratio = self.window_ratio = float("inf")
+            self.worst_excursion = self.window_excursion = float("inf")
+            self.tripped = "its bounding box went non-finite (NaN)"
             return True
-        if not math.isfinite(self.baseline_volume) or self.baseline_volume <= 1e-9:
-            return False
-        ratio = volume / self.baseline_volume
+        excursion = max(float(np.max(self.lo0 - lo)), float(np.max(hi - self.hi0)), 0.0)
+        self.worst_excursion = max(self.worst_excursion, excursion)
+        self.window_excursion = max(self.window_excursion, excursion)
+        ratio = volume / self.baseline_volume if self.baseline_volume > 1e-9 else 1.0
         self.worst_ratio = max(self.worst_ratio, ratio)
         self.window_ratio = max(self.window_ratio, ratio)
-        return ratio > self.ratio
+        if isfinite(self.reach):
+            if excursion > self.reach:
+                self.tripped = (f"its bounding box reached {for_people(excursion, 'm')} beyond where it started, past the "
+                                f"{for_people(self.reach, 'm')} any part can reach with its joints intact")
+                return True
+            return False
+        if ratio > self.ratio:
+            self.tripped = f"its bounding box volume reached {ratio:.4g} x its baseline (> {self.ratio:g})"
+            return True
+        return False

@@ -11,4 +11,4 @@ class DrivenCode(VerdictCode):
     NOTHING_TO_TEST = "NOTHING_TO_TEST"  # SKIP: no driven joint this test can exercise
     JOINTS_FAILED = "JOINTS_FAILED"  # FAIL (WARN): at least one joint row failed
     DEAD_DRIVE = "DEAD_DRIVE"  # a row: the drive moved its joint less than 10 % of the way it was asked
-    EXPLODED = "EXPLODED"  # a row: NaN joint state or the bounding box grew past bbox_explode_ratio
+    EXPLODED = "EXPLODED"  # a row: NaN joint state, or the bounding box reached farther than the asset's reach

@@ -18,8 +18,8 @@ from ....core.context import TestContext
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
-    BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, jv, position_rate,
-    progress, row_units, settle, unit,
+    BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, exploded_story,
+    explosion_watch, jv, position_rate, progress, row_units, settle, unit,
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
@@ -42,7 +42,7 @@ class StepRecord:
     end: int  # frames in the judged window (shortened once the joint provably settled)
     times: list[float] = field(default_factory=list)
     positions: list[float] = field(default_factory=list)
-    exploded: bool = False
+    exploded: str = ""  # why the scene blew up during the step ('' when it did not)
 
     @property
     def step(self) -> float:
@@ -67,7 +67,7 @@ class DriveGainValidationTest(DrivenJointTest):
             self.skip_nothing_to_test(ctx, selection, "no driven joint to step")
             return
         yield from settle(ctx, cfg.settle_seconds)
-        watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
+        watch = explosion_watch(ctx)
         series = SeriesRecorder(ctx)
         exploded = False
         for joint in selection.tested:
@@ -111,7 +111,7 @@ class DriveGainValidationTest(DrivenJointTest):
             if not (math.isfinite(q) and math.isfinite(v)) or (
                 frame % BBOX_CHECK_EVERY == 0 and watch.exploded(ctx.bounds())
             ):
-                record.exploded = True
+                record.exploded = exploded_story(watch)
                 break
             # Early end of the window only when the joint is in the band and too slow to leave it before the
             # window and the tail are over (extrapolated); the tail is always observed.
@@ -135,7 +135,7 @@ class DriveGainValidationTest(DrivenJointTest):
         final_err = abs(positions[-1] - target) if positions else math.nan
         findings: list[tuple[str, str]] = []
         if record.exploded:
-            findings.append((DrivenCode.EXPLODED.value, "simulation exploded (NaN or bounding box > ratio x baseline)"))
+            findings.append((DrivenCode.EXPLODED.value, record.exploded))
         dead = not record.exploded and follow < DEAD_DRIVE_FRACTION
         if dead:
             findings.append((DrivenCode.DEAD_DRIVE.value, dead_drive_story(joint, max(follow, 0.0) * abs(step), step,
