@@ -18,7 +18,8 @@ from ....core.context import TestContext
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
-    DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, fmt, jv, progress, row_units, settle, unit,
+    DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, exploded_story, explosion_watch, jv,
+    progress, row_units, settle, unit,
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
@@ -42,11 +43,13 @@ class JointSweep:
     follow: dict[str, float] = field(default_factory=dict)  # segment -> furthest progress toward its end point
     dead: str | None = None  # the dead-drive sentence, once seen
     exploded_at: str | None = None  # the segment during which the bounding box exploded
+    zero_errors: list[float] = field(default_factory=list)  # |error| at zero, every frame from the zero hold on
+    zero_settled: bool = False  # in the zero-return band for zero_settled_frames frames in a row
 
 
 class FullRangeSweepTest(DrivenJointTest):
     name = "full_range_sweep"
-    version = "1.5.0"
+    version = "1.6.0"
     features = ("FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC")
     summary = "Each driven joint reaches and holds both authored limits and returns to zero; the articulation stays stable."
     require_limits = True
@@ -63,7 +66,7 @@ class FullRangeSweepTest(DrivenJointTest):
             self.skip_nothing_to_test(ctx, selection, "no driven joint with both limits to sweep")
             return
         yield from settle(ctx, cfg.settle_seconds)
-        watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
+        watch = explosion_watch(ctx)
         ctx.metric("bbox_baseline_volume", watch.baseline_volume, unit="m³")
         series = SeriesRecorder(ctx)
         for joint in selection.tested:
@@ -94,9 +97,10 @@ class FullRangeSweepTest(DrivenJointTest):
             if sweep.exploded_at:
                 break
             self._judge_segment(ctx, joint, seg, seg_start, best, pause, sweep)
-        newton = getattr(ctx.engine, "name", "") == "newton"
-        if newton and not sweep.exploded_at:
-            yield from self._converge_to_zero(ctx, joint, idx, sweep)
+            if seg.name == "to_zero":
+                sweep.zero_errors = [abs(e) for e in pause]
+        if not sweep.exploded_at:
+            yield from self._settle_at_zero(ctx, joint, idx, sweep, watch, series)
         return sweep
 
     def _follow_segment(self, ctx, joint, idx, seg, seg_start, pause, sweep, watch, series):
@@ -148,27 +152,41 @@ class FullRangeSweepTest(DrivenJointTest):
             else:
                 ctx.warn(f"{joint.name}: {msg}")
 
-    def _converge_to_zero(self, ctx, joint, idx, sweep: JointSweep):
-        """Newton rings after the range reversal: keep the zero target until it converges (bounded)."""
+    def _settle_at_zero(self, ctx, joint, idx, sweep: JointSweep, watch: BoxWatch, series: SeriesRecorder):
+        """Judge the return over a window, not one sample: the joint must come into the zero-return band and stay
+        there for zero_settled_seconds without a break (the zero hold counts), holding zero for at most
+        zero_max_settle_seconds more. A drive ringing around zero never settles, whatever phase a frame catches."""
         cfg = ctx.config
-        counter = ConvergenceCounter(sweep.zero_tol, cfg.newton_zero_consecutive_frames)
-        ctx.label = f"joint {joint.name}: converge to zero"
-        for _ in range(int(round(cfg.newton_zero_max_settling_seconds / ctx.dt))):
+        counter = ConvergenceCounter(sweep.zero_tol, settled_frames(cfg, ctx.dt))
+        for error in sweep.zero_errors:
+            sweep.zero_settled = counter.update(error)
+        ctx.label = f"joint {joint.name}: settle at zero"
+        for _ in range(int(round(cfg.zero_max_settle_seconds / ctx.dt))):
+            if sweep.zero_settled:
+                return
             ctx.set_joint_target(joint.path, sweep.plan.zero_target)
             yield
-            if counter.update(float(ctx.joint_positions()[ctx.dof_index(joint.path)]) - sweep.plan.zero_target):
-                break
+            q = float(ctx.joint_positions()[idx])
+            series.sample(joint.name, q=q, target=sweep.plan.zero_target)
+            sweep.zero_errors.append(abs(q - sweep.plan.zero_target))
+            sweep.zero_settled = counter.update(q - sweep.plan.zero_target)
+            if watch.exploded(ctx.bounds()) or not math.isfinite(q):
+                sweep.exploded_at = "settle at zero"
+                return
 
     def _row(self, ctx, joint, sweep: JointSweep, watch: BoxWatch) -> JointRow:
         cfg, plan = ctx.config, sweep.plan
-        zero_err = abs(float(ctx.joint_positions()[ctx.dof_index(joint.path)]) - plan.zero_target)
+        window = sweep.zero_errors[-settled_frames(cfg, ctx.dt):] or [
+            abs(float(ctx.joint_positions()[ctx.dof_index(joint.path)]) - plan.zero_target)]
+        zero_err = max(window)  # the deciding quantity: the error over the last window at zero
         findings = list(sweep.findings)
         if sweep.exploded_at:
-            findings.append((DrivenCode.EXPLODED.value, f"bounding box exploded during {sweep.exploded_at} (volume "
-                             f"{fmt(watch.worst_ratio)} x baseline > {fmt(cfg.bbox_explode_ratio)})"))
-        elif not zero_err <= sweep.zero_tol:
+            findings.append((DrivenCode.EXPLODED.value, f"{exploded_story(watch)} (during {sweep.exploded_at})"))
+        elif not sweep.zero_settled:
             findings.append((Code.NOT_RETURNED.value, f"did not return to {home_text(joint, plan.zero_target)}: error "
-                             f"{jv(joint, zero_err)} > zero-return tolerance {jv(joint, sweep.zero_tol)}"))
+                             f"up to {jv(joint, zero_err)} over its last {len(window)} frames > zero-return tolerance "
+                             f"{jv(joint, sweep.zero_tol)} (never within it for {cfg.zero_settled_seconds:g} s without a break "
+                             f"in {cfg.pause_at_limits_seconds + cfg.zero_max_settle_seconds:g} s)"))
         if sweep.dead and not sweep.exploded_at:
             findings.insert(0, (DrivenCode.DEAD_DRIVE.value, sweep.dead))
         codes = [code for code, _ in findings]
@@ -178,7 +196,7 @@ class FullRangeSweepTest(DrivenJointTest):
             joint=joint.name, path=joint.path, status=Status.FAIL if findings else Status.PASS,
             codes=codes or [DrivenCode.OK], reason="; ".join(text for _, text in findings),
             measured={"hold_error_max": sweep.hold_err.get("to_max"), "hold_error_min": sweep.hold_err.get("to_min"),
-                      "zero_error": zero_err, "bbox_ratio": watch.window_ratio,
+                      "zero_error": zero_err, "bbox_ratio": watch.window_ratio, "bbox_excursion": watch.window_excursion,
                       "follow_max": sweep.follow.get("to_max"), "follow_min": sweep.follow.get("to_min"),
                       "dead_drive": bool(sweep.dead)},
             limits={"lower": joint.lower, "upper": joint.upper, "max_target": plan.max_target,
@@ -187,7 +205,7 @@ class FullRangeSweepTest(DrivenJointTest):
             units=row_units(joint, positions=("hold_error_max", "hold_error_min", "zero_error", "lower", "upper",
                                               "max_target", "min_target", "zero_target", "rest_tolerance",
                                               "zero_return_tolerance"),
-                            bbox_ratio="", follow_max="", follow_min=""),
+                            bbox_ratio="", bbox_excursion="m", follow_max="", follow_min=""),
         )
 
     def _verdict(self, ctx, watch: BoxWatch) -> None:
@@ -197,6 +215,8 @@ class FullRangeSweepTest(DrivenJointTest):
         ctx.metric("joints_failed", len(failed))
         ctx.metric("joints_dead_drive", sum(1 for r in rows if r.measured.get("dead_drive")))
         ctx.metric("bbox_max_ratio", watch.worst_ratio)
+        ctx.metric("bbox_max_excursion", watch.worst_excursion, unit="m")
+        ctx.metric("reach_allowance", watch.reach, unit="m")
         if failed:
             detail = "; ".join(f"{r.joint}: {r.reason}" for r in failed[:4])
             ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints failed the sweep: {detail}",
@@ -204,6 +224,11 @@ class FullRangeSweepTest(DrivenJointTest):
         else:
             ctx.finish(Status.PASS, f"{len(rows)} joints reached and held both limits and returned to zero",
                        code=DrivenCode.OK)
+
+
+def settled_frames(cfg, dt: float) -> int:
+    """The frames the joint must stay in the zero-return band without a break."""
+    return max(1, int(round(cfg.zero_settled_seconds / dt)))
 
 
 def home_text(joint, zero_target: float) -> str:
