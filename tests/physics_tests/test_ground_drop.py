@@ -51,13 +51,13 @@ def test_an_asset_without_a_default_prim_is_still_dropped_from_8_heights(tmp_pat
     assert result.metrics["initial_z_min"] == pytest.approx(0.8, abs=1e-4)
 
 
-def test_kinematic_body_never_touches(tmp_path):
+def test_kinematic_body_fails_named_before_physics(tmp_path):
+    """A kinematic body does not fall: it is named before any physics (it used to run 10 s to 'never touched')."""
     result = run_ground_drop(box_asset(tmp_path / "kinematic.usda", kinematic=True))
-    assert result.status == Status.FAIL
-    assert result.metrics["touched"] is False
-    assert "never touched" in result.reason
+    assert result.status == Status.FAIL and result.code == "KINEMATIC_BODY"
+    assert "/Asset/Body" in result.reason and "kinematicEnabled" in result.reason
     assert any("kinematic" in hint for hint in result.fix_hints)
-    assert result.simulated_seconds == pytest.approx(10.0, abs=1 / 240)  # ran to the cap
+    assert result.simulated_seconds == 0.0
 
 
 @pytest.mark.parametrize("engine", ["physx", "newton"])

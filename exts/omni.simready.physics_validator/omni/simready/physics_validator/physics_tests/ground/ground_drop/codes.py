@@ -5,7 +5,7 @@ from ....core.codes import VerdictCode
 
 class GroundDropCode(VerdictCode):
     OK = "OK"  # PASS: touched, did not sink, came to rest in time
-    WORLD_ANCHORED = "WORLD_ANCHORED"  # NOT_APPLICABLE: a joint holds it to the world
+    WORLD_ANCHORED = "WORLD_ANCHORED"  # NOT_APPLICABLE: joints hold every body to the world
     NO_RIGID_BODY = "NO_RIGID_BODY"  # PRECHECK_FAILURE
     NO_COLLIDER = "NO_COLLIDER"  # PRECHECK_FAILURE: no collider on any rigid body
     DIVERGED = "DIVERGED"  # FAIL: bounds NaN or exploded
@@ -14,3 +14,4 @@ class GroundDropCode(VerdictCode):
     HELD_UP_BY_SCENERY = "HELD_UP_BY_SCENERY"  # FAIL: never touched; static colliders of its own moved with it
     COLLISIONS_DISABLED = "COLLISIONS_DISABLED"  # FAIL: fell through or never touched, every collider disabled
     NOT_AT_REST = "NOT_AT_REST"  # FAIL: touched but kept moving past the deadline
+    KINEMATIC_BODY = "KINEMATIC_BODY"  # FAIL (before physics): a kinematic part does not fall with the rest

@@ -1,8 +1,10 @@
 """What ground_drop decides from the falling asset's bounding box, frame by frame: pure, no engine.
 
-Three checks in order: it touches (min z reaches floor + margin), it never sinks below floor - margin, and
-within rest_detection_max_seconds of contact the box's centre and all 8 corners stay within rest_tolerance
-over a continuous rest window (detection starting penetration_check_seconds after contact).
+Three checks in order: it touches (min z reaches floor + margin), it never sinks below floor - its sink allowance
+(a fraction of its own smallest extent, within floor_margin: a 4 cm cube may not hide under the floor), and within
+rest_detection_max_seconds of contact the box's centre and all 8 corners stay within rest_tolerance over a
+continuous rest window (detection starting penetration_check_seconds after contact). Parts released in place (the
+free parts of an asset a world anchor holds) need not reach the floor: their clock starts at release.
 """
 
 from __future__ import annotations
@@ -26,19 +28,22 @@ class DropVerdict:
 class DropWatch:
     """Feed it every frame's bounds (`observe`) until `verdict` is set; `final_verdict` when time ran out."""
 
-    def __init__(self, cfg: GroundDropConfig, lo, hi, disabled: str):
+    def __init__(self, cfg: GroundDropConfig, lo, hi, disabled: str, sink_allowance: float, in_place: bool = False):
         fps = cfg.physics_fps
         self.cfg = cfg
         self.disabled = disabled  # why the asset falls through when every collider is disabled ('' otherwise)
+        self.in_place = in_place  # released where authored: no floor to reach, the clock starts at release
+        self.since = "release" if in_place else "first contact"
         self.touch_threshold = cfg.floor_level + cfg.floor_margin
-        self.penetration_threshold = cfg.floor_level - cfg.floor_margin
+        self.sink_allowance = sink_allowance
+        self.penetration_threshold = cfg.floor_level - sink_allowance
         self.delay_frames = int(round(cfg.penetration_check_seconds * fps))
         self.max_rest_frames = int(round(cfg.rest_detection_max_seconds * fps))
         self.window = RestWindow(max(1, int(round(cfg.rest_detection_hold_seconds * fps))))
         self.window.push(lo, hi)
         self.prev_z = float(lo[2])
         self.lowest_z: float | None = None  # the lowest bounds min z of the frames observed
-        self.touch_frame: int | None = None
+        self.touch_frame: int | None = 0 if in_place else None
         self.touch_time: float | None = None
         self.rest_time: float | None = None
         self.settle_seconds: float | None = None
@@ -71,18 +76,19 @@ class DropWatch:
             self.penetrated = True
             self.verdict = DropVerdict(
                 Status.FAIL, Code.COLLISIONS_DISABLED if self.disabled else Code.PENETRATED,
-                f"penetrated the floor: bounds min z {z:.3f} m < floor - margin {self.penetration_threshold:.3f} m "
-                f"at t={time:.3f} s" + (f"; {self.disabled}" if self.disabled else ""))
+                f"penetrated the floor: bounds min z {z:.3f} m < floor - allowance {self.penetration_threshold:.3f} m "
+                f"({self.sink_allowance * 1000:.3g} mm) at t={time:.3f} s" + (f"; {self.disabled}" if self.disabled else ""))
         elif since >= self.delay_frames and self.window.full:
             self.phase = "settling"
             if self.window.at_rest(cfg.rest_tolerance):
                 self.rested, self.phase = True, "at rest"
                 self.rest_time, self.settle_seconds = round(time, 6), round(since / cfg.physics_fps, 6)
-                self.verdict = DropVerdict(Status.PASS, Code.OK, f"at rest {since / cfg.physics_fps:.2f} s after first contact")
+                self.verdict = DropVerdict(Status.PASS, Code.OK, f"at rest {since / cfg.physics_fps:.2f} s after {self.since}")
         if self.verdict is None and since >= self.max_rest_frames:
             self.verdict = DropVerdict(
                 Status.FAIL, Code.NOT_AT_REST,
-                f"touched the floor but not at rest within {cfg.rest_detection_max_seconds:g} s of contact "
+                ("not at rest" if self.in_place else "touched the floor but not at rest") +
+                f" within {cfg.rest_detection_max_seconds:g} s of {'release' if self.in_place else 'contact'} "
                 f"({self.window.diagnosis(cfg.rest_tolerance)})")
 
     def final_verdict(self, scenery_path: str | None) -> DropVerdict:
@@ -105,7 +111,7 @@ class DropWatch:
 
     def metrics(self) -> dict:
         return {
-            "touched": self.touch_frame is not None,
+            "touched": None if self.in_place else self.touch_frame is not None,
             "penetrated": self.penetrated,
             "max_penetration": round(max(0.0, self.max_penetration), 6),
             "rested": self.rested,

@@ -34,7 +34,14 @@ COLLISIONS_DISABLED = (
     "collider disabled nothing touches the floor."
 )
 
+KINEMATIC = (
+    "Set physics:kinematicEnabled = false on the named bodies (a kinematic body is moved by animation, not by "
+    "physics: it hangs where it is while the rest falls), or, if the part is meant to stay put, weld it to the world "
+    "with a FixedJoint so the asset is judged as anchored."
+)
+
 HINTS = HintTable({
+    Code.KINEMATIC_BODY: (KINEMATIC,),
     Code.NEVER_TOUCHED: (NEVER_TOUCHED,),
     Code.HELD_UP_BY_SCENERY: (NEVER_TOUCHED, SCENERY),
     Code.PENETRATED: (PENETRATED,),

@@ -1,14 +1,19 @@
 """ground_drop (FET003_BASE_PHYSX, spec 3.0.0): drop, touch, no penetration, come to rest.
 
 The asset is dropped from 8x its collision-bounds height onto a floor with restitution 0. Each frame the
-union of its collision-shape world AABBs is judged by `DropWatch` (touch, no penetration, rest within 8 s of
-contact); the drop goes on for a short tail after the verdict, for the video.
+union of its collision-shape world AABBs is judged by `DropWatch` (touch, no sinking beyond its allowance, rest
+within 8 s of contact); the drop goes on for a short tail after the verdict, for the video. A kinematic part fails
+before physics (it would hang where it is). An asset a world anchor holds is not dropped, but its free parts are:
+released where they are authored, their own bounds judged (no sinking, rest), NOT_APPLICABLE only when no part is free.
 """
 
 from __future__ import annotations
 
 from typing import Iterator
 
+import numpy as np
+
+from ....core.geometry import bodies_box
 from ....core.plugin import PhysicsTest, Precheck
 from ....core.scene import GroundSpec, SceneSpec
 from ....core.status import Status
@@ -17,12 +22,13 @@ from .config import GroundDropConfig
 from .drop_watch import DropWatch
 from .fix_rules import FIX_RULES
 from .hints import HINTS
+from .parts import free_bodies, kinematic_bodies
 from .view import VIEW
 
 
 class GroundDropTest(PhysicsTest):
     name = "ground_drop"
-    version = "3.0.1"
+    version = "3.1.0"
     features = ("FET003_BASE_PHYSX",)
     summary = "Drop from 8x its height: touches the floor, does not penetrate, comes to rest within 8 s of contact."
     Config = GroundDropConfig
@@ -33,13 +39,20 @@ class GroundDropTest(PhysicsTest):
 
     def precheck(self, asset, config: GroundDropConfig) -> Precheck | None:
         anchors = asset.world_anchors
-        if anchors:
+        if anchors and not free_bodies(asset):
             names = ", ".join(f"{j.type} joint {j.path}" for j in anchors[:3])
             return Precheck(
                 Status.NOT_APPLICABLE,
                 f"world-anchored: {names} holds the asset to the world, so it cannot fall by design",
                 metrics={"ground_drop_skipped": 1}, code=Code.WORLD_ANCHORED,
             )
+        kinematic = kinematic_bodies(asset)
+        if kinematic:
+            names = ", ".join(kinematic[:3]) + (f" (+{len(kinematic) - 3} more)" if len(kinematic) > 3 else "")
+            return Precheck(Status.FAIL, f"kinematic body {names} (physics:kinematicEnabled = true) does not fall: "
+                                         "dropped, it would hang where it is beside the parts that fall",
+                            HINTS.for_codes([Code.KINEMATIC_BODY]), metrics={"kinematic_bodies": len(kinematic)},
+                            code=Code.KINEMATIC_BODY)
         if not asset.bodies:
             return Precheck(Status.PRECHECK_FAILURE, "no prim has UsdPhysics.RigidBodyAPI",
                             HINTS.for_codes([Code.NO_RIGID_BODY]), code=Code.NO_RIGID_BODY)
@@ -52,19 +65,14 @@ class GroundDropTest(PhysicsTest):
         return None
 
     def scene(self, asset, config: GroundDropConfig) -> SceneSpec:
+        ground = GroundSpec(height=config.floor_level, static_friction=config.ground_static_friction,
+                            dynamic_friction=config.ground_dynamic_friction, restitution=config.ground_restitution)
+        if asset.world_anchors:  # the anchors hold the rest where it is authored: the free parts fall from there
+            return SceneSpec(physics_fps=config.physics_fps, ground=ground)
         bounds = asset.authored_bounds()
         height = float(bounds[1][2] - bounds[0][2]) if bounds is not None else 0.0
         drop = max(config.drop_height_factor * height, config.minimum_drop_clearance)
-        return SceneSpec(
-            physics_fps=config.physics_fps,
-            ground=GroundSpec(
-                height=config.floor_level,
-                static_friction=config.ground_static_friction,
-                dynamic_friction=config.ground_dynamic_friction,
-                restitution=config.ground_restitution,
-            ),
-            place_bottom_at=config.floor_level + drop,
-        )
+        return SceneSpec(physics_fps=config.physics_fps, ground=ground, place_bottom_at=config.floor_level + drop)
 
     def run(self, ctx) -> Iterator[None]:
         cfg: GroundDropConfig = ctx.config
@@ -74,13 +82,21 @@ class GroundDropTest(PhysicsTest):
                 f"{len(scenery)} collider(s) on no rigid body (e.g. {scenery[0].path}) are static scenery: they move "
                 "with the asset but are not part of its bounds"
             )
-        lo, hi = ctx.bounds()
+        parts = free_bodies(ctx.asset) if ctx.asset.world_anchors else None  # None: the whole asset falls
+        bounds = (lambda: ctx.bounds()) if parts is None else (lambda: judged_bounds(ctx, parts))
+        lo, hi = bounds()
         ctx.metric("initial_z_min", float(lo[2]))
         ctx.metric("bbox_height", float(hi[2] - lo[2]))
         ctx.metric("effective_fall", float(lo[2] - cfg.floor_level))
         ctx.metric("floor_level", cfg.floor_level)
-        watch = DropWatch(cfg, lo, hi, collisions_disabled(ctx.asset))
-        yield from self._drop(ctx, watch)
+        allowance = sink_allowance(cfg, lo, hi)
+        ctx.metric("sink_allowance", allowance, unit="m")
+        if parts is not None:
+            ctx.metric("free_bodies", len(parts))
+            ctx.log(f"world-anchored: the {len(parts)} free part(s) are released where they are authored and judged: "
+                    + ", ".join(parts[:5]))
+        watch = DropWatch(cfg, lo, hi, collisions_disabled(ctx.asset), allowance, in_place=parts is not None)
+        yield from self._drop(ctx, watch, bounds)
         verdict = watch.verdict or watch.final_verdict(scenery[0].path if scenery else None)
         if watch.touch_time is not None:
             ctx.metric("touch_time", watch.touch_time)
@@ -92,7 +108,7 @@ class GroundDropTest(PhysicsTest):
         ctx.metric("ground_drop_passed", verdict.status == Status.PASS)
         ctx.finish(verdict.status, verdict.reason, code=verdict.code)
 
-    def _drop(self, ctx, watch: DropWatch) -> Iterator[None]:
+    def _drop(self, ctx, watch: DropWatch, bounds) -> Iterator[None]:
         """Step until the verdict (then a tail for the video) or the time cap; record the plotted series."""
         cfg: GroundDropConfig = ctx.config
         total_frames = int(round(cfg.simulation_seconds * cfg.physics_fps))
@@ -102,7 +118,7 @@ class GroundDropTest(PhysicsTest):
         times, min_z, centre_z = [], [], []  # plotted by the report; local lists: this loop is the hot path
         for frame in range(1, total_frames + 1):
             yield
-            lo, hi = ctx.bounds()
+            lo, hi = bounds()
             times.append(ctx.time)
             min_z.append(float(lo[2]))
             centre_z.append((float(lo[2]) + float(hi[2])) / 2)
@@ -114,6 +130,21 @@ class GroundDropTest(PhysicsTest):
             watch.observe(frame, ctx.time, lo, hi)
             ctx.label = watch.phase
         ctx.result.series.update({"time": times, "bbox_min_z": min_z, "bbox_center_z": centre_z})
+
+
+def sink_allowance(cfg: GroundDropConfig, lo, hi) -> float:
+    """How far below the floor the asset may reach: a fraction of its smallest extent, within [min, floor_margin]."""
+    smallest = float(min(hi[i] - lo[i] for i in range(3)))
+    return min(cfg.floor_margin, max(cfg.min_penetration_allowance, cfg.penetration_size_fraction * smallest))
+
+
+def judged_bounds(ctx, parts: list[str]):
+    """The world box of the free parts' colliders (a world-anchored asset's own box would never move)."""
+    box = bodies_box(ctx.asset, parts, ctx.body_poses())
+    if box is None:
+        nan = np.full(3, np.nan)
+        return nan, nan
+    return box
 
 
 def collisions_disabled(asset) -> str:
