@@ -24,6 +24,20 @@ class Pose:
 
 
 @dataclass
+class Spelling:
+    """One authored attribute that spells a value a physics runtime reads (core/usd/spellings.py), in SI.
+
+    `partial`: a body value some of whose colliders author nothing (those take the runtime's default);
+    `comparable`: False when the attribute is another quantity the runtime derives the value from (a density
+    for a mass)."""
+
+    attribute: str
+    value: float | tuple[float, ...]
+    partial: bool = False
+    comparable: bool = True
+
+
+@dataclass
 class MaterialInfo:
     path: str = ""
     static_friction: float = 0.5
@@ -72,6 +86,7 @@ class BodyInfo:
     colliders: list[str] = field(default_factory=list)
     articulation: str | None = None  # articulation root path when part of one
     starts_asleep: bool = False
+    spellings: dict[str, list[Spelling]] = field(default_factory=dict)  # property -> authored spellings (readback)
 
     @property
     def name(self) -> str:
@@ -127,6 +142,7 @@ class JointInfo:
     mimic_schema: str | None = None
     loop_closing: bool = False
     joint_state_position: float | None = None  # PhysicsJointStateAPI position, SI
+    spellings: dict[str, list[Spelling]] = field(default_factory=dict)  # property -> authored spellings (readback)
 
     @property
     def name(self) -> str:

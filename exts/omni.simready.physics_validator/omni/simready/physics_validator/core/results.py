@@ -15,8 +15,9 @@ from .codes import code_value
 from .status import Status, worst
 
 # 2.0: `engine` is an EngineInfo block (was a string); 2.1: `fix` block per asset (`fix` command);
-# 2.2: verdict codes (`code` on every result, `code` / `codes` on joint rows, `code` on excluded joints)
-SCHEMA_VERSION = "2.2"
+# 2.2: verdict codes (`code` on every result, `code` / `codes` on joint rows, `code` on excluded joints);
+# 2.3: `runtime_readback` block per asset (what the runtime read, core/readback.py)
+SCHEMA_VERSION = "2.3"
 
 Scalar = float | int | bool | str | None
 
@@ -170,6 +171,63 @@ class FixResult(BaseModel):
     broken: int = 0  # verdicts that passed before and fail with the layer (an accepted layer has none)
 
 
+Value = float | int | str | None | list[float]
+
+
+def _readable(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_finite_or_none(v) for v in value]
+    return _finite_or_none(value)
+
+
+def _unreadable(value: Any) -> Any:
+    """The inverse of `_readable` ("inf" -> inf), so a block that crossed a process or a file compares again."""
+    if isinstance(value, list):
+        return [_unreadable(v) for v in value]
+    if isinstance(value, str) and value in ("inf", "-inf", "nan"):
+        return float(value)
+    return value
+
+
+class ReadbackEntry(BaseModel):
+    """One (joint or body, property): the authored value beside the value the runtime uses, in the author's
+    units (degrees where USD authors degrees, SI otherwise; `unit` names it), and what differs (`flag`)."""
+
+    joint: str | None = None  # joint prim path (a DOF joint)
+    body: str | None = None  # rigid body prim path
+    property: str  # stiffness, damping, max_force, max_velocity, armature, ..., mass, inertia, com, ...
+    authored: Value = None  # None: not authored
+    authored_attribute: str = ""  # the attribute the authored value comes from
+    runtime: Value = None  # None: the engine cannot say (e.g. a joint outside any articulation)
+    unit: str = ""
+    flag: str | None = None  # ignored, clamped, from_other_attribute, defaulted, differs (None: as authored)
+    note: str = ""  # one sentence for people: what the runtime did
+    explains: list[str] = Field(default_factory=list)  # verdicts this flag explains, e.g. "velocity_limit FAIL"
+    fix: str = ""  # how to fix it
+
+    @field_serializer("authored", "runtime")
+    def _ser(self, value: Value):
+        return _readable(value)
+
+    @field_validator("authored", "runtime", mode="before")
+    @classmethod
+    def _parse(cls, value: Any) -> Any:
+        return _unreadable(value)
+
+
+class RuntimeReadback(BaseModel):
+    """The `runtime_readback` block of an asset: read once, from the first test's engine after its verdict."""
+
+    engine: str = ""
+    settings: dict[str, Scalar] = Field(default_factory=dict)  # e.g. {"physx.target": "latest"}
+    entries: list[ReadbackEntry] = Field(default_factory=list)
+    seconds: float = 0.0  # wall time of the read and the comparison
+    error: str = ""  # why nothing could be read (the engine cannot say, or the read failed)
+
+    def flagged(self) -> list[ReadbackEntry]:
+        return [e for e in self.entries if e.flag]
+
+
 class AssetResult(BaseModel):
     path: str
     sha256: str = ""
@@ -178,6 +236,7 @@ class AssetResult(BaseModel):
     peak_rss_mb: float | None = None  # peak resident memory of the worker process(es) for this asset
     from_cache: list[str] = Field(default_factory=list)  # tests whose verdict was reused (--changed-only)
     fix: FixResult | None = None  # `simready-physics fix` only: the proposed drive-tuning layer and its proof
+    runtime_readback: RuntimeReadback | None = None  # what the runtime read per joint and body (core/readback.py)
 
     @property
     def status(self) -> Status | None:

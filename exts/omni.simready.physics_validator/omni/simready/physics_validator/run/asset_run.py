@@ -26,6 +26,7 @@ from ..core.asset_model import AssetModel
 from ..core.atomic_write import write_atomic
 from ..core.config import TestConfig, ValidationConfig
 from ..core.engine import Engine, EngineUnavailable
+from ..core.readback_links import link as link_readback
 from ..core.results import AssetResult, TestResult
 from ..core.codes import CommonCode
 from ..core.session import TestSession, error_result, new_result
@@ -33,6 +34,7 @@ from ..core.status import Status
 from ..core.usd import AssetLoadError, read_asset
 from ..physics_tests import default_registry
 from .inputs import AssetJob, file_sha256
+from .readback import read_back, ready
 
 HEARTBEAT_SECONDS = 1.0
 UNLOADABLE_HINT = "Open the file in usdview to see the composition or syntax error, and fix or re-export it."
@@ -149,12 +151,15 @@ class AssetRun:
                 except BaseException:  # abandoned (interrupt, generator closed): clean up, record nothing
                     _close_test(session, engine, recording, test_dir)
                     raise
+                if self.result.runtime_readback is None and ready(session.result):  # once per asset, after a verdict
+                    self.result.runtime_readback = read_back(engine, self.asset)
                 self._ended(_close_test(session, engine, recording, test_dir))
         except KeyboardInterrupt:
             raise RunInterrupted(self.result) from None
 
     def _ended(self, result: TestResult) -> None:
         self.result.tests.append(result)
+        link_readback(self.result)  # the readback's flags beside the verdicts they explain
         if self.hooks.test_ended:
             self.hooks.test_ended(result)
 

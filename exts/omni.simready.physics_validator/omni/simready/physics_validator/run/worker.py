@@ -22,7 +22,8 @@ from typing import Any, Callable
 
 from ..core.codes import CommonCode
 from ..core.config import RunConfig
-from ..core.results import AssetResult, TestResult
+from ..core.readback_links import link as link_readback
+from ..core.results import AssetResult, RuntimeReadback, TestResult
 from ..core.session import error_result
 from ..physics_tests import default_registry
 from .asset_run import RunInterrupted
@@ -54,6 +55,7 @@ def run_asset_isolated(
         raise RunInterrupted(asset_result) from None
     order = {name: i for i, name in enumerate(job.tests)}
     asset_result.tests.sort(key=lambda r: order.get(r.name, len(order)))
+    link_readback(asset_result, default_registry())
     return asset_result
 
 
@@ -164,6 +166,7 @@ class _Supervision:
                     current = None
                 elif kind == "done":
                     self.retire = message[1].get("retire", "") if len(message) > 1 else ""
+                    self.finished(message[1] if len(message) > 1 else {})
                     self.remaining.clear()
                     return True
                 elif kind == "fatal":
@@ -194,6 +197,9 @@ class _Supervision:
                 self._lost(None, f"hang: no progress for {now - last_message:.0f} s before the {self.unit} started "
                                  f"(watchdog {self.watchdog:g} s); the worker was stopped", CommonCode.HANG)
                 return False
+
+    def finished(self, done: dict) -> None:
+        """The job's closing message (an asset's runtime readback)."""
 
     def started(self, name: str) -> None:
         """A unit began (the asset's test hook)."""
@@ -240,6 +246,11 @@ class _AssetSupervision(_Supervision):
         if result.name in self.remaining:
             self.remaining.remove(result.name)
         self._add(result)
+
+    def finished(self, done: dict) -> None:
+        """The runtime readback the worker took (once per asset; the first worker that read it wins)."""
+        if done.get("runtime_readback") and self.asset_result.runtime_readback is None:
+            self.asset_result.runtime_readback = RuntimeReadback.model_validate(done["runtime_readback"])
 
     def record_loss(self, name: str, reason: str, code: CommonCode) -> None:
         test_cls = default_registry().get(name)

@@ -9,8 +9,8 @@ Messages to the parent (one pipe, pickled tuples):
   ("ready", pid, warm-up seconds)             once, after the heavy imports
   ("start", test) ("alive",) ("result", json, series, peak MiB)   while an asset runs
   ("start", "call") ("alive",) ("returned", value) or ("raised", text)   while a call runs
-  ("done", {"rss_mb", "retire"})             the job is finished; `retire` names a reason to
-                                             replace this worker (memory grew, a USD layer leaked)
+  ("done", {"rss_mb", "retire", "runtime_readback"})   the job is finished (an asset's readback block, or None);
+                                             `retire` names a reason to replace this worker (memory grew, a USD layer leaked)
   ("fatal", message)                         an exception escaped the run; the worker then exits
 From the parent: ("asset", AssetJob.to_wire()), ("call", pickled (function, argument)) or ("stop",).
 """
@@ -188,9 +188,10 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
             except (EOFError, OSError):
                 return
             kind = message[0] if message else None
+            result = None
             if kind == "asset":
                 reset_peak_rss()
-                run_asset(AssetJob.from_wire(message[1]), _hooks(conn, RunHooks))
+                result = run_asset(AssetJob.from_wire(message[1]), _hooks(conn, RunHooks))
             elif kind == "call":
                 _run_call(conn, message[1])
             else:
@@ -200,7 +201,8 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
             release_memory()
             reason = retire_reason(baseline)
             baseline = current_rss_mb() if baseline is None else baseline
-            conn.send(("done", {"rss_mb": current_rss_mb(), "retire": reason}))
+            readback = result.runtime_readback.model_dump(mode="json") if result is not None and result.runtime_readback else None
+            conn.send(("done", {"rss_mb": current_rss_mb(), "retire": reason, "runtime_readback": readback}))
             if reason:
                 return
     except BaseException as exc:  # noqa: BLE001 - report, never die silently

@@ -4,7 +4,7 @@ Rigid bodies, shapes, joints, drives, limits and articulations come from OpenUSD
 parser (the parser omni.physx uses), so body/shape ownership and joint frames follow the same
 rules as Isaac Sim. What the parser does not cover is read by the prim modules beside this one:
 MassAPI, materials, PhysX and Newton attributes (velocity limits in three spellings), mimic and
-actuator relations. This module only orders the pass: stage checks, then materials, bodies,
+actuator relations, and (`spellings`) every authored attribute a runtime reads a joint or body value from. This module only orders the pass: stage checks, then materials, bodies,
 colliders, joints, articulations, and last the checks that need all of them.
 """
 
@@ -20,6 +20,7 @@ from .bodies import check_bodies, read_body, read_material
 from .joints import JOINT_TYPES, read_joint
 from .read_context import ReadContext
 from .shapes import SHAPE_TYPES, read_collider, read_collision_filters
+from .spellings import read_spellings
 from .stage import check_stage, first_line, metadata_problems, open_stage, robot_type
 
 
@@ -61,6 +62,7 @@ def read_stage(stage, path: str) -> AssetModel:
     read_actuators_and_mimics(ctx)
     mark_loops(ctx)
     check_bodies(ctx)
+    read_spellings(ctx)  # every authored spelling of what a runtime reads (the runtime readback compares them)
     model.robot_type = robot_type(stage)
     return model
 

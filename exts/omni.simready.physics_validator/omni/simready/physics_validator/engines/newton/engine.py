@@ -61,6 +61,12 @@ class NewtonEngine(EngineBase):
         """The velocity cap the solver enforces per DOF joint (rad/s or m/s, SI), in `dof_joints` order."""
         return self._read(self._model.joint_velocity_limit.numpy(), "qd_index")
 
+    def runtime_values(self):
+        """Every per-DOF and per-body value of Newton's model, SI, for the runtime readback (readback.py)."""
+        from .readback import read_runtime_values
+
+        return read_runtime_values(self)
+
     def body_masses(self) -> dict[str, float]:
         """Mass per simulated body (kg), as Newton computed it."""
         mass = self._model.body_mass.numpy()

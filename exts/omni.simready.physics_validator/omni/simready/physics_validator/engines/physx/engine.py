@@ -146,6 +146,12 @@ class OvPhysxEngine(EngineBase):
     def body_masses(self) -> dict[str, float]:
         return self._b.props.body_masses(self._b.wrench_bodies)
 
+    def runtime_values(self):
+        """Every parsed per-DOF and per-body value, SI, for the runtime readback (readback.py; once per asset)."""
+        from .readback import read_runtime_values
+
+        return read_runtime_values(self)
+
     def set_joint_position_target(self, index: int, value: float) -> None:
         """EngineBase's one-joint setter without its one-element arrays (a driven test calls it every step)."""
         value = float(value)

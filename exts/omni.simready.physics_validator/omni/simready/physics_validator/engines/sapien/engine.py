@@ -58,6 +58,12 @@ class SapienPhysxEngine(EngineBase):
         """Effective mass per simulated body (kg), as given to PhysX."""
         return dict(self._built.masses)
 
+    def runtime_values(self):
+        """Every per-DOF and per-body value given to PhysX, SI, for the runtime readback (readback.py)."""
+        from .readback import read_runtime_values
+
+        return read_runtime_values(self)
+
     def body_inertia(self, body_path: str) -> tuple[np.ndarray, np.ndarray]:
         """(centre of mass in the body frame (m), principal inertia (kg m^2)) as given to PhysX."""
         component = self._built.bodies[body_path]

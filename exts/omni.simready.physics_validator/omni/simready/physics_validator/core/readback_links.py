@@ -1,0 +1,82 @@
+"""What a readback flag explains and how to fix it: each flagged entry is linked to the asset's verdicts it can
+have caused (a velocity_limit FAIL beside an `ignored` velocity cap; a drive_gain_validation WARN beside
+`from_other_attribute` joint friction) and given the fix (`simready-physics fix` migrates a velocity cap to the
+spelling the runtime reads). Pure logic over the result records.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .results import AssetResult, ReadbackEntry, RuntimeReadback
+from .status import Status
+
+DRIVE_TESTS = ("drive_gain_validation", "full_range_sweep", "effort_limit")
+# property -> the tests whose verdicts a wrong value of it can decide
+PROPERTY_TESTS = {
+    "max_velocity": ("velocity_limit",),
+    "stiffness": DRIVE_TESTS, "damping": DRIVE_TESTS, "max_force": ("effort_limit", "full_range_sweep", "drive_gain_validation"),
+    "armature": DRIVE_TESTS, "static_friction": DRIVE_TESTS, "dynamic_friction": DRIVE_TESTS,
+    "viscous_friction": DRIVE_TESTS, "lower": ("full_range_sweep",), "upper": ("full_range_sweep",),
+    "mass": ("ground_drop",) + DRIVE_TESTS, "inertia": ("ground_drop",) + DRIVE_TESTS, "com": ("ground_drop",) + DRIVE_TESTS,
+    "restitution": ("ground_drop",), "contact_offset": ("ground_drop",), "rest_offset": ("ground_drop",),
+}
+BODY_FRICTION = ("ground_drop",)
+FAILING = (Status.FAIL, Status.WARN)
+SEVERE = ("ignored", "clamped", "from_other_attribute", "differs")  # shown one by one; `defaulted` is counted
+
+FIX = {
+    ("max_velocity", "ignored"): "author physxJointAxis:{inst}:maxJointVelocity with PhysxJointAxisAPI:{inst} "
+                                 "(`simready-physics fix` migrates the legacy spelling)",
+    ("max_velocity", "from_other_attribute"): "author physxJointAxis:{inst}:maxJointVelocity with PhysxJointAxisAPI:{inst} "
+                                              "(`simready-physics fix` migrates the spelling)",
+    ("armature", "ignored"): "author physxJointAxis:{inst}:armature with PhysxJointAxisAPI:{inst}",
+    ("static_friction", "from_other_attribute"): "the runtime applies this joint friction: author "
+                                                 "physxJointAxis:{inst}:staticFrictionEffort / dynamicFrictionEffort for PhysX, "
+                                                 "or remove the Newton/MuJoCo value if PhysX must not apply it",
+    ("viscous_friction", "from_other_attribute"): "the runtime applies this viscous friction: author "
+                                                  "physxJointAxis:{inst}:viscousFrictionCoefficient, or remove newton:damping "
+                                                  "if PhysX must not apply it",
+    ("lower", "clamped"): "author revolute limits within ±360°", ("upper", "clamped"): "author revolute limits within ±360°",
+    ("stiffness", "defaulted"): "author drive:{inst}:physics:stiffness (`simready-physics fix` sizes it when a drive test fails)",
+    ("damping", "defaulted"): "author drive:{inst}:physics:damping (`simready-physics fix` sizes it when a drive test fails)",
+    ("max_force", "defaulted"): "author drive:{inst}:physics:maxForce: the actuator's real torque (force) limit",
+    ("mass", "defaulted"): "author physics:mass (or physics:density) on the body",
+}
+FIX[("dynamic_friction", "from_other_attribute")] = FIX[("static_friction", "from_other_attribute")]
+FIX[("armature", "from_other_attribute")] = FIX[("armature", "ignored")]
+
+
+def link(result: AssetResult) -> None:
+    """Fill `explains` and `fix` of every flagged entry of the asset's readback from its verdicts."""
+    readback = result.runtime_readback
+    if readback is None:
+        return
+    tests = {t.name: t for t in result.tests}
+    for entry in readback.flagged():
+        inst = "angular" if "°" in entry.unit or entry.unit in ("N·m", "kg·m²") else "linear"  # the unit says the DOF
+        entry.fix = FIX.get((entry.property, entry.flag), "").format(inst=inst)
+        names = PROPERTY_TESTS.get(entry.property, ()) if entry.joint else _body_tests(entry)
+        entry.explains = [f"{name} {tests[name].status.value}" for name in names
+                          if name in tests and _failing_for(tests[name], entry)]
+
+
+def _body_tests(entry: ReadbackEntry) -> tuple[str, ...]:
+    return BODY_FRICTION if entry.property in ("static_friction", "dynamic_friction") else PROPERTY_TESTS.get(entry.property, ())
+
+
+def _failing_for(test, entry: ReadbackEntry) -> bool:
+    """The test failed (or warned) on this joint; for a body, the test failed or warned at all."""
+    if test.status not in FAILING:
+        return False
+    if entry.joint is None or not test.joints:
+        return True
+    return any(row.path == entry.joint and row.status in FAILING for row in test.joints)
+
+
+def counts(readback: RuntimeReadback) -> Counter:
+    return Counter(e.flag for e in readback.flagged())
+
+
+def name_of(entry: ReadbackEntry) -> str:
+    return (entry.joint or entry.body or "").rsplit("/", 1)[-1]
