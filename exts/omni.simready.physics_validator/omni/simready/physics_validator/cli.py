@@ -264,6 +264,9 @@ def _validate(args, console: Console) -> int:
             from .reports.console import print_summary
 
             print_summary(report, Console(), fail_on_skip=args.fail_on_skip)
+            from .reports.readback_view import print_readback
+
+            print_readback(report, Console())
         if not args.quiet:
             for label, path in written:
                 console.print(f"{label}: {path}", highlight=False, soft_wrap=True)

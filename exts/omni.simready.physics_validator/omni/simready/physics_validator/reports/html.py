@@ -29,6 +29,7 @@ from ..core.status import Status
 from ..core.test_view import TestView
 from ..plotting.common import load_json
 from . import html_view as view
+from . import readback_view
 
 STATUS_ORDER = [s.value for s in Status]
 MEDIA = "media"
@@ -76,7 +77,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
         assets.append({"a": asset, "slug": slug, "tests": tests, "cells": cells, "status": status,
                        "name": Path(asset.path).name, "folder": Path(asset.path).parent.name,
                        "cached": _cached_text(cached, len(asset.tests)), "cached_tests": ", ".join(cached),
-                       "fix": view.fix_view(asset.fix, html_dir)})
+                       "fix": view.fix_view(asset.fix, html_dir), "readback": readback_view.tables(asset)})
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
