@@ -27,8 +27,8 @@ from ..core.atomic_write import write_atomic
 from ..core.config import TestConfig, ValidationConfig
 from ..core.engine import Engine, EngineUnavailable
 from ..core.readback_links import link as link_readback
-from ..core.results import AssetResult, TestResult
 from ..core.codes import CommonCode
+from ..core.results import AssetResult, RuntimeReadback, TestResult
 from ..core.session import TestSession, error_result, new_result
 from ..core.status import Status
 from ..core.usd import AssetLoadError, read_asset
@@ -55,6 +55,7 @@ class RunHooks:
     test_started: Callable[[str], None] | None = None
     test_ended: Callable[[TestResult], None] | None = None
     progress: Callable[[], None] | None = None  # physics is stepping (at most once per HEARTBEAT_SECONDS)
+    readback: Callable[[RuntimeReadback], None] | None = None  # the asset's runtime readback, once it is read
 
 
 # A recorder factory: (session, folder for this test's artifacts or None) -> object with
@@ -153,6 +154,8 @@ class AssetRun:
                     raise
                 if self.result.runtime_readback is None and ready(session.result):  # once per asset, after a verdict
                     self.result.runtime_readback = read_back(engine, self.asset)
+                    if self.result.runtime_readback is not None and self.hooks.readback:
+                        self.hooks.readback(self.result.runtime_readback)
                 self._ended(_close_test(session, engine, recording, test_dir))
         except KeyboardInterrupt:
             raise RunInterrupted(self.result) from None

@@ -29,6 +29,7 @@ from ..physics_tests import default_registry
 from ..core.results import AssetResult, RunReport, TestResult
 from ..core.status import Status
 from .fix_action import FixAction
+from .readback_panel import ReadbackPanel
 from .rows import VerdictRow, merge_joint_result, narrow_to_joint, rows_from_results
 from .video import VideoModel
 
@@ -88,7 +89,7 @@ class EditOutcome:
     message: str
 
 
-class ValidatorViewModel:
+class ValidatorViewModel(ReadbackPanel):
     """All of the panel. Widgets call its methods and redraw on its change notifications."""
 
     def __init__(self, runner: Runner | None = None, registry: TestRegistry | None = None, config: ValidationConfig | None = None):
@@ -117,7 +118,7 @@ class ValidatorViewModel:
     # -- notifications -------------------------------------------------------------------------------
     def subscribe(self, listener: Callable[[str], None]) -> Callable[[], None]:
         """`listener(topic)` on every change; topics: state, target, tests, thresholds, progress,
-        rows, video, message. Returns the unsubscribe function."""
+        rows, video, message, readback. Returns the unsubscribe function."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
@@ -220,7 +221,7 @@ class ValidatorViewModel:
             self._say(why)
             return None
         self.results = []
-        self.videos = {}
+        self.videos, self.readback = {}, None
         self._changed("rows")
         return self._launch(RunRequest(self.asset_path, self.target, self.selected_tests, self.config.copy(), **self._run_opts()))
 
@@ -364,7 +365,7 @@ class ValidatorViewModel:
             engine=engine,
             complete=self.complete and not not_run,
             not_run=not_run,
-            assets=[AssetResult(path=self.asset_path, tests=list(self.results))],
+            assets=[AssetResult(path=self.asset_path, tests=list(self.results), runtime_readback=self.readback)],
         )
 
     def export_json(self, path: str | os.PathLike) -> Path:

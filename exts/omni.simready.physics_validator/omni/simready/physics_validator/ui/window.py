@@ -129,6 +129,9 @@ class ValidatorWindow(ui.Window):
                     self._propose_fix_btn = ui.Button("Propose fix", clicked_fn=self._propose_fix, identifier="physics_validator_propose_fix",
                                                       tooltip="Tune this joint's drive, prove it by a re-run, apply it to the session only")
                     self._remove_fix_btn = ui.Button("Remove fix", clicked_fn=self.vm.remove_fix, identifier="physics_validator_remove_fix")
+                self._readback_frame = ui.CollapsableFrame(f"What the runtime read: {self.vm.readback_text()}", collapsed=True,
+                                                           identifier="physics_validator_readback")
+                self._readback_frame.set_build_fn(self._build_readback)
                 with ui.CollapsableFrame("Video", collapsed=False):
                     with ui.VStack(spacing=4, height=0):
                         self._video_label = ui.Label("select a test to see its recording")
@@ -165,6 +168,17 @@ class ValidatorWindow(ui.Window):
                     field.model.add_end_edit_fn(lambda m, t=test, k=fld.key: self.vm.edit_threshold(t, k, m.get_value_as_string()))
             ui.Button("Reset to defaults", height=20, clicked_fn=lambda: self.vm.reset_thresholds(test))
 
+    def _build_readback(self) -> None:
+        """The readback table (ui/readback_panel.py), flagged rows first: one row of labels per value."""
+        view = self.vm.readback_view() or {"joints": [], "bodies": []}
+        with ui.VStack(spacing=1, height=0):
+            for kind in ("joints", "bodies"):
+                for r in view[kind]:
+                    with ui.HStack(height=18, spacing=4):
+                        for text, width in ((r["name"], 140), (r["property"], 110), (r["authored"], 100), (r["runtime"], 100), (r["flag"], 130)):
+                            ui.Label(text, width=width, tooltip=r["attribute"] if width == 100 else r["words"])
+                        ui.Label(" · ".join(x for x in (", ".join(r["explains"]), r["fix"] or r["note"]) if x), word_wrap=True)
+
     # -- binding ------------------------------------------------------------------------------------
     def _on_change(self, topic: str) -> None:
         if not hasattr(self, "_progress_label"):
@@ -184,6 +198,9 @@ class ValidatorWindow(ui.Window):
         elif topic == "thresholds":
             for frame in self._threshold_frames.values():
                 frame.rebuild()
+        elif topic == "readback":
+            self._readback_frame.title = f"What the runtime read: {self.vm.readback_text()}"
+            self._readback_frame.rebuild()
         elif topic == "video" and self._video_test is None:
             self._show_video(self.vm.current_test)
 

@@ -279,6 +279,12 @@ class KitPhysxEngine(EngineBase):
     def joint_velocities(self) -> np.ndarray:
         return self._gather("get_dof_velocities")
 
+    def runtime_values(self):
+        """What omni.physx parsed per DOF and body, SI, from the tensor views (readback.py; the runtime readback)."""
+        from .readback import read_runtime_values
+
+        return read_runtime_values(self)
+
     def _write_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
         """Read-modify-write of the view's full (count, max_dofs) array; joints outside any articulation
         get a USD drive target on the validation sublayer."""

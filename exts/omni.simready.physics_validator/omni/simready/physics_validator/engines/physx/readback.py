@@ -23,33 +23,14 @@ from __future__ import annotations
 import math
 import re
 import warnings
+
 import numpy as np
 
 from ...core.readback import RuntimeValues
+from ...core.readback_physx import READS, runtime_description
 from .properties import FLT_MAX_READ
 from .session import read_columns
 
-
-READS = {  # physx.target=latest: what ovphysx 0.7 parses for each property, first wins (docs/population/*.md)
-    "stiffness": ("drive:{inst}:physics:stiffness",), "damping": ("drive:{inst}:physics:damping",),
-    "max_force": ("drive:{inst}:physics:maxForce",),
-    "max_velocity": ("physxJointAxis:{inst}:maxJointVelocity", "newton:velocityLimit"),
-    "armature": ("physxJointAxis:{inst}:armature", "newton:armature"),
-    "static_friction": ("physxJointAxis:{inst}:staticFrictionEffort", "newton:friction"),
-    "dynamic_friction": ("physxJointAxis:{inst}:dynamicFrictionEffort", "newton:friction"),
-    "viscous_friction": ("physxJointAxis:{inst}:viscousFrictionCoefficient", "newton:damping"),
-    "lower": ("physics:lowerLimit",), "upper": ("physics:upperLimit",),
-}
-# physx.target=isaacsim-5: the legacy PhysxJointAPI values are carried to the per-axis spelling where none is authored
-READS_ISAACSIM5 = {**READS,
-                   "max_velocity": ("physxJointAxis:{inst}:maxJointVelocity", "physxJoint:maxJointVelocity", "newton:velocityLimit"),
-                   "armature": ("physxJointAxis:{inst}:armature", "physxJoint:armature", "newton:armature")}
-OWN = ("physics:", "drive:", "physxJointAxis:", "physxJoint:", "physx")
-DEFAULTS = {"stiffness": (0.0,), "damping": (0.0,), "max_force": (math.inf, 0.0), "max_velocity": (math.inf,),
-            "armature": (0.0,), "static_friction": (0.0,), "dynamic_friction": (0.0,), "viscous_friction": (0.0,),
-            "lower": (-math.inf,), "upper": (math.inf,)}
-# PhysX's default material (omni.physx: static and dynamic friction 0.5, restitution 0)
-BODY_DEFAULTS = {"static_friction": (0.5,), "dynamic_friction": (0.5,), "restitution": (0.0,)}
 # A revolute joint outside any articulation is a PhysX D6 joint whose twist limits the runtime clamps to +-180 deg,
 # with a log record naming the joint (measured: +-180.5 and +-360.00027 deg read "clamped to -180 / 180 degrees";
 # +-180 and less: no record). Articulation joints keep any range (measured up to +-720 deg, binding and session),
@@ -62,13 +43,6 @@ DOF_TENSORS = ("ARTICULATION_DOF_STIFFNESS", "ARTICULATION_DOF_DAMPING", "ARTICU
 BODY_TENSORS = ("RIGID_BODY_MASS", "RIGID_BODY_INERTIA", "RIGID_BODY_COM_POSE", "RIGID_BODY_SHAPE_FRICTION_AND_RESTITUTION",
                 "RIGID_BODY_CONTACT_OFFSET", "RIGID_BODY_REST_OFFSET")
 OUTSIDE = "outside any articulation: the runtime's tensor API has no row for it"
-
-
-def runtime_description(target: str) -> dict:
-    """What the runtime is (which attributes it reads, its defaults and clamps): the RuntimeValues fields
-    that do not come from a read."""
-    return {"reads": READS_ISAACSIM5 if target == "isaacsim-5" else READS, "own": OWN,
-            "defaults": dict(DEFAULTS), "body_defaults": dict(BODY_DEFAULTS), "settings": {"physx.target": target}}
 
 
 def read_runtime_values(engine) -> RuntimeValues:
