@@ -179,3 +179,22 @@ def test_the_block_survives_json_with_infinities():
     again = RuntimeReadback.model_validate_json(block.model_dump_json())
     cap = next(e for e in again.entries if e.property == "max_velocity")
     assert cap.runtime == math.inf and '"inf"' in block.model_dump_json()
+
+
+def test_a_negligible_joint_friction_is_flagged_but_explains_no_verdict():
+    """Friction links a verdict only when it can hold the drive off by a tenth of the tightest tolerance (1e-3 rad)."""
+    def result_with(friction_nm: float) -> AssetResult:
+        model = with_spellings(static_friction=[("newton:friction", friction_nm)],
+                               stiffness=[("drive:angular:physics:stiffness", 1000.0)])
+        entries = compare(model, runtime(static_friction=friction_nm, stiffness=1000.0))
+        result = AssetResult(path="a.usda", runtime_readback=RuntimeReadback(engine="physx", entries=entries),
+                             tests=[TestResult(name="full_range_sweep", status=Status.FAIL,
+                                               joints=[JointRow(joint="j1", path=J1, status=Status.FAIL)])])
+        link(result)
+        return result
+
+    def friction(result):
+        return next(e for e in result.runtime_readback.entries if e.property == "static_friction")
+
+    assert friction(result_with(0.5)).flag == "from_other_attribute" and friction(result_with(0.5)).explains == []
+    assert friction(result_with(2.0)).explains == ["full_range_sweep FAIL"]  # 2 N m >= 1000 N m/rad x 1e-3 rad

@@ -90,3 +90,16 @@ def test_the_block_crosses_the_worker_pipe(tmp_path):
     flags = {(e["joint"], e["property"]): (e["flag"], e["explains"]) for e in block["entries"] if e["flag"]}
     assert flags[(J2, "max_velocity")] == ("ignored", ["velocity_limit FAIL"])
     assert "runtime readback" in proc.stdout and "ignored → velocity_limit FAIL" in proc.stdout
+
+
+def test_an_asset_no_test_stepped_is_read_by_an_engine_of_its_own(tmp_path):
+    """A welded arm with no drive: every driven test is decided by its precheck, no engine loads; the readback
+    loads one after the verdicts, so the author still sees the drive-less joints."""
+    config = ValidationConfig.defaults(default_registry())
+    config.run.isolate = False
+    path = build_arm(tmp_path / "welded.usda", joints=2, passive=(1, 2), velocity_limit_deg=None, world_anchor=True)
+    report = validate([str(path)], ["velocity_limit", "drive_gain_validation"], config, "physx", tmp_path / "out")
+    asset = report.assets[0]
+    assert all(t.simulated_seconds == 0 for t in asset.tests)
+    flags = {(e.joint, e.property): e.flag for e in asset.runtime_readback.entries if e.joint}
+    assert flags[("/Robot/joints/joint1", "stiffness")] == "defaulted" and not asset.runtime_readback.error

@@ -18,10 +18,18 @@ PROPERTY_TESTS = {
     "stiffness": DRIVE_TESTS, "damping": DRIVE_TESTS, "max_force": ("effort_limit", "full_range_sweep", "drive_gain_validation"),
     "armature": DRIVE_TESTS, "static_friction": DRIVE_TESTS, "dynamic_friction": DRIVE_TESTS,
     "viscous_friction": DRIVE_TESTS, "lower": ("full_range_sweep",), "upper": ("full_range_sweep",),
-    "mass": ("ground_drop",) + DRIVE_TESTS, "inertia": ("ground_drop",) + DRIVE_TESTS, "com": ("ground_drop",) + DRIVE_TESTS,
+    # a body's values are linked to the test that judges the whole body only: which body loads a failing joint is
+    # not known here, and a link a person cannot follow is worse than none
+    "mass": ("ground_drop",), "inertia": ("ground_drop",), "com": ("ground_drop",),
     "restitution": ("ground_drop",), "contact_offset": ("ground_drop",), "rest_offset": ("ground_drop",),
 }
 BODY_FRICTION = ("ground_drop",)
+# A joint friction explains a verdict only when it can move the joint by a tenth of the tightest joint tolerance the
+# drive tests judge (full_range_sweep's zero return, 0.01 rad or m): an effort of at least stiffness x 1e-3; a viscous
+# friction only when it is at least 1 % of the drive's damping. A smaller one is listed, flagged, and links nothing.
+MATERIAL_DEFLECTION = 1e-3  # rad or m
+MATERIAL_DAMPING_SHARE = 0.01
+PER_DEGREE = 180.0 / 3.141592653589793
 FAILING = (Status.FAIL, Status.WARN)
 SEVERE = ("ignored", "clamped", "from_other_attribute", "differs")  # shown one by one; `defaulted` is counted
 
@@ -53,12 +61,37 @@ def link(result: AssetResult) -> None:
     if readback is None:
         return
     tests = {t.name: t for t in result.tests}
+    runtime = {(e.joint, e.property): e.runtime for e in readback.entries if e.joint}
     for entry in readback.flagged():
         inst = "angular" if "°" in entry.unit or entry.unit in ("N·m", "kg·m²") else "linear"  # the unit says the DOF
         entry.fix = FIX.get((entry.property, entry.flag), "").format(inst=inst)
         names = PROPERTY_TESTS.get(entry.property, ()) if entry.joint else _body_tests(entry)
+        if entry.joint and not _material(entry, runtime, inst == "angular"):
+            names = ()
         entry.explains = [f"{name} {tests[name].status.value}" for name in names
                           if name in tests and _failing_for(tests[name], entry)]
+
+
+def _material(entry: ReadbackEntry, runtime: dict, angular: bool) -> bool:
+    """Whether the flagged value can decide a verdict (MATERIAL_*): an unlimited or non-zero drive default cannot fail
+    a drive test, a negligible joint friction cannot hold a drive off."""
+    value = _number(entry.runtime)
+    if entry.flag == "defaulted":
+        return value == 0.0  # a drive with no stiffness, damping or force: dead; an unlimited max force explains nothing
+    if entry.property in ("static_friction", "dynamic_friction"):
+        stiffness = _number(runtime.get((entry.joint, "stiffness"))) * (PER_DEGREE if angular else 1.0)  # per rad / m
+        return value > 0 and (stiffness <= 0 or value >= stiffness * MATERIAL_DEFLECTION)
+    if entry.property == "viscous_friction":
+        damping = _number(runtime.get((entry.joint, "damping")))
+        return value > 0 and (damping <= 0 or value >= MATERIAL_DAMPING_SHARE * damping)
+    return True
+
+
+def _number(value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
 
 
 def _body_tests(entry: ReadbackEntry) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ from ..core.status import Status
 from ..core.usd import AssetLoadError, read_asset
 from ..physics_tests import default_registry
 from .inputs import AssetJob, file_sha256
-from .readback import read_back, ready
+from .readback import read_back, read_back_alone, ready
 
 HEARTBEAT_SECONDS = 1.0
 UNLOADABLE_HINT = "Open the file in usdview to see the composition or syntax error, and fix or re-export it."
@@ -201,6 +201,9 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
     try:
         for session in run:
             session.step_to_end()
+        if run.result.runtime_readback is None and asset is not None and not asset.errors():  # no test stepped
+            run.result.runtime_readback = read_back_alone(make_engine, asset)
+            link_readback(run.result)
     except KeyboardInterrupt:
         # The verdicts so far; the test in flight is not among them (it is listed as not run).
         raise RunInterrupted(run.result.model_copy(update={"tests": list(run.result.tests)})) from None

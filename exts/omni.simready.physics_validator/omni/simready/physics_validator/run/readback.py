@@ -1,7 +1,9 @@
 """The runtime readback of one asset, once: what the engine's runtime parsed beside what the asset authors.
 
 Read from the engine of the asset's first test that stepped, after its verdict (so it can never change one), and
-before that engine closes: no extra load. Measured on physx: ≈ 10-20 ms per asset (tensor-binding reads and the
+before that engine closes: no extra load. When no test stepped (every verdict decided by a precheck: a welded robot
+with no drive is NOT_APPLICABLE / SKIP everywhere) the headless run loads one engine for the readback alone, after
+every verdict (`read_back_alone`, ≈ 50-250 ms). Measured on physx: ≈ 10-20 ms per asset (tensor-binding reads and the
 comparison) against 30-60 ms for each test's load, so it always runs (no switch). A read that fails is recorded
 as the block's `error`, never as a verdict.
 """
@@ -13,6 +15,7 @@ import time
 from ..core.asset_model import AssetModel
 from ..core.readback import compare
 from ..core.results import RuntimeReadback, TestResult
+from ..core.scene import SceneSpec
 from ..core.status import Status
 
 
@@ -35,3 +38,29 @@ def read_back(engine, asset: AssetModel) -> RuntimeReadback | None:
                                seconds=round(time.perf_counter() - started, 4))
     return RuntimeReadback(engine=values.engine, settings=dict(values.settings), entries=entries,
                            seconds=round(time.perf_counter() - started, 4))
+
+
+def read_back_alone(make_engine, asset: AssetModel) -> RuntimeReadback | None:
+    """The readback from an engine loaded for it alone (the asset as authored, one step, no ground), or None when
+    the engine cannot say or is not available. Never raises."""
+    try:
+        engine = make_engine()
+    except Exception:  # noqa: BLE001 - no engine: the tests already said why
+        return None
+    if getattr(engine, "runtime_values", None) is None:
+        return None
+    started = time.perf_counter()
+    try:
+        engine.load(asset, SceneSpec())
+        engine.step()
+        block = read_back(engine, asset)
+    except Exception as exc:  # noqa: BLE001
+        block = RuntimeReadback(engine=getattr(engine, "name", ""), error=f"{type(exc).__name__}: {exc}")
+    finally:
+        try:
+            engine.close()
+        except Exception:  # noqa: BLE001
+            pass
+    if block is not None:
+        block.seconds = round(time.perf_counter() - started, 4)
+    return block
