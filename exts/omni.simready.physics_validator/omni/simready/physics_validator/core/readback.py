@@ -147,7 +147,7 @@ def _joint_entry(joint: JointInfo, prop: str, value: float, runtime: RuntimeValu
         expected = parsed[0].value
         match = next((s for s in parsed if close(s.value, value)), None)
         if clamp and not clamp[0] <= expected <= clamp[1] and _nearer(value, min(max(expected, clamp[0]), clamp[1]), expected):
-            flag, note = "clamped", f"beyond the range {runtime.engine} clamps to ({_range(clamp, joint, scale, unit)})"
+            flag, note = "clamped", f"beyond the range {runtime.engine} clamps to ({_range(clamp, scale, unit)})"
         elif match is not None:
             pick = match
             if not own(match) and not is_default:
@@ -157,10 +157,10 @@ def _joint_entry(joint: JointInfo, prop: str, value: float, runtime: RuntimeValu
         elif is_default:
             flag, note = "ignored", f"authored, but {runtime.engine} uses its default"
         else:
-            flag = "differs"
+            flag, note = "differs", f"{runtime.engine} parses {parsed[0].attribute} but holds another value"
     elif other:
         if not is_default:
-            flag = "differs"
+            flag, note = "differs", f"{runtime.engine} does not parse {other[0].attribute}; its value comes from elsewhere"
         elif not any(close(s.value, d) for d in defaults for s in other[:1]):
             flag, note = "ignored", f"{runtime.engine} does not parse {other[0].attribute}"
     elif prop in DEFAULT_MATTERS:
@@ -181,7 +181,7 @@ def _nearer(value: float, bound: float, authored: float) -> bool:
     return close(value, bound) and abs(value - bound) < abs(value - authored)
 
 
-def _range(clamp, joint: JointInfo, scale: float, unit: str) -> str:
+def _range(clamp, scale: float, unit: str) -> str:
     return f"{_text(clamp[0] * scale, unit)} … {_text(clamp[1] * scale, unit)}"
 
 
