@@ -198,3 +198,22 @@ def test_a_negligible_joint_friction_is_flagged_but_explains_no_verdict():
 
     assert friction(result_with(0.5)).flag == "from_other_attribute" and friction(result_with(0.5)).explains == []
     assert friction(result_with(2.0)).explains == ["full_range_sweep FAIL"]  # 2 N m >= 1000 N m/rad x 1e-3 rad
+
+
+def test_a_velocity_cap_explains_velocity_limit_only_when_the_runtime_cap_is_not_the_judged_one():
+    def explains(runtime_cap: float, judged_cap: float):
+        model = with_spellings(max_velocity=[("newton:velocityLimit", runtime_cap)])
+        row = JointRow(joint="j1", path=J1, status=Status.FAIL, limits={"velocity_limit": judged_cap})
+        result = AssetResult(path="a.usda", tests=[TestResult(name="velocity_limit", status=Status.FAIL, joints=[row])],
+                             runtime_readback=RuntimeReadback(engine="physx", entries=compare(model, runtime(max_velocity=runtime_cap))))
+        link(result)
+        return next(e for e in result.runtime_readback.entries if e.property == "max_velocity").explains
+
+    assert explains(2.0, 2.0) == []  # Newton's cap is the one judged: the FAIL has another cause
+    assert explains(2.5, 2.0) == ["velocity_limit FAIL"]
+    ignored = with_spellings(max_velocity=[("physxJoint:maxJointVelocity", 2.0)])
+    row = JointRow(joint="j1", path=J1, status=Status.FAIL, limits={"velocity_limit": 2.0})
+    result = AssetResult(path="a.usda", tests=[TestResult(name="velocity_limit", status=Status.FAIL, joints=[row])],
+                         runtime_readback=RuntimeReadback(engine="physx", entries=compare(ignored, runtime(max_velocity=math.inf))))
+    link(result)
+    assert next(e for e in result.runtime_readback.entries if e.property == "max_velocity").explains == ["velocity_limit FAIL"]

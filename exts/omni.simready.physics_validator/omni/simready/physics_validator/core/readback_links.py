@@ -27,6 +27,8 @@ BODY_FRICTION = ("ground_drop",)
 # A joint friction explains a verdict only when it can move the joint by a tenth of the tightest joint tolerance the
 # drive tests judge (full_range_sweep's zero return, 0.01 rad or m): an effort of at least stiffness x 1e-3; a viscous
 # friction only when it is at least 1 % of the drive's damping. A smaller one is listed, flagged, and links nothing.
+# An armature links nothing (its effect depends on the link inertia); a velocity cap links velocity_limit only when
+# the runtime's cap is not the one the test judged the joint against.
 MATERIAL_DEFLECTION = 1e-3  # rad or m
 MATERIAL_DAMPING_SHARE = 0.01
 PER_DEGREE = 180.0 / 3.141592653589793
@@ -69,7 +71,7 @@ def link(result: AssetResult) -> None:
         if entry.joint and not _material(entry, runtime, inst == "angular"):
             names = ()
         entry.explains = [f"{name} {tests[name].status.value}" for name in names
-                          if name in tests and _failing_for(tests[name], entry)]
+                          if name in tests and _failing_for(tests[name], entry) and _judged_otherwise(tests[name], entry)]
 
 
 def _material(entry: ReadbackEntry, runtime: dict, angular: bool) -> bool:
@@ -84,7 +86,20 @@ def _material(entry: ReadbackEntry, runtime: dict, angular: bool) -> bool:
     if entry.property == "viscous_friction":
         damping = _number(runtime.get((entry.joint, "damping")))
         return value > 0 and (damping <= 0 or value >= MATERIAL_DAMPING_SHARE * damping)
-    return True
+    return entry.property != "armature"  # its effect depends on the link inertia, which is not judged here
+
+
+def _judged_otherwise(test, entry: ReadbackEntry) -> bool:
+    """A velocity cap explains velocity_limit only when the runtime's cap is not the one the test judged the joint
+    against (a Newton cap equal to the ignored legacy one explains nothing)."""
+    if entry.property != "max_velocity":
+        return True
+    row = next((r for r in test.joints if r.path == entry.joint), None)
+    judged = _number(row.limits.get("velocity_limit")) if row is not None else 0.0
+    runtime = _number(entry.runtime) * (3.141592653589793 / 180.0 if "°" in entry.unit else 1.0)
+    if not judged or runtime != runtime or abs(runtime) == float("inf"):
+        return True  # no judged cap, or the runtime enforces none: it can explain the verdict
+    return abs(runtime - judged) > 1e-5 * max(abs(runtime), abs(judged))
 
 
 def _number(value) -> float:
