@@ -1,7 +1,7 @@
 """The runtime readback for people: the console lines, the HTML tables and the panel's rows of one asset.
 
-Flagged rows first (ignored, clamped, from_other_attribute, differs, then defaulted), each beside the verdicts
-it explains and its fix. The console shows one line per flag up to `LIMIT` an asset and counts the rest;
+Flagged rows first (those that explain a verdict first, then ignored, clamped, from_other_attribute, differs,
+defaulted), each beside the verdicts it explains and its fix. The console shows one line per flag up to `LIMIT` an asset and counts the rest;
 `defaulted` (not authored: the runtime's default applies) is always a count there, and a row in the tables.
 """
 
@@ -39,8 +39,11 @@ def value_text(value, unit: str = "") -> str:
 
 
 def ordered(entries: list[ReadbackEntry]) -> list[ReadbackEntry]:
-    """Flagged first (the worst kind first), then the rest in reading order."""
-    return sorted(entries, key=lambda e: FLAG_ORDER.get(e.flag, len(FLAG_ORDER)) if e.flag else len(FLAG_ORDER) + 1)
+    """Flagged first: those that explain a verdict, then by kind (ignored ... defaulted); then the rest, in reading order."""
+    def key(e: ReadbackEntry):
+        return (0 if e.explains else 1, FLAG_ORDER.get(e.flag, len(FLAG_ORDER))) if e.flag else (2, 0)
+
+    return sorted(entries, key=key)
 
 
 def row(entry: ReadbackEntry) -> dict:

@@ -1,11 +1,11 @@
 """The runtime readback of one asset, once: what the engine's runtime parsed beside what the asset authors.
 
 Read from the engine of the asset's first test that stepped, after its verdict (so it can never change one), and
-before that engine closes: no extra load. When no test stepped (every verdict decided by a precheck: a welded robot
-with no drive is NOT_APPLICABLE / SKIP everywhere) the headless run loads one engine for the readback alone, after
-every verdict (`read_back_alone`, ≈ 50-250 ms). Measured on physx: ≈ 10-20 ms per asset (tensor-binding reads and the
-comparison) against 30-60 ms for each test's load, so it always runs (no switch). A read that fails is recorded
-as the block's `error`, never as a verdict.
+before that engine closes: no extra load (7-12 ms median on the shared assets, at most 41 ms, against 30-60 ms for
+each test's engine load), so it always runs (no switch). When no test stepped (every verdict decided by a
+precheck: a welded robot with no drive is NOT_APPLICABLE / SKIP everywhere) the headless run loads one engine for
+the readback alone, after every verdict (`read_back_alone`, 82-128 ms median, at most 320 ms with the load). A read
+that fails is recorded as the block's `error`, never as a verdict.
 """
 
 from __future__ import annotations
