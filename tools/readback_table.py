@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from omni.simready.physics_validator.core.readback_links import link
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.reports.json_report import read_json_report
 from omni.simready.physics_validator.reports.readback_view import value_text
 
@@ -31,7 +32,7 @@ def table(report_path: Path) -> list[str]:
         if readback is None:
             missing.append(name)
             continue
-        link(asset)
+        link(asset, default_registry())
         seconds.append(readback.seconds)
         for e in readback.flagged():
             row = rows[(name, e.property, e.flag, e.authored_attribute or "—")]

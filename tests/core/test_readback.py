@@ -14,6 +14,7 @@ from omni.simready.physics_validator.core.readback import REL_TOL, RuntimeValues
 from omni.simready.physics_validator.core.readback_links import link
 from omni.simready.physics_validator.core.results import AssetResult, JointRow, RuntimeReadback, TestResult
 from omni.simready.physics_validator.core.status import Status
+from omni.simready.physics_validator.physics_tests import default_registry
 
 READS = {"max_velocity": ("physxJointAxis:{inst}:maxJointVelocity", "newton:velocityLimit"),
          "static_friction": ("physxJointAxis:{inst}:staticFrictionEffort", "newton:friction"),
@@ -161,15 +162,15 @@ def test_a_flag_is_linked_to_the_verdicts_it_explains_and_to_its_fix():
     model = with_spellings(max_velocity=[("physxJoint:maxJointVelocity", math.radians(120))])
     entries = compare(model, runtime(max_velocity=math.inf))
     result = _result(entries)
-    link(result)
+    link(result, default_registry())
     cap = next(e for e in result.runtime_readback.entries if e.property == "max_velocity")
     assert cap.explains == ["velocity_limit FAIL"]
     assert "physxJointAxis:angular:maxJointVelocity" in cap.fix and "simready-physics fix" in cap.fix
     other_joint = _result(compare(model, runtime(max_velocity=math.inf)), row_path="/Arm/j2")
-    link(other_joint)
+    link(other_joint, default_registry())
     assert next(e for e in other_joint.runtime_readback.entries if e.property == "max_velocity").explains == []
     passing = _result(compare(model, runtime(max_velocity=math.inf)), velocity_status=Status.PASS)
-    link(passing)
+    link(passing, default_registry())
     assert next(e for e in passing.runtime_readback.entries if e.property == "max_velocity").explains == []
 
 
@@ -190,7 +191,7 @@ def test_a_negligible_joint_friction_is_flagged_but_explains_no_verdict():
         result = AssetResult(path="a.usda", runtime_readback=RuntimeReadback(engine="physx", entries=entries),
                              tests=[TestResult(name="full_range_sweep", status=Status.FAIL,
                                                joints=[JointRow(joint="j1", path=J1, status=Status.FAIL)])])
-        link(result)
+        link(result, default_registry())
         return result
 
     def friction(result):
@@ -206,7 +207,7 @@ def test_a_velocity_cap_explains_velocity_limit_only_when_the_runtime_cap_is_not
         row = JointRow(joint="j1", path=J1, status=Status.FAIL, limits={"velocity_limit": judged_cap})
         result = AssetResult(path="a.usda", tests=[TestResult(name="velocity_limit", status=Status.FAIL, joints=[row])],
                              runtime_readback=RuntimeReadback(engine="physx", entries=compare(model, runtime(max_velocity=runtime_cap))))
-        link(result)
+        link(result, default_registry())
         return next(e for e in result.runtime_readback.entries if e.property == "max_velocity").explains
 
     assert explains(2.0, 2.0) == []  # Newton's cap is the one judged: the FAIL has another cause
@@ -215,5 +216,5 @@ def test_a_velocity_cap_explains_velocity_limit_only_when_the_runtime_cap_is_not
     row = JointRow(joint="j1", path=J1, status=Status.FAIL, limits={"velocity_limit": 2.0})
     result = AssetResult(path="a.usda", tests=[TestResult(name="velocity_limit", status=Status.FAIL, joints=[row])],
                          runtime_readback=RuntimeReadback(engine="physx", entries=compare(ignored, runtime(max_velocity=math.inf))))
-    link(result)
+    link(result, default_registry())
     assert next(e for e in result.runtime_readback.entries if e.property == "max_velocity").explains == ["velocity_limit FAIL"]

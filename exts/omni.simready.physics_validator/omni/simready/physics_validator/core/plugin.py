@@ -62,6 +62,9 @@ class PhysicsTest:
     hints: ClassVar[HintTable] = HintTable()  # fix hints by code
     view: ClassVar[TestView] = GENERIC_VIEW  # deciding metrics, thresholds, row pairing, plot
     fix_rules: ClassVar[FixRules] = NO_FIX_RULES  # what `fix` may do about its failures
+    # runtime-readback properties ("joint:max_velocity", "body:mass", ...) whose runtime value can decide its verdicts,
+    # each with the joint-row limit it is judged against (None: none); core/readback_links.py links a flag to them
+    readback: ClassVar[dict[str, str | None]] = {}
 
     def precheck(self, asset: "AssetModel", config: TestConfig) -> Precheck | None:
         """Return a verdict that stops the test before physics, or None to run it."""

@@ -1,34 +1,24 @@
 """What a readback flag explains and how to fix it: each flagged entry is linked to the asset's verdicts it can
 have caused (a velocity_limit FAIL beside an `ignored` velocity cap; a drive_gain_validation WARN beside
 `from_other_attribute` joint friction) and given the fix (`simready-physics fix` migrates a velocity cap to the
-spelling the runtime reads). Pure logic over the result records.
+spelling the runtime reads). Which test a property can decide, each test declares (`PhysicsTest.readback`:
+"joint:max_velocity", "body:mass", ..., with the joint-row limit it is judged against); this module asks the
+registry. Pure logic over the result records.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from .plugin import TestRegistry
 from .results import AssetResult, ReadbackEntry, RuntimeReadback
 from .status import Status
 
-DRIVE_TESTS = ("drive_gain_validation", "full_range_sweep", "effort_limit")
-# property -> the tests whose verdicts a wrong value of it can decide
-PROPERTY_TESTS = {
-    "max_velocity": ("velocity_limit",),
-    "stiffness": DRIVE_TESTS, "damping": DRIVE_TESTS, "max_force": ("effort_limit", "full_range_sweep", "drive_gain_validation"),
-    "armature": DRIVE_TESTS, "static_friction": DRIVE_TESTS, "dynamic_friction": DRIVE_TESTS,
-    "viscous_friction": DRIVE_TESTS, "lower": ("full_range_sweep",), "upper": ("full_range_sweep",),
-    # a body's values are linked to the test that judges the whole body only: which body loads a failing joint is
-    # not known here, and a link a person cannot follow is worse than none
-    "mass": ("ground_drop",), "inertia": ("ground_drop",), "com": ("ground_drop",),
-    "restitution": ("ground_drop",), "contact_offset": ("ground_drop",), "rest_offset": ("ground_drop",),
-}
-BODY_FRICTION = ("ground_drop",)
 # A joint friction explains a verdict only when it can move the joint by a tenth of the tightest joint tolerance the
 # drive tests judge (full_range_sweep's zero return, 0.01 rad or m): an effort of at least stiffness x 1e-3; a viscous
 # friction only when it is at least 1 % of the drive's damping. A smaller one is listed, flagged, and links nothing.
-# An armature links nothing (its effect depends on the link inertia); a velocity cap links velocity_limit only when
-# the runtime's cap is not the one the test judged the joint against.
+# An armature links nothing (no test declares it: its effect depends on the link inertia); a value judged against a
+# row limit (a velocity cap) links only when the runtime's value is not the one the test judged the joint against.
 MATERIAL_DEFLECTION = 1e-3  # rad or m
 MATERIAL_DAMPING_SHARE = 0.01
 PER_DEGREE = 180.0 / 3.141592653589793
@@ -57,21 +47,28 @@ FIX[("dynamic_friction", "from_other_attribute")] = FIX[("static_friction", "fro
 FIX[("armature", "from_other_attribute")] = FIX[("armature", "ignored")]
 
 
-def link(result: AssetResult) -> None:
+def link(result: AssetResult, registry: TestRegistry) -> None:
     """Fill `explains` and `fix` of every flagged entry of the asset's readback from its verdicts."""
     readback = result.runtime_readback
     if readback is None:
         return
-    tests = {t.name: t for t in result.tests}
     runtime = {(e.joint, e.property): e.runtime for e in readback.entries if e.joint}
+    declared = {t.name: _declared(registry, t.name) for t in result.tests}
     for entry in readback.flagged():
         inst = "angular" if "°" in entry.unit or entry.unit in ("N·m", "kg·m²") else "linear"  # the unit says the DOF
         entry.fix = FIX.get((entry.property, entry.flag), "").format(inst=inst)
-        names = PROPERTY_TESTS.get(entry.property, ()) if entry.joint else _body_tests(entry)
-        if entry.joint and not _material(entry, runtime, inst == "angular"):
-            names = ()
-        entry.explains = [f"{name} {tests[name].status.value}" for name in names
-                          if name in tests and _failing_for(tests[name], entry) and _judged_otherwise(tests[name], entry)]
+        key = f"{'joint' if entry.joint else 'body'}:{entry.property}"
+        material = entry.joint is None or _material(entry, runtime, inst == "angular")
+        entry.explains = [f"{t.name} {t.status.value}" for t in result.tests
+                          if material and key in declared[t.name] and _failing_for(t, entry)
+                          and _judged_otherwise(t, entry, declared[t.name][key])]
+
+
+def _declared(registry: TestRegistry, name: str) -> dict:
+    try:
+        return dict(registry.get(name).readback)
+    except Exception:  # noqa: BLE001 - a test this registry does not know links nothing
+        return {}
 
 
 def _material(entry: ReadbackEntry, runtime: dict, angular: bool) -> bool:
@@ -86,19 +83,19 @@ def _material(entry: ReadbackEntry, runtime: dict, angular: bool) -> bool:
     if entry.property == "viscous_friction":
         damping = _number(runtime.get((entry.joint, "damping")))
         return value > 0 and (damping <= 0 or value >= MATERIAL_DAMPING_SHARE * damping)
-    return entry.property != "armature"  # its effect depends on the link inertia, which is not judged here
+    return True
 
 
-def _judged_otherwise(test, entry: ReadbackEntry) -> bool:
-    """A velocity cap explains velocity_limit only when the runtime's cap is not the one the test judged the joint
-    against (a Newton cap equal to the ignored legacy one explains nothing)."""
-    if entry.property != "max_velocity":
+def _judged_otherwise(test, entry: ReadbackEntry, limit_key: str | None) -> bool:
+    """A runtime value judged against a row limit (a velocity cap) explains the verdict only when it is not the limit
+    the test judged the joint against (a Newton cap equal to the ignored legacy one explains nothing)."""
+    if limit_key is None:
         return True
     row = next((r for r in test.joints if r.path == entry.joint), None)
-    judged = _number(row.limits.get("velocity_limit")) if row is not None else 0.0
-    runtime = _number(entry.runtime) * (3.141592653589793 / 180.0 if "°" in entry.unit else 1.0)
+    judged = _number(row.limits.get(limit_key)) if row is not None else 0.0
+    runtime = _number(entry.runtime) * (3.141592653589793 / 180.0 if "°" in entry.unit else 1.0)  # SI, as the row
     if not judged or runtime != runtime or abs(runtime) == float("inf"):
-        return True  # no judged cap, or the runtime enforces none: it can explain the verdict
+        return True  # no judged limit, or the runtime enforces none: it can explain the verdict
     return abs(runtime - judged) > 1e-5 * max(abs(runtime), abs(judged))
 
 
@@ -107,10 +104,6 @@ def _number(value) -> float:
         return float(value)
     except (TypeError, ValueError):
         return 0.0
-
-
-def _body_tests(entry: ReadbackEntry) -> tuple[str, ...]:
-    return BODY_FRICTION if entry.property in ("static_friction", "dynamic_friction") else PROPERTY_TESTS.get(entry.property, ())
 
 
 def _failing_for(test, entry: ReadbackEntry) -> bool:

@@ -162,7 +162,7 @@ class AssetRun:
 
     def _ended(self, result: TestResult) -> None:
         self.result.tests.append(result)
-        link_readback(self.result)  # the readback's flags beside the verdicts they explain
+        link_readback(self.result, default_registry())  # the readback's flags beside the verdicts they explain
         if self.hooks.test_ended:
             self.hooks.test_ended(result)
 
@@ -203,7 +203,7 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
             session.step_to_end()
         if run.result.runtime_readback is None and asset is not None and not asset.errors():  # no test stepped
             run.result.runtime_readback = read_back_alone(make_engine, asset)
-            link_readback(run.result)
+            link_readback(run.result, default_registry())
     except KeyboardInterrupt:
         # The verdicts so far; the test in flight is not among them (it is listed as not run).
         raise RunInterrupted(run.result.model_copy(update={"tests": list(run.result.tests)})) from None

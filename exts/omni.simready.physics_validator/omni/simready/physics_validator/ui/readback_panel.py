@@ -26,7 +26,7 @@ class ReadbackPanel:
         if self.readback is None:
             return None
         asset = AssetResult(path=self.asset_path, tests=list(self.results), runtime_readback=self.readback.model_copy(deep=True))
-        link(asset)
+        link(asset, self.registry)
         view = tables(asset)
         if flagged_only:
             view["joints"] = [r for r in view["joints"] if r["flag"]]

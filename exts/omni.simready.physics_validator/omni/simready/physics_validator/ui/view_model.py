@@ -7,11 +7,10 @@ which tests run, each test's thresholds (edited through the same pydantic models
 test, "re-run this test" / "re-run this joint", and export to JSON / JUnit / HTML. The rows are
 built in `rows`, the player is `video.VideoModel`.
 
-Validations go through a pluggable runner (`start(request, sink)`, `cancel()`): in Kit
-`live.runner.KitLiveRunner`, in pytest and scripts `headless_runner.HeadlessRunner`; both drive the
-tests through `run.asset_run.AssetRun`. The runner
-reports back through the sink methods `on_test_started`, `on_progress`, `on_frame`, `on_result`,
-`on_error`, `on_finished`; it may call them synchronously (headless) or across app frames (Kit).
+Validations go through a pluggable runner (`start(request, sink)`, `cancel()`): in Kit `live.runner.KitLiveRunner`,
+in pytest and scripts `headless_runner.HeadlessRunner`; both drive the tests through `run.asset_run.AssetRun`. The
+runner reports back through the sink methods `on_test_started`, `on_progress`, `on_frame`, `on_result`, `on_error`,
+`on_finished`, `on_readback` (readback_panel.py); it may call them synchronously (headless) or across app frames (Kit).
 """
 
 from __future__ import annotations

@@ -51,6 +51,10 @@ class DrivenJointTest(PhysicsTest):
 
     require_limits = False
     require_velocity_limit = False
+    # runtime-readback properties whose runtime value can decide a driven verdict (core/readback_links.py): the drive,
+    # and the joint friction that can hold it off (an armature's effect depends on the link inertia: not linked)
+    readback = {f"joint:{p}": None for p in ("stiffness", "damping", "max_force", "static_friction", "dynamic_friction",
+                                            "viscous_friction")}
 
     def precheck(self, asset: "AssetModel", config: "TestConfig"):
         return articulation_precheck(asset)

@@ -58,6 +58,7 @@ class FullRangeSweepTest(DrivenJointTest):
     hints = HINTS
     view = VIEW
     fix_rules = FIX_RULES
+    readback = {**DrivenJointTest.readback, "joint:lower": None, "joint:upper": None}  # the limits it sweeps to
 
     def run(self, ctx: TestContext) -> Iterator[None]:
         cfg = ctx.config

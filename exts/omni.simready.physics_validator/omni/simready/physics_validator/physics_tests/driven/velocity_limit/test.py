@@ -48,6 +48,7 @@ class VelocityLimitTest(DrivenJointTest):
     hints = HINTS
     view = VIEW
     fix_rules = FIX_RULES
+    readback = {"joint:max_velocity": "velocity_limit"}  # the runtime's cap, judged against this row limit (readback.md)
 
     def run(self, ctx: TestContext) -> Iterator[None]:
         cfg = ctx.config
