@@ -60,7 +60,7 @@ def test_the_json_block_names_the_ignored_cap_beside_the_fail_it_explains(latest
 
 def test_the_html_report_shows_a_per_joint_table_flagged_rows_first(latest_run):
     report, root = latest_run
-    html = write_html_report(report, root / "out").read_text()
+    html = write_html_report(report, root / "out", default_registry()).read_text()
     table = html[html.index('class="readback-joints"'):]
     table = table[: table.index("</table>")]
     flags = re.findall(r'data-flag="([a-z_]*)"', table)
