@@ -51,3 +51,26 @@ def test_kit_reads_back_what_the_physx_engine_reads(kit, tmp_path):
     assert on_kit[("/Robot/joints/joint1", "max_velocity")].flag is None  # omni.physx 107 parses the legacy cap
     assert on_kit[("/Robot/link1", "mass")].runtime == pytest.approx(0.5) and on_kit[("/Robot/link1", "mass")].flag is None
     assert not kit.log.errors, kit.log.errors
+
+
+def test_the_panel_reads_back_the_open_stage_during_a_live_run(kit, tmp_path):
+    """Live mode: the views are gone when the test ends; the engine read them when it created them, and the panel
+    shows the table without a single Kit error."""
+    from omni.simready.physics_validator.live.runner import KitLiveRunner
+    from omni.simready.physics_validator.ui.view_model import PanelState, ValidatorViewModel
+    from tests.fixtures.kit import make_box
+
+    path = make_box(tmp_path / "box.usda")
+    kit.usd.open_stage(str(path))
+    vm = ValidatorViewModel(runner=KitLiveRunner())
+    vm.set_stage(str(path), str(kit.usd.get_stage().GetDefaultPrim().GetPath()), [])
+    for option in vm.tests:
+        vm.set_test_enabled(option.name, option.name == "ground_drop")
+    vm.config.run.video = False
+    vm.validate()
+    kit.frames_until(lambda: vm.state == PanelState.DONE, limit=20_000)
+    view = vm.readback_view()
+    assert view is not None and not view["error"] and view["engine"] == "kit"
+    mass = next(r for r in view["bodies"] if r["property"] == "mass")
+    assert mass["name"] == "Box" and mass["runtime"].endswith("kg")
+    assert not kit.log.errors, kit.log.errors

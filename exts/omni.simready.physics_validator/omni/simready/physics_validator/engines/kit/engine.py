@@ -47,6 +47,7 @@ from .dof_map import (
     BodyCornerCache, DofMap, centre_of_mass_world, dofs_before_step, maximal_joint_state, parse_state_rows, usd_drive_target,
 )
 from .layer import NO_SIMULATION_LAYER, GpuOverride, ValidationLayer
+from .readback import read_runtime_values, read_while_valid
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel
@@ -219,6 +220,7 @@ class KitPhysxEngine(EngineBase):
             self._targets = self._dof_map.gather(self._initial["dof_targets"])
         self._initial_targets = self._targets.copy()
         self._time = 0.0  # the warm-up step is not the test's
+        self._parsed = read_while_valid(self) if self.mode == "live" else None  # the views are gone when a live test ends
 
     def _undo_warm_up(self) -> None:
         """Bodies back at their parse poses with their authored velocities, articulation DOFs at the positions
@@ -281,9 +283,7 @@ class KitPhysxEngine(EngineBase):
 
     def runtime_values(self):
         """What omni.physx parsed per DOF and body, SI, from the tensor views (readback.py; the runtime readback)."""
-        from .readback import read_runtime_values
-
-        return read_runtime_values(self)
+        return getattr(self, "_parsed", None) or read_runtime_values(self)
 
     def _write_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
         """Read-modify-write of the view's full (count, max_dofs) array; joints outside any articulation

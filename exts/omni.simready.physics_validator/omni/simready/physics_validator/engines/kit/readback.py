@@ -7,7 +7,8 @@ Through the omni.physics.tensors views the engine already holds (omni.physics.te
 `get_masses`, `get_inertias`, `get_coms` for the free bodies. The views speak radians, per-radian gains and stage
 units (as ovphysx's bindings). Per-shape materials are not read here (the views pad them without a shape count).
 What Isaac Sim 5.x parses is the `isaacsim-5` description (core/readback_physx.py): it has not been checked in
-Kit from this repository; pytest reads these getters through the ovphysx-backed test double.
+Kit from this repository; pytest reads these getters through the ovphysx-backed test double. In live mode the views
+are invalidated when the timeline stops, before the runner asks: the engine reads right after it creates them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 
 import numpy as np
 
+from ...core.engine import EngineError
 from ...core.readback import RuntimeValues
 from ...core.readback_physx import READS, runtime_description
 
@@ -23,7 +25,18 @@ FREE = 1e30  # FLT_MAX: unlimited
 OUTSIDE = "outside any articulation: the tensor views have no row for it"
 
 
+def read_while_valid(engine) -> RuntimeValues | None:
+    """Live mode: read as soon as the views exist (the timeline stops before the runner asks, and a getter on an
+    invalidated view logs a Kit error). None when the read fails: `runtime_values()` then says why."""
+    try:
+        return read_runtime_values(engine)
+    except Exception:  # noqa: BLE001 - a readback never costs a test
+        return None
+
+
 def read_runtime_values(engine) -> RuntimeValues:
+    if engine._sim_view is None or not getattr(engine._sim_view, "is_valid", True):
+        raise EngineError("the omni.physics.tensors views are gone (the timeline stopped): nothing to read")
     desc = runtime_description("isaacsim-5")
     desc["settings"] = {}
     values = RuntimeValues(engine="kit", **desc)
