@@ -123,7 +123,7 @@ def bare_run(asset, tape: Tape, native: bool = False) -> float:
     loader = OvPhysxEngine()
     start = time.perf_counter()
     loader.load(asset, tape.scene)  # the same wrapper stage and attach (what any ovphysx script must do)
-    px, stage, rt, b = loader._px, loader._stage, loader._rt, loader._b
+    px, stage, rt, b = loader._physx, loader._stage, loader._runtime, loader._built
     TT, SOT = rt.TensorType, rt.SimObjectType
     dt = loader.dt
 
@@ -140,7 +140,7 @@ def bare_run(asset, tape: Tape, native: bool = False) -> float:
                 out["wrench"] = px.create_tensor_binding(prim_paths=b.wrench_bodies, tensor_type=TT.RIGID_BODY_WRENCH)
         return out
 
-    loader._io.close()  # the engine's own bindings: the bare loop has its own
+    loader._state_io.close()  # the engine's own bindings: the bare loop has its own
     bindings = bind()
     q = np.zeros(bindings["q"].shape, np.float32) if "q" in bindings else None
     qd = np.zeros_like(q) if q is not None else None
@@ -177,7 +177,7 @@ def bare_run(asset, tape: Tape, native: bool = False) -> float:
                 values = {}
                 for a, joints in enumerate(b.art_dofs):
                     for c, joint in enumerate(joints):
-                        values[joint] = float(np.degrees(raw[a, c])) if loader._io.angular.get(joint, True) else float(raw[a, c])
+                        values[joint] = float(np.degrees(raw[a, c])) if loader._state_io.angular.get(joint, True) else float(raw[a, c])
                 write_per_prim(px, stage, rt, SOT.ARTICULATION_JOINT, "jointPositionTarget", values)
             else:
                 rows = {p: raw[i] for i, p in enumerate(b.wrench_bodies) if np.any(raw[i, :6])}
@@ -192,7 +192,7 @@ def bare_run(asset, tape: Tape, native: bool = False) -> float:
     calls.clear()
     for binding in bindings.values():
         binding.destroy()
-    loader._io = None
+    loader._state_io = None
     loader.close()
     return time.perf_counter() - start
 

@@ -6,13 +6,19 @@ from __future__ import annotations
 import numpy as np
 
 from omni.simready.physics_validator.core.context import TestContext
+from omni.simready.physics_validator.core.engine import EngineCapabilities
 from omni.simready.physics_validator.core.results import TestResult
 from omni.simready.physics_validator.core.status import Status
 
 
 class ForceEngine:
+    """The one protocol call this test watches (apply_force), and the capabilities record TestContext reads."""
+
     def __init__(self):
         self.received = []
+
+    def capabilities(self):
+        return EngineCapabilities()
 
     def apply_force(self, body, force, point=None):
         self.received.append((body, force, point))

@@ -112,6 +112,7 @@ def test_newton_actuator_targets_are_honoured(engine, tmp_path):
     _add_newton_actuator(path, "/Robot/joints/joint1", kp=0.5, kd=0.02)  # explicit PD: stable for the link's 2e-4 kg m^2 at 240 Hz
     asset = read_asset(path)
     assert asset.joints["/Robot/joints/joint1"].actuated_by == ["/Robot/actuator1"]
+    assert asset.joints["/Robot/joints/joint1"].actuator_schemas == ["NewtonActuator"]
     engine.load(asset, SceneSpec(pin_base=True, gravity=0.0))
     engine.set_joint_position_targets(np.array([math.radians(30.0)]))
     _run(engine, 1.5)

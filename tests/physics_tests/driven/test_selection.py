@@ -40,12 +40,19 @@ def test_velocity_limit_spellings_qualify(tmp_path, attr):
     assert selection.tested[0].velocity_limit == pytest.approx(1.5707963, rel=1e-6)  # deg/s -> rad/s
 
 
-def test_actuator_only_joint_is_driven_but_not_on_physx(tmp_path):
+def test_actuator_only_joint_is_driven_where_its_actuator_runs(tmp_path):
     asset = read_asset(build_arm(tmp_path / "arm.usda", joints=2, passive=(1, 2)))
-    asset.joints["/Robot/joints/joint1"].actuated_by.append("/Robot/actuators/a1")  # as an MjcActuator would
+    joint1 = asset.joints["/Robot/joints/joint1"]
+    joint1.actuated_by.append("/Robot/actuators/a1")  # as an MjcActuator would
+    joint1.actuator_schemas.append("MjcActuator")
     assert [j.name for j in select_driven_joints(asset).tested] == ["joint1"]
-    selection = select_driven_joints(asset, engine_runs_actuators=False)
+    selection = select_driven_joints(asset, simulated_actuator_schemas=())  # physx runs no actuator prim
     assert codes(selection) == {"joint1": "actuator_only", "joint2": "passive"}
+    selection = select_driven_joints(asset, simulated_actuator_schemas={"NewtonActuator"})  # newton: not an MjcActuator
+    assert codes(selection) == {"joint1": "actuator_only", "joint2": "passive"}
+    joint1.actuator_schemas = ["NewtonActuator"]
+    selection = select_driven_joints(asset, simulated_actuator_schemas={"NewtonActuator"})
+    assert [j.name for j in selection.tested] == ["joint1"] and codes(selection) == {"joint2": "passive"}
 
 
 def test_not_simulated_joint_is_reported(tmp_path):

@@ -39,9 +39,9 @@ VIDEO_MODULES = {"pyvista": "pyvista", "vtkmodules": "vtk", "imageio_ffmpeg": "i
 
 
 def default_engine() -> str:
-    from . import engines
+    from .engines import DEFAULT_ENGINE
 
-    return getattr(engines, "DEFAULT_ENGINE", "physx")
+    return DEFAULT_ENGINE
 
 
 def engines_help() -> str:

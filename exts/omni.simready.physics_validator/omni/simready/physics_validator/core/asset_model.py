@@ -138,6 +138,7 @@ class JointInfo:
     break_torque: float = math.inf
     articulation: str | None = None  # articulation root path when the joint belongs to one
     actuated_by: list[str] = field(default_factory=list)  # NewtonActuator / MjcActuator prims targeting it
+    actuator_schemas: list[str] = field(default_factory=list)  # their prim types (NewtonActuator, MjcActuator), once each
     mimic_reference: str | None = None  # joint path this one follows (PhysxMimicJointAPI / NewtonMimicAPI)
     mimic_schema: str | None = None
     loop_closing: bool = False

@@ -6,8 +6,6 @@ result (metrics, warnings, per-joint rows, fix hints, time series). Tests never 
 
 from __future__ import annotations
 
-import math
-
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
@@ -18,9 +16,10 @@ from .results import ExcludedJoint, JointRow, TestResult
 from .status import Status
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .engine import Engine, EngineCapabilities
     from .asset_model import AssetModel
     from .config import TestConfig
+    from .scene import SceneSpec
 
 
 class TestContext:
@@ -36,8 +35,9 @@ class TestContext:
         self.label = ""  # what is happening now (e.g. "joint elbow: to_max"), shown in video overlays
         self.step_count = 0
         self._observers: list[Callable[["TestContext"], None]] = []
+        self.scene: "SceneSpec | None" = None  # what the test asked of the engine (set when the session builds it)
         self._dof_indices: dict[str, int] = {}
-        self._single_setter = False  # the engine's one-joint target setter, once looked up (None: it has none)
+        self._capabilities = engine.capabilities()
         self._finished = False
         # The forces applied for the coming step: [(body path, world force N, world point or None =
         # the centre of mass)]. Observers (the recorder draws the load) read it after the step; then cleared.
@@ -62,6 +62,18 @@ class TestContext:
     def dof_index(self, joint_path: str) -> int:
         return self.engine.dof_joints.index(joint_path)
 
+    def _cached_dof_index(self, joint_path: str) -> int:
+        index = self._dof_indices.get(joint_path)
+        if index is None:
+            index = self._dof_indices[joint_path] = self.dof_index(joint_path)
+        return index
+
+    @property
+    def engine_capabilities(self) -> "EngineCapabilities":
+        """What the engine offers and how it behaves (core.engine.EngineCapabilities): tests decide on it, never on
+        the engine's name."""
+        return self._capabilities
+
     def joint_positions(self) -> np.ndarray:
         return self.engine.joint_positions()
 
@@ -72,18 +84,22 @@ class TestContext:
         self.engine.set_joint_position_targets(np.asarray(targets, dtype=float))
 
     def set_joint_target(self, joint_path: str, value: float) -> None:
-        """Command one joint; the others keep their current targets."""
-        index = self._dof_indices.get(joint_path)
-        if index is None:
-            index = self._dof_indices[joint_path] = self.dof_index(joint_path)
-        if self._single_setter is False:  # looked up once (a driven test commands a joint every step)
-            self._single_setter = getattr(self.engine, "set_joint_position_target", None)
-        if self._single_setter is not None:  # engines with a one-joint setter skip building a full array every step
-            self._single_setter(index, float(value))
+        """Command one joint's position; the others keep their current targets."""
+        index = self._cached_dof_index(joint_path)
+        if self._capabilities.single_joint_position_targets:  # no full array per step (driven tests, every step)
+            self.engine.set_joint_position_target(index, float(value))
             return
         targets = np.full(len(self.engine.dof_joints), np.nan)
         targets[index] = value
         self.engine.set_joint_position_targets(targets)
+
+    def set_joint_velocity_target(self, joint_path: str, value: float) -> None:
+        """Command one joint's drive velocity (rad/s or m/s; a drive with stiffness 0 and damping > 0 is a velocity
+        drive); the others keep theirs. Raises core.engine.EngineCapabilityMissing on an engine that takes no
+        velocity targets (`engine_capabilities.joint_velocity_targets`)."""
+        targets = np.full(len(self.engine.dof_joints), np.nan)
+        targets[self._cached_dof_index(joint_path)] = value
+        self.engine.set_joint_velocity_targets(targets)
 
     def apply_force(self, body_path: str, force, point=None) -> None:
         force = np.array(force, dtype=float)
@@ -98,18 +114,17 @@ class TestContext:
     def revolute_target_bound(self) -> float:
         """The largest |position target| (rad) the engine accepts for a revolute joint without limits (inf: any).
         PhysX 5 bounds an unlimited revolute joint's target to 2 pi and wraps its position there."""
-        return float(getattr(self.engine, "revolute_target_bound", math.inf))
+        return float(self._capabilities.revolute_target_bound)
 
     def enforced_velocity_limit(self, joint_path: str) -> float | None:
         """The velocity cap the engine's solver enforces on this joint (rad/s or m/s; inf = none), or None
-        when the engine does not say (`joint_velocity_limits`, core.engine.EngineIntrospection). It differs
-        from the authored limit when the runtime does not parse the attribute the limit is spelled in."""
-        limits = getattr(self.engine, "joint_velocity_limits", None)
-        if limits is None:
+        when the engine does not say (`engine_capabilities.reads_joint_velocity_limits`). It differs from the
+        authored limit when the runtime does not parse the attribute the limit is spelled in."""
+        if not self._capabilities.reads_joint_velocity_limits:
             return None
         try:
-            value = float(limits()[self.dof_index(joint_path)])
-        except Exception:  # noqa: BLE001 - an engine that cannot say
+            value = float(self.engine.joint_velocity_limits()[self.dof_index(joint_path)])
+        except Exception:  # noqa: BLE001 - a read that failed says nothing (never a value)
             return None
         return None if value != value else value
 

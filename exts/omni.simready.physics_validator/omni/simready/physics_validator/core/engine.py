@@ -2,10 +2,18 @@
 
 Everything is SI and in the asset model's Z-up world: positions in m, angles in rad, joint
 velocities in rad/s or m/s, forces in N. Joint arrays are ordered as `dof_joints`.
+
+What an engine can do beyond the members every engine has, and how it behaves where engines differ, is
+one typed record: `engine.capabilities()` (`EngineCapabilities`). Callers read the record; they never
+probe an engine for attributes, and tests never branch on an engine's name. A protocol method the record
+says the engine lacks raises `EngineCapabilityMissing`.
 """
 
 from __future__ import annotations
 
+import enum
+import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
@@ -23,10 +31,68 @@ class EngineUnavailable(EngineError):
     """The engine's package is not installed or not importable here."""
 
 
+class EngineCapabilityMissing(EngineError):
+    """A protocol method was called that this engine's capabilities() says it does not offer."""
+
+
+class ZeroReturn(str, enum.Enum):
+    """How full_range_sweep measures a joint's return to zero after the min endpoint (FET_022)."""
+
+    # the joint's position at the end of the zero pause window is the measurement (PhysX: FET_022_PHYSX / _ISAAC)
+    FINAL_SAMPLE = "final_sample"
+    # the zero target is held on until the error stays within tolerance for a number of consecutive frames,
+    # for a bounded time, then measured (Newton rings after the range reversal: FET_022_NEWTON)
+    CONVERGE_OVER_FRAMES = "converge_over_frames"
+
+
+@dataclass(frozen=True)
+class EngineCapabilities:
+    """What an engine offers beyond the members every engine has, and how it behaves where engines differ.
+
+    The defaults describe an engine that offers nothing optional: each engine states what it adds, and
+    tests/engines/test_capabilities.py checks every claim against what the engine really does.
+    """
+
+    # -- reads of what the physics runtime itself parsed and enforces (Engine methods of the same names) --
+    reads_joint_limits: bool = False
+    reads_drive_gains: bool = False
+    reads_joint_velocity_limits: bool = False
+    reads_mass_matrix: bool = False
+    reads_body_masses: bool = False
+    # describe() names the libraries behind the engine and its settings (every engine describes at least
+    # its name and version)
+    describes_components: bool = False
+    # -- commands ---------------------------------------------------------------------------------------
+    # set_joint_position_target(index, value): one joint per call, no full array (driven tests, every step)
+    single_joint_position_targets: bool = False
+    # set_joint_velocity_targets(targets): drive velocity targets (a drive with stiffness 0 and damping > 0
+    # is a velocity drive); False: the method raises EngineCapabilityMissing
+    joint_velocity_targets: bool = False
+    # the largest |position target| (rad) the runtime accepts for a revolute joint without limits (inf = any);
+    # PhysX 5 bounds such an eREVOLUTE joint's target to [-2 pi, 2 pi] and wraps its position there
+    revolute_target_bound: float = math.inf
+    # -- what the engine simulates ---------------------------------------------------------------------------
+    # actuator prim types it runs (e.g. "NewtonActuator"); a joint driven only by another type is not
+    # commandable on this engine (driven-joint selection: "actuator_only")
+    simulated_actuator_schemas: frozenset[str] = frozenset()
+    # -- behaviour where the specs differ per engine ----------------------------------------------------------
+    zero_return: ZeroReturn = ZeroReturn.FINAL_SAMPLE
+
+
 @runtime_checkable
 class Engine(Protocol):
     name: str
     version: str
+    # what the engine reported about the asset and the run (load notes, runtime log records), without repeats
+    warnings: list[str]
+
+    def capabilities(self) -> EngineCapabilities:
+        """What this engine offers and how it behaves (the same record for every instance of an engine)."""
+
+    def describe(self) -> dict:
+        """For the report's engine block: {"name", "version", "components": {library: version},
+        "settings": {"physx.target": ...}} (core.results.EngineInfo fields; components and settings may
+        be empty: `capabilities().describes_components`)."""
 
     def load(self, asset: "AssetModel", scene: "SceneSpec") -> None:
         """Build the scene in memory from the asset model. Never writes the asset."""
@@ -53,11 +119,14 @@ class Engine(Protocol):
     def joint_velocities(self) -> np.ndarray: ...
 
     def set_joint_position_targets(self, targets: np.ndarray) -> None:
-        """Full-size target array (NaN entries keep the current target).
+        """Full-size target array (NaN entries keep the current target)."""
 
-        Engines may also offer `set_joint_position_target(index, value)` for one joint; TestContext
-        uses it when present so a per-step single-joint command needs no full array.
-        """
+    def set_joint_position_target(self, index: int, value: float) -> None:
+        """One joint's position target, the others keep theirs (`capabilities().single_joint_position_targets`)."""
+
+    def set_joint_velocity_targets(self, targets: np.ndarray) -> None:
+        """Full-size drive velocity targets (rad/s or m/s; NaN entries keep the current target)
+        (`capabilities().joint_velocity_targets`). Kept until changed; reset() restores those of load."""
 
     def apply_force(self, body_path: str, force: np.ndarray, point: np.ndarray | None = None) -> None:
         """World-frame force at a world point (default: the body's centre of mass) for the next step."""
@@ -70,30 +139,14 @@ class Engine(Protocol):
 
     def close(self) -> None: ...
 
-
-class EngineIntrospection(Protocol):
-    """OPTIONAL reads an engine may offer besides the protocol: what the physics runtime itself parsed
-    and enforces, in SI and `dof_joints` order. Callers look them up with getattr and treat a missing
-    method as "this engine does not say" (never as a value). NaN marks a joint the engine cannot
-    describe (e.g. one outside any articulation); +inf means unlimited.
-
-    physx (ovphysx) implements all of them; newton has `joint_velocity_limits` and `body_masses`; sapien
-    `body_masses`.
-
-    Attribute `revolute_target_bound` (rad, default inf through EngineBase): the largest |position target| the
-    runtime accepts for a revolute joint without limits (PhysX 5: 2 pi; TestContext.revolute_target_bound).
-    """
-
-    def describe(self) -> dict:
-        """For the report's engine block: {"name", "version", "components": {library: version},
-        "settings": {"physx.target": ...}} (core.results.EngineInfo fields)."""
-
+    # -- reads of what the physics runtime parsed (available as capabilities() says). NaN marks a joint the
+    # engine cannot describe (e.g. one outside any articulation); +inf means unlimited. ------------------------
     def joint_limits(self) -> np.ndarray:
         """(n, 2) lower/upper position limits (rad or m) as the runtime parsed them; +-inf when free."""
 
     def drive_gains(self) -> dict[str, np.ndarray]:
         """Per DOF: "stiffness" (N m/rad | N/m), "damping" (N m s/rad | N s/m), "max_force" (N m | N, inf =
-        unlimited) as the runtime parsed them; an engine may add more keys (armature, drive type)."""
+        unlimited) as the runtime parsed them; an engine may add more keys (armature, drive type, friction)."""
 
     def joint_velocity_limits(self) -> np.ndarray:
         """(n,) the velocity cap the solver enforces (rad/s or m/s); inf = no cap is enforced, e.g. a limit

@@ -121,7 +121,7 @@ class TestSession:
         self.max_seconds = max_seconds  # overall cap, even while steps keep coming
         self.debug = debug
         self.result = new_result(test, config)
-        self.result.engine = getattr(engine, "name", "")
+        self.result.engine = engine.name
         self.ctx = TestContext(engine, asset, config, self.result, type(test).hints)
         self._generator = None
         self._engine_warnings_seen: int | None = None  # how many engine warnings are in the result (None: not loaded)
@@ -138,13 +138,14 @@ class TestSession:
             return False
         if decision is not None:
             self.result = precheck_result(self.test, self.config, decision)
-            self.result.engine = getattr(self.engine, "name", "")
+            self.result.engine = self.engine.name
             self.ctx.result = self.result
             self._close()
             return False
         scene = self._guard(lambda: self.test.scene(self.asset, self.config))
         if self.done:
             return False
+        self.ctx.scene = scene
         self._guard(lambda: self.engine.load(self.asset, scene))
         if self.done:
             return False
@@ -224,7 +225,7 @@ class TestSession:
         """The engine's warnings since the last copy, into the verdict: those of the load (what the engine
         could not map, carried-over attributes) and, at the end, those raised while stepping (runtime log)."""
         try:
-            warnings = list(getattr(self.engine, "warnings", []) or [])
+            warnings = list(self.engine.warnings)
         except Exception:  # noqa: BLE001 - an engine that cannot say has nothing to add
             return
         for warning in warnings[self._engine_warnings_seen:]:

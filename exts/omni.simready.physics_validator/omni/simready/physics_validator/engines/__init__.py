@@ -15,10 +15,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from ..core.engine import Engine, EngineError, EngineUnavailable
+from ..core.engine import Engine, EngineCapabilities, EngineCapabilityMissing, EngineError, EngineUnavailable, ZeroReturn
 
 if TYPE_CHECKING:
     from ..core.config import ValidationConfig
+    from .base import EngineBase
 
 _ENGINES = {
     "physx": ("omni.simready.physics_validator.engines.physx", "OvPhysxEngine"),
@@ -35,7 +36,7 @@ def engine_names() -> list[str]:
     return list(_ENGINES)
 
 
-def engine_class(name: str) -> type[Engine]:
+def engine_class(name: str) -> "type[EngineBase]":
     if name not in _ENGINES:
         raise EngineUnavailable(f"unknown engine '{name}' (known: {', '.join(_ENGINES)})")
     module_name, class_name = _ENGINES[name]
@@ -48,15 +49,12 @@ def engine_class(name: str) -> type[Engine]:
 
 def create_engine(name: str, config: "ValidationConfig | None" = None) -> Engine:
     """A new engine by name. With a run's `config`, an engine that has settings of its own (physx:
-    `physx.target`) takes them from it (`from_config`); without one, it runs at its defaults."""
+    `physx.target`) takes them from it (`EngineBase.from_config`); without one, it runs at its defaults."""
     cls = engine_class(name)
-    from_config = getattr(cls, "from_config", None)
-    if config is not None and from_config is not None:
-        return from_config(config)
-    return cls()
+    return cls.from_config(config) if config is not None else cls()
 
 
 __all__ = [
-    "DEFAULT_ENGINE", "Engine", "EngineError", "EngineUnavailable", "HEADLESS_ENGINES",
-    "create_engine", "engine_class", "engine_names",
+    "DEFAULT_ENGINE", "Engine", "EngineCapabilities", "EngineCapabilityMissing", "EngineError", "EngineUnavailable",
+    "HEADLESS_ENGINES", "ZeroReturn", "create_engine", "engine_class", "engine_names",
 ]

@@ -3,9 +3,14 @@
 core/engine.py states the rules; this class enforces them so each engine writes only what is specific
 to its physics library:
 
+- capabilities: `capabilities()` returns the class's `CAPABILITIES` record (core.engine.EngineCapabilities);
+  a method the record says the engine lacks raises EngineCapabilityMissing (the runtime reads below, and
+  `set_joint_velocity_targets`); `describe()`, `from_config()` and `prepare_process()` have defaults;
 - targets: a full-size array of `len(dof_joints)` (any other shape is an EngineError), NaN entries keep
   the current target, and `set_joint_position_target(index, value)` sets one joint without a full array;
   the last target of every joint is kept in `_targets`, and `reset()` restores the targets of load;
+  velocity targets alike (`_velocity_targets`; those of load are the authored drives' unless the engine's
+  `_build` reads its own), restored on reset only once one was commanded;
 - forces: `apply_force` queues, `step()` hands the queue to the engine once and empties it (a force lasts
   one step), `reset()` drops what is queued;
 - load: drop the old scene, fresh warnings, the rate from the scene; a build failure closes the engine
@@ -19,6 +24,8 @@ An engine implements these hooks (all small; none is called before a successful 
 - `_write_targets(indices, values)`: send targets (SI, protocol sign) of the DOFs at `indices` (int array)
   to the engine; `_targets` already holds them. One call per command, so an engine that writes a
   whole tensor can read-modify-write it once.
+- `_write_velocity_targets(indices, values)`: the same for drive velocity targets (engines that claim
+  `joint_velocity_targets`).
 - `_force_body(path)`: the engine's handle of a body a force can move, None when nothing moves it
   (static, kinematic), or raise EngineError for an unknown body. Called when the force is set.
 - `_apply_forces(forces)`: before every step, the `(handle, force, point | None)` queued since the last
@@ -34,13 +41,13 @@ differs (the Kit engine attaches to an open stage) overrides `load()` and calls 
 
 from __future__ import annotations
 
-import math
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from ..core.engine import Engine, EngineError, EngineUnavailable  # noqa: F401 - re-exported for engines
+from ..core.engine import (  # noqa: F401 - re-exported for engines
+    Engine, EngineCapabilities, EngineCapabilityMissing, EngineError, EngineUnavailable, ZeroReturn,
+)
 
 if TYPE_CHECKING:
     from ..core.asset_model import AssetModel
@@ -52,8 +59,8 @@ class EngineBase:
 
     name = ""
     version = ""
-    # The largest |position target| (rad) the runtime accepts for a revolute joint without limits; inf = any.
-    revolute_target_bound = math.inf
+    # What this engine offers (core.engine.EngineCapabilities); each engine states its own.
+    CAPABILITIES: ClassVar[EngineCapabilities] = EngineCapabilities(single_joint_position_targets=True)
 
     def __init__(self) -> None:
         self.warnings: list[str] = []
@@ -64,8 +71,31 @@ class EngineBase:
         self._dofs: list = []  # engine-specific records with a `path`, in dof_joints order
         self._targets = np.zeros(0)  # per DOF, SI; NaN = no target
         self._initial_targets = np.zeros(0)
+        self._velocity_targets = np.zeros(0)  # per DOF drive velocity target, SI; NaN = not known
+        self._initial_velocity_targets = np.zeros(0)
+        self._velocity_targets_commanded = False  # reset() writes the load's back only after a command
         self._pending_forces: list = []  # (handle, force, point | None) for the next step
         self._loaded = False
+
+    # -- what the engine is --------------------------------------------------------------------------
+    def capabilities(self) -> EngineCapabilities:
+        return type(self).CAPABILITIES
+
+    def describe(self) -> dict:
+        """The report's engine block (core.results.EngineInfo): name and version; engines that know more
+        (libraries, settings) say so (`describes_components`)."""
+        return {"name": self.name, "version": self.version}
+
+    @classmethod
+    def from_config(cls, config) -> "EngineBase":
+        """An engine for a run's config (core.config.ValidationConfig): engines with settings of their own
+        (physx: `physx.target`) take them from it; the others run at their defaults."""
+        return cls()
+
+    @staticmethod
+    def prepare_process() -> None:
+        """Start the engine's runtime in this process now (a spawned worker's warm-up), not at the first load.
+        Nothing to start by default."""
 
     # -- clock and DOFs ------------------------------------------------------------------------------
     @property
@@ -100,7 +130,21 @@ class EngineBase:
         """The scene is built: the clock starts and the current targets become the ones reset() restores."""
         self._time = 0.0
         self._initial_targets = self._targets.copy()
+        if self._velocity_targets.shape != (len(self._dofs),):
+            self._velocity_targets = self._authored_velocity_targets()
+        self._initial_velocity_targets = self._velocity_targets.copy()
+        self._velocity_targets_commanded = False
         self._loaded = True
+
+    def _authored_velocity_targets(self) -> np.ndarray:
+        """Per DOF: the authored drive's targetVelocity (SI), NaN for a joint without a drive."""
+        out = np.full(len(self._dofs), np.nan)
+        joints = self._asset.joints if self._asset is not None else {}
+        for i, dof in enumerate(self._dofs):
+            joint = joints.get(dof.path)
+            if joint is not None and joint.drive is not None:
+                out[i] = joint.drive.target_velocity
+        return out
 
     def step(self) -> None:
         """Forces set since the last step apply to this one step only."""
@@ -123,6 +167,12 @@ class EngineBase:
         indices = np.flatnonzero(~np.isnan(self._targets))
         if len(indices):
             self._write_targets(indices, self._targets[indices])
+        if self._velocity_targets_commanded:
+            self._velocity_targets = self._initial_velocity_targets.copy()
+            indices = np.flatnonzero(~np.isnan(self._velocity_targets))
+            if len(indices):
+                self._write_velocity_targets(indices, self._velocity_targets[indices])
+            self._velocity_targets_commanded = False
         self._time = 0.0
 
     def close(self) -> None:
@@ -130,6 +180,7 @@ class EngineBase:
         self._pending_forces = []
         self._dofs = []
         self._targets = np.zeros(0)
+        self._velocity_targets = np.zeros(0)
         self._release()
 
     # -- targets and forces --------------------------------------------------------------------------
@@ -152,6 +203,21 @@ class EngineBase:
         self._targets[index] = value
         self._write_targets(np.array([index]), np.array([value]))
 
+    def set_joint_velocity_targets(self, targets: np.ndarray) -> None:
+        """Full-size drive velocity targets (rad/s or m/s) in dof_joints order; NaN entries keep the current one."""
+        if not self.capabilities().joint_velocity_targets:
+            raise EngineCapabilityMissing(f"the {self.name} engine takes no joint velocity targets "
+                                          "(EngineCapabilities.joint_velocity_targets is False)")
+        targets = np.asarray(targets, float)
+        if targets.shape != (len(self._dofs),):
+            raise EngineError(f"expected {len(self._dofs)} joint velocity targets, got shape {targets.shape}")
+        indices = np.flatnonzero(~np.isnan(targets))
+        if len(indices):
+            values = targets[indices]
+            self._velocity_targets[indices] = values
+            self._velocity_targets_commanded = True
+            self._write_velocity_targets(indices, values)
+
     def apply_force(self, body_path: str, force: np.ndarray, point: np.ndarray | None = None) -> None:
         """World-frame force (N) at a world point (default: the centre of mass), for the next step only."""
         handle = self._force_body(body_path)
@@ -159,6 +225,26 @@ class EngineBase:
             return
         # copies: the caller may reuse its arrays before the step
         self._pending_forces.append((handle, np.array(force, float), None if point is None else np.array(point, float)))
+
+    # -- reads of what the runtime parsed: engines that offer one override it and claim it ------------------
+    def joint_limits(self) -> np.ndarray:
+        raise self._missing("joint_limits", "reads_joint_limits")
+
+    def drive_gains(self) -> dict[str, np.ndarray]:
+        raise self._missing("drive_gains", "reads_drive_gains")
+
+    def joint_velocity_limits(self) -> np.ndarray:
+        raise self._missing("joint_velocity_limits", "reads_joint_velocity_limits")
+
+    def mass_matrix(self) -> np.ndarray:
+        raise self._missing("mass_matrix", "reads_mass_matrix")
+
+    def body_masses(self) -> dict[str, float]:
+        raise self._missing("body_masses", "reads_body_masses")
+
+    def _missing(self, method: str, field: str) -> EngineCapabilityMissing:
+        return EngineCapabilityMissing(f"the {self.name} engine does not offer {method}() "
+                                       f"(EngineCapabilities.{field} is False)")
 
     # -- for engines ---------------------------------------------------------------------------------
     def _warn(self, message: str) -> None:
@@ -174,6 +260,9 @@ class EngineBase:
         raise NotImplementedError
 
     def _write_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _write_velocity_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
         raise NotImplementedError
 
     def _force_body(self, body_path: str):

@@ -263,7 +263,7 @@ class _ProbeRun:
             eng.load(model, self.scene)
             return self._drive(eng, {p: g[0] for p, g in gains.items()}, joints, poses_of, hold)
         finally:
-            for w in getattr(eng, "warnings", []) or []:
+            for w in eng.warnings:
                 if w not in self.warnings and "carried over" not in w:
                     self.warnings.append(w)
             eng.close()
@@ -369,35 +369,40 @@ def _add_filtered_pairs(layer_path: Path, pairs: list) -> None:
 
 
 def _mass_matrix(eng, n: int) -> np.ndarray:
-    read = getattr(eng, "mass_matrix", None)
+    """The engine's joint-space mass matrix, NaN (not measured) when it offers none or the read fails."""
+    if not eng.capabilities().reads_mass_matrix:
+        return np.full((n, n), np.nan)
     try:
-        return np.asarray(read(), float) if read is not None else np.full((n, n), np.nan)
-    except Exception:  # noqa: BLE001 - an engine that cannot say: not measured
+        return np.asarray(eng.mass_matrix(), float)
+    except Exception:  # noqa: BLE001 - a read that failed: not measured
         return np.full((n, n), np.nan)
 
 
 def _velocity_caps(eng, n: int) -> np.ndarray:
-    read = getattr(eng, "joint_velocity_limits", None)
-    try:
-        caps = np.asarray(read(), float) if read is not None else np.full(n, np.inf)
-    except Exception:  # noqa: BLE001
-        caps = np.full(n, np.inf)
+    """The velocity caps the solver enforces (inf where none, or when the engine does not say)."""
+    caps = np.full(n, np.inf)
+    if eng.capabilities().reads_joint_velocity_limits:
+        try:
+            caps = np.asarray(eng.joint_velocity_limits(), float)
+        except Exception:  # noqa: BLE001
+            caps = np.full(n, np.inf)
     return np.where(np.isfinite(caps) & (caps > 0), caps, np.inf)
 
 
 def _masses(eng) -> dict[str, float]:
-    read = getattr(eng, "body_masses", None)
+    if not eng.capabilities().reads_body_masses:
+        return {}
     try:
-        return dict(read()) if read is not None else {}
+        return dict(eng.body_masses())
     except Exception:  # noqa: BLE001
         return {}
 
 
 def _gains(eng, n: int) -> dict[str, np.ndarray]:
-    read = getattr(eng, "drive_gains", None)
     out = {"static_friction": np.zeros(n)}
-    try:
-        out.update(read() if read is not None else {})
-    except Exception:  # noqa: BLE001
-        pass
+    if eng.capabilities().reads_drive_gains:
+        try:
+            out.update(eng.drive_gains())
+        except Exception:  # noqa: BLE001
+            pass
     return out

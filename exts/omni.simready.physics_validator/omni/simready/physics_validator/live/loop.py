@@ -375,12 +375,12 @@ class LiveLoop:
     # -- helpers ---------------------------------------------------------------------------------------
     def _hold(self, session=None) -> None:
         session = session or self.session
-        layer = getattr(session.engine, "layer", None) if session is not None else None
+        layer = session.engine.layer if session is not None else None  # the Kit engine's (make_engine)
         if layer is not None:
             layer.hold_edit_target()
 
     def _release(self) -> None:
-        layer = getattr(self.session.engine, "layer", None) if self.session is not None else None
+        layer = self.session.engine.layer if self.session is not None else None
         if layer is not None:
             layer.release_edit_target()
 

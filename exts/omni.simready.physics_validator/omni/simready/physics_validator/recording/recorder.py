@@ -171,13 +171,10 @@ class Recording:
         return out
 
     def _floor_height(self, ctx: "TestContext", lo: np.ndarray) -> float:
-        """The test's floor when it has one (engine scene or config floor_level), else under the asset."""
-        ground = getattr(getattr(ctx.engine, "scene", None), "ground", None)
+        """The ground of the scene the test asked for (SceneSpec.ground) when it has one, else under the asset."""
+        ground = ctx.scene.ground if ctx.scene is not None else None
         if ground is not None:
-            return float(getattr(ground, "height", 0.0))
-        floor_level = getattr(ctx.config, "floor_level", None)
-        if isinstance(floor_level, (int, float)):
-            return float(floor_level)
+            return float(ground.height)
         return float(lo[2]) if np.isfinite(lo[2]) else 0.0
 
     # -- finish -------------------------------------------------------------------------------------

@@ -48,8 +48,7 @@ def engine_info(engine: str, config: ValidationConfig | None = None) -> EngineIn
         instance = create_engine(engine, config)
     except Exception as exc:  # noqa: BLE001 - validate() reports the engine problem per test
         return EngineInfo(name=engine, version=f"unavailable: {exc}", settings=settings)
-    describe = getattr(instance, "describe", None)
-    info = EngineInfo(**describe()) if describe is not None else EngineInfo(name=engine, version=str(getattr(instance, "version", "") or ""))
+    info = EngineInfo(**instance.describe())
     info.name = engine
     info.settings = {**settings, **info.settings}
     try:

@@ -117,7 +117,7 @@ def retire_reason(baseline_mb: float | None) -> str:
 def warm_up(engine: str | None) -> None:
     """The heavy imports, once per worker: pxr, the tests (and their plugins), the engine's package.
 
-    An engine class may offer `prepare_process()` (a static or class method) that starts its runtime
+    The engine class's `prepare_process()` (EngineBase; a no-op unless the engine has a runtime to start) starts it
     for this process (ovphysx: import, CPU mode, threads, schema registration); it runs here, so the
     first asset does not pay for it and runs in the same process state as every later one. One engine
     instance is then created and closed.
@@ -132,9 +132,7 @@ def warm_up(engine: str | None) -> None:
     try:
         from ..engines import create_engine, engine_class
 
-        prepare = getattr(engine_class(engine), "prepare_process", None)
-        if callable(prepare):
-            prepare()
+        engine_class(engine).prepare_process()
         create_engine(engine).close()
     except Exception:  # noqa: BLE001 - the asset's tests report an unavailable engine themselves
         pass

@@ -65,6 +65,8 @@ def read_actuators_and_mimics(ctx: ReadContext) -> None:
             for jpath in tendons.get(target, [target]):
                 if jpath in joints:
                     joints[jpath].actuated_by.append(str(prim.GetPath()))
+                    if prim.GetTypeName() not in joints[jpath].actuator_schemas:
+                        joints[jpath].actuator_schemas.append(str(prim.GetTypeName()))
 
 
 def _mimic(prim, joint: JointInfo) -> None:

@@ -78,8 +78,8 @@ class DofMap:
 
 
 def usd_drive_target(joint: "JointInfo", value_si: float, frame: StageFrame) -> float:
-    """A drive target as USD authors it: degrees for revolute joints, stage units for prismatic.
-    Used for joints outside any articulation, which the tensor API cannot drive."""
+    """A drive target as USD authors it: degrees for revolute joints, stage units for prismatic (per second for a
+    velocity target). Used for joints outside any articulation, which the tensor API cannot drive."""
     return math.degrees(value_si) if joint.is_angular else frame.length_from_si(value_si)
 
 

@@ -41,10 +41,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...core.units import StageFrame, quat_xyzw_to_wxyz
-from ..base import EngineBase, EngineError
+from ..base import EngineBase, EngineCapabilities, EngineError
 from ..validation_layer import physics_scene_paths, plan_validation_layer
 from .dof_map import (
-    BodyCornerCache, DofMap, centre_of_mass_world, dofs_before_step, maximal_joint_state, parse_state_rows, usd_drive_target,
+    BodyCornerCache, DofMap, centre_of_mass_world, dofs_before_step, maximal_joint_state, parse_state_rows,
 )
 from .layer import NO_SIMULATION_LAYER, GpuOverride, ValidationLayer
 from .readback import read_runtime_values, read_while_valid
@@ -73,9 +73,12 @@ class KitPhysxEngine(EngineBase):
     """
 
     name = "kit"
-    # As in the physx engine (engines/physx/engine.py): the Omni PhysX parser builds an unlimited revolute articulation
-    # joint as eREVOLUTE, whose drive target PhysX 5 bounds to [-2 pi, 2 pi]. Measured on ovphysx, not in Kit.
-    revolute_target_bound = 2.0 * math.pi
+    CAPABILITIES = EngineCapabilities(
+        single_joint_position_targets=True, joint_velocity_targets=True,
+        # As in the physx engine: the Omni PhysX parser builds an unlimited revolute articulation joint as eREVOLUTE,
+        # whose drive target PhysX 5 bounds to [-2 pi, 2 pi]. Measured on ovphysx, not in Kit.
+        revolute_target_bound=2.0 * math.pi,
+    )
 
     def __init__(self, mode: str = "manual", target: str | None = None, usd_context_name: str = "", stage=None):
         """`stage`: manual mode only, a stage of pxr's UsdUtils.StageCache that is not the open one, e.g. from
@@ -286,17 +289,25 @@ class KitPhysxEngine(EngineBase):
         return getattr(self, "_parsed", None) or read_runtime_values(self)
 
     def _write_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
-        """Read-modify-write of the view's full (count, max_dofs) array; joints outside any articulation
-        get a USD drive target on the validation sublayer."""
+        self._write_drive_targets(indices, values, velocity=False)
+
+    def _write_velocity_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
+        self._write_drive_targets(indices, values, velocity=True)
+
+    def _write_drive_targets(self, indices: np.ndarray, values: np.ndarray, velocity: bool) -> None:
+        """Read-modify-write of the view's full (count, max_dofs) position (or velocity) target array; joints outside
+        any articulation get a USD drive target (targetVelocity) on the validation sublayer."""
         if self._dof_map is None:
             raise EngineError("physics has not started yet")
         targets = np.full(len(self._dofs), np.nan)
         targets[indices] = values
-        if self._articulations is not None:
-            data, touched = self._dof_map.scatter_targets(self._articulations.get_dof_position_targets(), targets)
+        view = self._articulations
+        if view is not None:
+            current = view.get_dof_velocity_targets() if velocity else view.get_dof_position_targets()
+            data, touched = self._dof_map.scatter_targets(current, targets)
             if len(touched):
-                self._articulations.set_dof_position_targets(data, touched)
-        self._usd_targets(targets)
+                (view.set_dof_velocity_targets if velocity else view.set_dof_position_targets)(data, touched)
+        self._usd_targets(targets, velocity)
 
     def _force_body(self, body_path: str):
         assert self._asset is not None
@@ -417,22 +428,11 @@ class KitPhysxEngine(EngineBase):
         mpu = self._frame.meters_per_unit
         return {p: (self._frame.vector_to_si(r[:3], mpu), self._frame.vector_to_si(r[3:])) for p, r in zip(paths, rows)}
 
-    def _usd_targets(self, targets: np.ndarray) -> None:
-        """Joints outside articulations: author the drive target on the validation sublayer; omni.physx applies
-        a changed drive:*:physics:targetPosition to the running joint (plugins/ChangeRegister.cpp:709, 738)."""
-        from pxr import Usd, UsdPhysics
-
+    def _usd_targets(self, targets: np.ndarray, velocity: bool) -> None:
+        """Joints outside articulations: their drive targets on the validation sublayer (ValidationLayer)."""
         assert self._dof_map is not None and self._asset is not None and self._layer is not None
-        for path in self._dof_map.unmapped:
-            value = targets[self._dof_map.joints.index(path)]
-            if not np.isfinite(value):
-                continue
-            joint = self._asset.joints[path]
-            kind = "angular" if joint.is_angular else "linear"
-            drive = UsdPhysics.DriveAPI.Get(self._stage.GetPrimAtPath(path), kind)
-            if drive:
-                with Usd.EditContext(self._stage, Usd.EditTarget(self._layer.layer)):
-                    drive.CreateTargetPositionAttr().Set(float(usd_drive_target(joint, value, self._frame)))
+        values = [(self._asset.joints[p], targets[self._dof_map.joints.index(p)]) for p in self._dof_map.unmapped]
+        self._layer.author_drive_targets([(j, v) for j, v in values if np.isfinite(v)], velocity, self._frame)
 
     def _snapshot(self) -> dict:
         state: dict = {}

@@ -29,8 +29,14 @@ Sources (NVIDIA-Omniverse/PhysX @ 107.3, omni/extensions/runtime/source/omni.phy
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..validation_layer import ValidationLayerPlan, author_validation_layer
+from .dof_map import usd_drive_target
+
+if TYPE_CHECKING:
+    from ...core.asset_model import JointInfo
+    from ...core.units import StageFrame
 
 CPU_ONLY = 0  # overwrite_gpu_setting: -1 use the schema, 0 force CPU, 1 force GPU
 # set_simulation_layer(layer: str) in omni.physx 110.4.4 (Isaac Sim 6.2, bindings/_physx.pyi): None is a TypeError
@@ -89,6 +95,20 @@ class ValidationLayer:
         previous, self._held_from = self._held_from, None
         if self.layer is not None and self.stage.GetEditTarget().GetLayer() == self.layer:
             self.stage.SetEditTarget(previous)
+
+    def author_drive_targets(self, targets: list[tuple["JointInfo", float]], velocity: bool, frame: "StageFrame") -> None:
+        """(joint, SI value) drive targets of joints outside articulations, on this sublayer as USD authors them
+        (degrees, stage units): targetPosition, or targetVelocity with `velocity`. omni.physx applies a changed
+        drive:*:physics:targetPosition / targetVelocity to the running joint (plugins/ChangeRegister.cpp:709, 738
+        and the targetVelocity lines beside them)."""
+        from pxr import Usd, UsdPhysics
+
+        for joint, value in targets:
+            drive = UsdPhysics.DriveAPI.Get(self.stage.GetPrimAtPath(joint.path), "angular" if joint.is_angular else "linear")
+            if drive:
+                with Usd.EditContext(self.stage, Usd.EditTarget(self.layer)):
+                    attr = drive.CreateTargetVelocityAttr() if velocity else drive.CreateTargetPositionAttr()
+                    attr.Set(float(usd_drive_target(joint, value, frame)))
 
     def remove(self) -> None:
         if self.layer is None:

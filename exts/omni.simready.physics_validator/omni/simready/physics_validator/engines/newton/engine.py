@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import EngineBase, EngineError
+from ..base import EngineBase, EngineCapabilities, EngineError, ZeroReturn
 from . import bounds as nb
 from .runtime import announce_cold_compile, import_newton, mark_warm
 from .scene import build_scene
@@ -21,12 +21,21 @@ class NewtonEngine(EngineBase):
     """Newton on the CPU device, SolverSteel, one world."""
 
     name = "newton"
+    CAPABILITIES = EngineCapabilities(
+        reads_joint_velocity_limits=True, reads_body_masses=True, single_joint_position_targets=True,
+        joint_velocity_targets=True,
+        # NewtonActuator prims are parsed by Newton's importer and stepped before every solver step (_advance);
+        # MjcActuator prims belong to Newton's MuJoCo solver, not SolverSteel
+        simulated_actuator_schemas=frozenset({"NewtonActuator"}),
+        zero_return=ZeroReturn.CONVERGE_OVER_FRAMES,  # FET_022_NEWTON
+    )
 
     def __init__(self) -> None:
         super().__init__()
         self.version = f"newton {newton.__version__} / warp {wp.__version__} / SolverSteel"
         self._release()
         self._target_q = np.zeros(0)  # Newton's whole joint_target_q (Newton's sign), written as one array
+        self._target_qd = np.zeros(0)  # Newton's whole joint_target_qd (drive velocity targets), likewise
 
     # -- reads ---------------------------------------------------------------------------------------
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -85,6 +94,12 @@ class NewtonEngine(EngineBase):
         self._targets = np.array(
             [d.sign * self._target_q[d.q_index] if d.q_index >= 0 else np.nan for d in self._dofs], float
         )
+        target_qd = s.control.joint_target_qd
+        self._target_qd = target_qd.numpy().astype(float) if target_qd is not None else np.zeros(0)
+        self._velocity_targets = np.array(
+            [d.sign * self._target_qd[d.qd_index] if 0 <= d.qd_index < len(self._target_qd) else np.nan for d in self._dofs],
+            float,
+        )
 
     def _write_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
         changed = False
@@ -95,6 +110,16 @@ class NewtonEngine(EngineBase):
                 changed = True
         if changed:
             self._control.joint_target_q.assign(self._target_q.astype(np.float32))
+
+    def _write_velocity_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
+        changed = False
+        for index, value in zip(indices.tolist(), values.tolist()):
+            dof = self._dofs[index]
+            if 0 <= dof.qd_index < len(self._target_qd):
+                self._target_qd[dof.qd_index] = dof.sign * value
+                changed = True
+        if changed:
+            self._control.joint_target_qd.assign(self._target_qd.astype(np.float32))
 
     def _force_body(self, body_path: str):
         index = self._body_index.get(body_path)

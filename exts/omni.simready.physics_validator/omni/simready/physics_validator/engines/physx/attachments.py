@@ -35,23 +35,23 @@ _LIVE: dict[int, tuple[weakref.ref, "Attachment"]] = {}
 class Attachment:
     """What one engine holds of the runtime: released in order, exactly once, even if the engine is never closed."""
 
-    def __init__(self, px, stage, meters_per_unit: float):
-        self.px, self.stage, self.io, self.meters_per_unit = px, stage, None, float(meters_per_unit)
+    def __init__(self, physx, stage, meters_per_unit: float):
+        self.physx, self.stage, self.state_io, self.meters_per_unit = physx, stage, None, float(meters_per_unit)
 
     @property
     def held(self) -> bool:
-        return self.px is not None
+        return self.physx is not None
 
     def release(self) -> None:
         """Bindings, detach, PhysX instance, ovstage (ovphysx refuses to destroy an instance whose read arrays are
         still referenced: the bindings go first). Never raises."""
-        io, px, stage = self.io, self.px, self.stage
-        self.io = self.px = self.stage = None
+        state_io, physx, stage = self.state_io, self.physx, self.stage
+        self.state_io = self.physx = self.stage = None
         steps = []
-        if io is not None:
-            steps.append(io.close)
-        if px is not None:
-            steps += [lambda: px.wait_task(px.detach_ovstage()), px.destroy]
+        if state_io is not None:
+            steps.append(state_io.close)
+        if physx is not None:
+            steps += [lambda: physx.wait_task(physx.detach_ovstage()), physx.destroy]
         if stage is not None:
             steps.append(stage.destroy)
         for step in steps:

@@ -34,8 +34,8 @@ class Built:
     maximal: MaximalJoints
     bodies: list[str]  # simulated bodies, asset order: rows of the pose tensors
     wrench_bodies: list[str]  # the dynamic ones: rows of the wrench tensor
-    io: StateIO
-    props: RuntimeProperties
+    state_io: StateIO
+    properties: RuntimeProperties
     bounds: ColliderBounds
     com_local: np.ndarray  # (len(wrench_bodies), 3) centres of mass in the body frame, m
     targets_raw: np.ndarray  # (A, D) drive targets in binding units, as PhysX holds them
@@ -53,12 +53,12 @@ class Built:
                            and np.array_equal(self.art_cols, np.arange(n)))
 
 
-def discover(rt, px, stage, asset: "AssetModel", frame: "StageFrame", wrapper: "Wrapper", warn: Callable[[str], None]) -> Built:
-    SOT = rt.SimObjectType
-    columns = read_handles(px, stage, rt, SOT.ARTICULATION, ["dofJointPath", "isFixedBase"])
+def discover(runtime, physx, stage, asset: "AssetModel", frame: "StageFrame", wrapper: "Wrapper", warn: Callable[[str], None]) -> Built:
+    SOT = runtime.SimObjectType
+    columns = read_handles(physx, stage, runtime, SOT.ARTICULATION, ["dofJointPath", "isFixedBase"])
     articulations, fixed = columns.get("isFixedBase", ([], np.zeros(0)))
     dof_paths, handles = columns.get("dofJointPath", (articulations, np.zeros((len(articulations), 0))))
-    by_prim = {p: path_strings(rt, stage, row) for p, row in zip(dof_paths, np.atleast_2d(handles))}
+    by_prim = {p: path_strings(runtime, stage, row) for p, row in zip(dof_paths, np.atleast_2d(handles))}
     articulations = list(articulations)
     art_dofs = [by_prim.get(p, []) for p in articulations]
     fixed_base = {p: bool(int(v)) for p, v in zip(articulations, np.ravel(fixed))}
@@ -73,7 +73,7 @@ def discover(rt, px, stage, asset: "AssetModel", frame: "StageFrame", wrapper: "
              "poses and its drive target written to the stage (no velocity limit, as in omni.physx)")
     simulated = set()
     for sim_type in (SOT.RIGID_BODY, SOT.ARTICULATION_LINK):
-        simulated.update(read_columns(px, sim_type, ["mass"]).get("mass", {}))
+        simulated.update(read_columns(physx, sim_type, ["mass"]).get("mass", {}))
     candidates = [b.path for b in asset.bodies.values() if b.enabled]
     bodies = [p for p in candidates if p in simulated]
     if len(bodies) < len(candidates):
@@ -82,12 +82,12 @@ def discover(rt, px, stage, asset: "AssetModel", frame: "StageFrame", wrapper: "
              "left out of poses and bounds")
     wrench_bodies = [p for p in bodies if not asset.bodies[p].kinematic]
     angular = {j.path: j.is_angular for j in asset.joints.values()}
-    io = StateIO(rt, px, stage, articulations, art_dofs, angular, bodies, wrench_bodies)
-    _check_dof_names(io.dof_names, art_dofs, warn)
+    state_io = StateIO(runtime, physx, stage, articulations, art_dofs, angular, bodies, wrench_bodies)
+    _check_dof_names(state_io.dof_names, art_dofs, warn)
     return Built(
-        articulations, art_dofs, fixed_base, dofs, maximal, bodies, wrench_bodies, io,
-        RuntimeProperties(rt, px, dofs, frame, articulations, art_dofs), ColliderBounds(asset, bodies),
-        io.snapshot["com"] * frame.meters_per_unit, np.array(io.snapshot["target"], np.float32),
+        articulations, art_dofs, fixed_base, dofs, maximal, bodies, wrench_bodies, state_io,
+        RuntimeProperties(runtime, physx, dofs, frame, articulations, art_dofs), ColliderBounds(asset, bodies),
+        state_io.snapshot["com"] * frame.meters_per_unit, np.array(state_io.snapshot["target"], np.float32),
     )
 
 

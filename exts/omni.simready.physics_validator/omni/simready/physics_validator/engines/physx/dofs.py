@@ -5,7 +5,7 @@ the articulation's `dofJointPath`. Joints outside any articulation (maximal D6 j
 session and binding APIs cover articulation DOFs only, so `MaximalJoints` reads their coordinate
 from the two bodies' poses and velocities (as the joint frames say) and drives them by writing the USD
 drive target into the ovstage at a new control ordinal (measured 0.1 ms per write after the first,
-1.3 ms; the input asset is never touched). No velocity limit applies to them, as in omni.physx.
+1.3 ms; the input asset is never touched), velocity targets alike. No velocity limit applies to them, as in omni.physx.
 """
 
 from __future__ import annotations
@@ -91,8 +91,9 @@ class MaximalJoints:
         p1 = poses.get(joint.body1, WORLD) if joint.body1 else WORLD
         return compose(*p0, joint.local_pose0.pos, joint.local_pose0.quat), compose(*p1, joint.local_pose1.pos, joint.local_pose1.quat)
 
-    def write_targets(self, runtime, px, stage, values: dict[str, float]) -> None:
-        """USD drive targets (SI in, degrees / stage length out) at a new control ordinal of the ovstage."""
+    def write_targets(self, runtime, physx, stage, values: dict[str, float], velocity: bool = False) -> None:
+        """USD drive targets (SI in, degrees / stage length out) at a new control ordinal of the ovstage: position
+        targets, or with `velocity` the drives' targetVelocity (deg/s / stage length per s)."""
         ovstage = runtime.ovstage
         self.ordinal += 1
         dictionary = ovstage.PathDictionary(stage)
@@ -100,7 +101,7 @@ class MaximalJoints:
         for path, value in values.items():
             joint = self.asset.joints[path]
             usd = math.degrees(value) if joint.is_angular else self.frame.length_from_si(value)
-            name = f"drive:{'angular' if joint.is_angular else 'linear'}:physics:targetPosition"
+            name = f"drive:{'angular' if joint.is_angular else 'linear'}:physics:{'targetVelocity' if velocity else 'targetPosition'}"
             query = stage.query_from_path_list(dictionary.create_path_list_from_strings([path]))
             try:
                 tensor = ovstage.make_dltensor(np.array([usd], np.float32), dtype=dtype, shape=[1], ndim=1)
@@ -108,4 +109,4 @@ class MaximalJoints:
             finally:
                 stage.release_query(query).wait()
         stage.advance_write_floor(ordinal=self.ordinal).wait()
-        px.wait_task(px.update_from_ovstage(self.ordinal, self.ordinal))
+        physx.wait_task(physx.update_from_ovstage(self.ordinal, self.ordinal))

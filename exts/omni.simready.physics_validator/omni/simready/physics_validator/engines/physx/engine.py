@@ -26,7 +26,7 @@ import numpy as np
 
 from ...core.geometry import quats_to_matrices
 from ...core.units import StageFrame
-from ..base import EngineBase, EngineError
+from ..base import EngineBase, EngineCapabilities, EngineError
 from .attachments import Attachment, make_room, register, unregister
 from .bounds import ColliderBounds
 from .discovery import discover
@@ -44,10 +44,15 @@ class OvPhysxEngine(EngineBase):
     `workdir`: where wrapper stages go (default: a temporary folder); `keep_wrapper`: leave it there."""
 
     name = "physx"
-    # PhysX 5.12 builds a revolute articulation joint without limits as eREVOLUTE: its drive target must lie in
-    # [-2 pi, 2 pi] ("setDriveTarget() only supports target angle in range [-2Pi, 2Pi] for joints of type eREVOLUTE";
-    # the old target stays) and its position wraps within that range (measured on pb_r2d2's wheels).
-    revolute_target_bound = 2.0 * math.pi
+    CAPABILITIES = EngineCapabilities(
+        reads_joint_limits=True, reads_drive_gains=True, reads_joint_velocity_limits=True, reads_mass_matrix=True,
+        reads_body_masses=True, describes_components=True, single_joint_position_targets=True,
+        joint_velocity_targets=True,
+        # PhysX 5.12 builds a revolute articulation joint without limits as eREVOLUTE: its drive target must lie in
+        # [-2 pi, 2 pi] ("setDriveTarget() only supports target angle in range [-2Pi, 2Pi] for joints of type
+        # eREVOLUTE"; the old target stays) and its position wraps within that range (measured on pb_r2d2's wheels).
+        revolute_target_bound=2.0 * math.pi,
+    )
 
     def __init__(self, target: str = "isaacsim-5", workdir: str | None = None, keep_wrapper: bool = False):
         if target not in TARGETS:
@@ -58,16 +63,18 @@ class OvPhysxEngine(EngineBase):
         self.version = version_string()  # from package metadata: creating an engine never imports ovphysx
         self.wrapper = None
         self.fixed_base: dict[str, bool] = {}  # PhysX's articulation prim -> isFixedBase
-        self._rt = self._px = self._stage = self._io = self._log = None
-        self._att: Attachment | None = None  # what this engine holds of the runtime (attachments.py)
+        self._runtime = self._physx = self._stage = self._state_io = self._log = None
+        self._attachment: Attachment | None = None  # what this engine holds of the runtime (attachments.py)
         self._released_for: str | None = None  # why a later use fails: released for another engine's stage units
         self._tmp: str | None = None
         self._tmp_cleanup = None
-        self._b = None  # discovery.Built: what PhysX built, after each attach
+        self._built = None  # discovery.Built: what PhysX built, after each attach
         self._frame = StageFrame()
         self._steps = 0
         self._cache: dict = {}  # what was read or derived since the last step (poses, q, qd, bounds, rotations)
         self._stepper = None
+        self._velocity_targets_raw: np.ndarray | None = None  # (A, D) binding units, read when first commanded
+        self._velocity_targets_dirty = False
 
     @classmethod
     def from_config(cls, config) -> "OvPhysxEngine":
@@ -88,7 +95,7 @@ class OvPhysxEngine(EngineBase):
     @property
     def warnings(self) -> list[str]:
         if self._log is not None:
-            for text in self._log.drain(self._rt):
+            for text in self._log.drain(self._runtime):
                 if text not in self._warnings:
                     self._warnings.append(text)
         return self._warnings
@@ -103,48 +110,48 @@ class OvPhysxEngine(EngineBase):
         poses = self._cache.get("body_poses")
         if poses is None:
             pos, quat = self._poses()
-            poses = self._cache["body_poses"] = {p: (pos[i], quat[i]) for i, p in enumerate(self._b.bodies)}
+            poses = self._cache["body_poses"] = {p: (pos[i], quat[i]) for i, p in enumerate(self._built.bodies)}
         return dict(poses)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        if self._io is None:
+        if self._state_io is None:
             return np.zeros(3), np.zeros(3)
         box = self._cache.get("bounds")
         if box is None:  # straight from the raw binding poses (bounds.py), else through SI poses and matrices
-            box = self._b.bounds.raw_bounds(self._io.body_poses())
+            box = self._built.bounds.raw_bounds(self._state_io.body_poses())
             if box is None:
                 pos, _quat = self._poses()
-                box = self._b.bounds.bounds(pos, self._rotations())
+                box = self._built.bounds.bounds(pos, self._rotations())
             self._cache["bounds"] = box
         return box[0].copy(), box[1].copy()
 
     def joint_positions(self) -> np.ndarray:
         q = self._cache.get("q")
         if q is None:
-            q = self._cache["q"] = self._gather(self._io.dof_positions(), velocity=False)
+            q = self._cache["q"] = self._gather(self._state_io.dof_positions(), velocity=False)
         return q.copy()
 
     def joint_velocities(self) -> np.ndarray:
         qd = self._cache.get("qd")
         if qd is None:
-            qd = self._cache["qd"] = self._gather(self._io.dof_velocities(), velocity=True)
+            qd = self._cache["qd"] = self._gather(self._state_io.dof_velocities(), velocity=True)
         return qd.copy()
 
-    # -- what the runtime parsed (core.engine.EngineIntrospection), SI, dof_joints order --------------
+    # -- what the runtime parsed (core.engine.Engine reads), SI, dof_joints order ----------------------
     def joint_limits(self) -> np.ndarray:
-        return self._b.props.joint_limits()
+        return self._built.properties.joint_limits()
 
     def drive_gains(self) -> dict[str, np.ndarray]:
-        return self._b.props.drive_gains()
+        return self._built.properties.drive_gains()
 
     def joint_velocity_limits(self) -> np.ndarray:
-        return self._b.props.joint_velocity_limits()
+        return self._built.properties.joint_velocity_limits()
 
     def mass_matrix(self) -> np.ndarray:
-        return self._b.props.mass_matrix(self._b.articulations)
+        return self._built.properties.mass_matrix(self._built.articulations)
 
     def body_masses(self) -> dict[str, float]:
-        return self._b.props.body_masses(self._b.wrench_bodies)
+        return self._built.properties.body_masses(self._built.wrench_bodies)
 
     def runtime_values(self):
         """Every parsed per-DOF and per-body value, SI, for the runtime readback (readback.py; once per asset)."""
@@ -163,22 +170,22 @@ class OvPhysxEngine(EngineBase):
             self._write_targets(np.array([index]), np.array([value]))
             return
         raw = np.float32(value / d.scale)
-        if self._b.targets_raw[d.art, d.col] != raw:
-            self._b.targets_raw[d.art, d.col] = raw
+        if self._built.targets_raw[d.art, d.col] != raw:
+            self._built.targets_raw[d.art, d.col] = raw
             self._targets_dirty = True  # written once before the next step
 
     # -- EngineBase hooks ----------------------------------------------------------------------------
     def _build(self) -> None:
         asset, spec = self._asset, self._spec
         self._released_for = None
-        self._rt = ensure_runtime()
+        self._runtime = ensure_runtime()
         self._frame = StageFrame.of_asset(asset)
         self._tmp = make_workdir(asset.path, self.workdir)
         if not self.keep_wrapper:  # removed on close(), and at the latest when the engine is collected or the process exits
             self._tmp_cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
         extra = self._exact_lift_correction()
         self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra))
-        if spec.place_bottom_at is not None and not self._b.bounds.empty:
+        if spec.place_bottom_at is not None and not self._built.bounds.empty:
             miss = float(spec.place_bottom_at) - float(self.bounds()[0][2])
             if abs(miss) > PLACEMENT_TOLERANCE:  # PhysX built another start pose (joint state): place again
                 self._detach()
@@ -208,36 +215,37 @@ class OvPhysxEngine(EngineBase):
         return float(authored[0][2] - exact.bounds(pos, rot)[0][2])
 
     def _attach(self, wrapper) -> None:
-        rt = self._rt
+        runtime = self._runtime
         self.wrapper = wrapper
         # one SDK tolerance scale per process: other engines' attachments at other stage units go first
         make_room(self, self._frame.meters_per_unit)
-        self._att = Attachment(None, None, self._frame.meters_per_unit)
-        register(self, self._att)  # released with this engine even if nobody closes it
-        self._att.stage = self._stage = rt.ovstage.Stage(f"simready-{id(self)}-{wrapper.path}")
-        rt.ovstage.population.open_usd(self._stage, wrapper.path, ordinal=1, domains=rt.ovstage.PopulationDomain.ALL)
+        self._attachment = Attachment(None, None, self._frame.meters_per_unit)
+        register(self, self._attachment)  # released with this engine even if nobody closes it
+        self._attachment.stage = self._stage = runtime.ovstage.Stage(f"simready-{id(self)}-{wrapper.path}")
+        runtime.ovstage.population.open_usd(self._stage, wrapper.path, ordinal=1, domains=runtime.ovstage.PopulationDomain.ALL)
         self._stage.advance_write_floor(ordinal=1).wait()
-        self._att.px = self._px = rt.PhysX()
-        self._stepper = Stepper(self._px, self._dt)
-        self._log = capture_log(rt)
+        self._attachment.physx = self._physx = runtime.PhysX()
+        self._stepper = Stepper(self._physx, self._dt)
+        self._log = capture_log(runtime)
         # NO warmup(): see reads.py (a ≈1 ns step blows up joints authored outside their limits)
-        self._px.wait_task(self._px.attach_ovstage(self._stage, read_ordinal=1))
+        self._physx.wait_task(self._physx.attach_ovstage(self._stage, read_ordinal=1))
         self._discover()
 
     def _discover(self) -> None:
-        self._b = discover(self._rt, self._px, self._stage, self._asset, self._frame, self.wrapper, self._warn)
-        self._dofs, self.fixed_base, self._io = self._b.dofs, self._b.fixed_base, self._b.io
-        self._att.io = self._io
-        self._b.bounds.for_raw_poses(self._frame, len(self._b.bodies))
+        self._built = discover(self._runtime, self._physx, self._stage, self._asset, self._frame, self.wrapper, self._warn)
+        self._dofs, self.fixed_base, self._state_io = self._built.dofs, self._built.fixed_base, self._built.state_io
+        self._attachment.state_io = self._state_io
+        self._built.bounds.for_raw_poses(self._frame, len(self._built.bodies))
         self._steps, self._targets_dirty = 0, False
+        self._velocity_targets_raw, self._velocity_targets_dirty = None, False  # the attach restored the authored ones
         self._cache.clear()
 
     def _initial_target_values(self) -> np.ndarray:
         """Per DOF at load (SI): PhysX's targets for articulation joints, the authored drive target for maximal
         ones (NaN without a drive)."""
         targets = np.full(len(self._dofs), np.nan)
-        targets[self._b.art_index] = self._b.targets_raw[self._b.art_rows, self._b.art_cols] * self._b.art_scale
-        for i in self._b.maximal.indices:
+        targets[self._built.art_index] = self._built.targets_raw[self._built.art_rows, self._built.art_cols] * self._built.art_scale
+        for i in self._built.maximal.indices:
             drive = self._asset.joints[self._dofs[i].path].drive
             if drive is not None:
                 targets[i] = drive.target_position
@@ -249,18 +257,34 @@ class OvPhysxEngine(EngineBase):
             d = self._dofs[i]
             if d.art >= 0:
                 raw = np.float32(value / d.scale)
-                if self._b.targets_raw[d.art, d.col] != raw:  # e.g. reset() writing back what the re-attach restored
-                    self._b.targets_raw[d.art, d.col] = raw
+                if self._built.targets_raw[d.art, d.col] != raw:  # e.g. reset() writing back what the re-attach restored
+                    self._built.targets_raw[d.art, d.col] = raw
                     articulated = True
             else:
                 maximal[d.path] = value
         if articulated:  # written once before the next step, however many joints are commanded until then
             self._targets_dirty = True
         if maximal:
-            self._b.maximal.write_targets(self._rt, self._px, self._stage, maximal)
+            self._built.maximal.write_targets(self._runtime, self._physx, self._stage, maximal)
+
+    def _write_velocity_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
+        """Articulation DOFs: into the (A, D) velocity-target array (read from PhysX when first commanded after an
+        attach), written once before the next step; maximal joints: their USD drive targetVelocity."""
+        maximal = {}
+        for i, value in zip(indices.tolist(), values.tolist()):
+            d = self._dofs[i]
+            if d.art < 0:
+                maximal[d.path] = value
+                continue
+            if self._velocity_targets_raw is None:
+                self._velocity_targets_raw = np.array(self._state_io.velocity_targets(), np.float32)
+            self._velocity_targets_raw[d.art, d.col] = np.float32(value / d.scale)
+            self._velocity_targets_dirty = True
+        if maximal:
+            self._built.maximal.write_targets(self._runtime, self._physx, self._stage, maximal, velocity=True)
 
     def _force_body(self, body_path: str):
-        row = self._b.wrench_row.get(body_path)
+        row = self._built.wrench_row.get(body_path)
         if row is None and body_path not in self._asset.bodies:
             raise EngineError(f"apply_force: unknown body {body_path}")
         return row  # None: kinematic, disabled or not simulated: nothing moves it
@@ -271,33 +295,36 @@ class OvPhysxEngine(EngineBase):
             return
         pos, _quat = self._poses()
         rot = self._rotations()
-        b = self._b
-        wrench = np.zeros((len(b.wrench_bodies), 9))
+        built = self._built
+        wrench = np.zeros((len(built.wrench_bodies), 9))
         for row, force, point in forces:
-            i = b.body_row[b.wrench_bodies[row]]
-            com = pos[i] + rot[i] @ b.com_local[row]
+            i = built.body_row[built.wrench_bodies[row]]
+            com = pos[i] + rot[i] @ built.com_local[row]
             wrench[row, 0:3] += force
             if point is not None:  # the torque of the force about the centre of mass, (p - com) x F
                 (rx, ry, rz), (fx, fy, fz) = point - com, force
                 wrench[row, 3:6] += (ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx)
             wrench[row, 6:9] = com
-        f, raw = self._frame, self._io.wrench_buffer  # the same buffer every time: ovphysx caches its tensor view
+        f, raw = self._frame, self._state_io.wrench_buffer  # the same buffer every time: ovphysx caches its tensor view
         if f.up_axis == "Z" and f.meters_per_unit == 1.0 and f.kilograms_per_unit == 1.0:
             raw[...] = wrench
         else:
             raw[:, 0:3] = f.vectors_from_si(wrench[:, 0:3], f.kilograms_per_unit * f.meters_per_unit)
             raw[:, 3:6] = f.vectors_from_si(wrench[:, 3:6], f.kilograms_per_unit * f.meters_per_unit**2)
             raw[:, 6:9] = f.vectors_from_si(wrench[:, 6:9], f.meters_per_unit)
-        self._io.write_wrenches(raw)
+        self._state_io.write_wrenches(raw)
 
     def _advance(self) -> None:
-        if self._px is None:
+        if self._physx is None:
             raise EngineError(self._released_for or "physx engine: step() before load() or after close()")
         if self._targets_dirty:
-            self._io.write_dof_targets(self._b.targets_raw)
+            self._state_io.write_dof_targets(self._built.targets_raw)
             self._targets_dirty = False
+        if self._velocity_targets_dirty:
+            self._state_io.write_dof_velocity_targets(self._velocity_targets_raw)
+            self._velocity_targets_dirty = False
         self._stepper()  # px.step_sync(dt), as one native call when it can be (fastpath.py)
-        self._io.stepped()
+        self._state_io.stepped()
         self._cache.clear()
         self._steps += 1
         if self._steps % LOG_DRAIN_STEPS == 0:
@@ -305,13 +332,14 @@ class OvPhysxEngine(EngineBase):
 
     def _restore_initial_state(self) -> None:
         """Detach + attach of the same sealed ovstage ordinal: the state PhysX built at load."""
-        self._io.close()
-        self._px.wait_task(self._px.detach_ovstage())
-        self._px.wait_task(self._px.attach_ovstage(self._stage, read_ordinal=1))
+        self._state_io.close()
+        self._physx.wait_task(self._physx.detach_ovstage())
+        self._physx.wait_task(self._physx.attach_ovstage(self._stage, read_ordinal=1))
         # the same ordinal builds the same scene: what discovery found stands; only the bindings are new (3 ms, not 13)
-        self._b.io = self._io = self._att.io = self._io.reattached(self._px)
-        self._b.targets_raw = np.array(self._io.snapshot["target"], np.float32)
+        self._built.state_io = self._state_io = self._attachment.state_io = self._state_io.reattached(self._physx)
+        self._built.targets_raw = np.array(self._state_io.snapshot["target"], np.float32)
         self._steps, self._targets_dirty = 0, False
+        self._velocity_targets_raw, self._velocity_targets_dirty = None, False  # the attach restored the authored ones
         self._cache.clear()
 
     def _release(self) -> None:
@@ -323,16 +351,16 @@ class OvPhysxEngine(EngineBase):
     def _detach(self) -> None:
         if self._log is not None:
             self.warnings  # noqa: B018 - the last runtime records before the instance goes
-        if self._att is not None:
-            self._att.release()  # bindings, detach, PhysX instance, ovstage; never raises
+        if self._attachment is not None:
+            self._attachment.release()  # bindings, detach, PhysX instance, ovstage; never raises
             unregister(self)
-        self._att = self._io = self._px = self._stage = self._log = self._stepper = None
+        self._attachment = self._state_io = self._physx = self._stage = self._log = self._stepper = None
         self._cache.clear()
 
     def release_for_units(self, meters_per_unit: float) -> None:
         """Another engine of this process loads a stage at other units (attachments.make_room): close this one,
         whose later use says why."""
-        held = f"{self._att.meters_per_unit:g}" if self._att is not None else "another"
+        held = f"{self._attachment.meters_per_unit:g}" if self._attachment is not None else "another"
         self.close()
         self._released_for = (f"physx engine released: another physx engine of this process loaded a stage at "
                               f"{meters_per_unit:g} m per unit while this one held {held} (ovphysx has one PhysX SDK "
@@ -343,7 +371,7 @@ class OvPhysxEngine(EngineBase):
         """SI positions (N, 3) and wxyz quaternions (N, 4) of the bodies, read once per step."""
         poses = self._cache.get("poses")
         if poses is None:
-            raw = self._io.body_poses()
+            raw = self._state_io.body_poses()
             poses = self._cache["poses"] = self._frame.poses_to_si(raw[:, :3], raw[:, 3:7])
         return poses
 
@@ -355,26 +383,26 @@ class OvPhysxEngine(EngineBase):
         return rot
 
     def _gather(self, raw: np.ndarray, velocity: bool) -> np.ndarray:
-        if self._b.art_prefix:
-            return raw[0, : len(self._dofs)] * self._b.art_scale
+        if self._built.art_prefix:
+            return raw[0, : len(self._dofs)] * self._built.art_scale
         out = np.empty(len(self._dofs))
-        if len(self._b.art_index):
-            out[self._b.art_index] = raw[self._b.art_rows, self._b.art_cols] * self._b.art_scale
-        if self._b.maximal:
+        if len(self._built.art_index):
+            out[self._built.art_index] = raw[self._built.art_rows, self._built.art_cols] * self._built.art_scale
+        if self._built.maximal:
             poses = self.body_poses()
             if velocity:
-                out[self._b.maximal.indices] = self._b.maximal.velocities(poses, *self._body_velocities())
+                out[self._built.maximal.indices] = self._built.maximal.velocities(poses, *self._body_velocities())
             else:
-                out[self._b.maximal.indices] = self._b.maximal.positions(poses)
+                out[self._built.maximal.indices] = self._built.maximal.positions(poses)
         return out
 
     def _body_velocities(self) -> tuple[dict, dict]:
         """({body: COM world position}, {body: (v, ω)}) in SI, for the joints outside articulations."""
         pos, _quat = self._poses()
         rot = self._rotations()
-        raw = self._io.body_velocities()
+        raw = self._state_io.body_velocities()
         f = self._frame
         linear, angular = f.vectors_to_si(raw[:, 0:3], f.meters_per_unit), f.vectors_to_si(raw[:, 3:6])
-        com = {p: pos[self._b.body_row[p]] + rot[self._b.body_row[p]] @ self._b.com_local[r] for p, r in self._b.wrench_row.items()}
-        return com, {p: (linear[i], angular[i]) for i, p in enumerate(self._b.bodies)}
+        com = {p: pos[self._built.body_row[p]] + rot[self._built.body_row[p]] @ self._built.com_local[r] for p, r in self._built.wrench_row.items()}
+        return com, {p: (linear[i], angular[i]) for i, p in enumerate(self._built.bodies)}
 

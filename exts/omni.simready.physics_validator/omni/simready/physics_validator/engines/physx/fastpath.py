@@ -40,22 +40,22 @@ def direct_call(binding, buffer, write: bool = False) -> Callable[[], object] | 
 
 
 class Stepper:
-    """`px.step_sync(dt)` as one native call while ovphysx has no deferred release queued (else the public call)."""
+    """`physx.step_sync(dt)` as one native call while ovphysx has no deferred release queued (else the public call)."""
 
-    def __init__(self, px, dt: float):
-        self.px, self.dt = px, float(dt)
+    def __init__(self, physx, dt: float):
+        self.physx, self.dt = physx, float(dt)
         try:
-            self._native = px._lib.ovphysx_step_sync
-            self._handle = px._omni_physx_sdk_handle.value
-            px._pending_read_releases, px._pending_write_releases  # noqa: B018 - present in this version?
+            self._native = physx._lib.ovphysx_step_sync
+            self._handle = physx._omni_physx_sdk_handle.value
+            physx._pending_read_releases, physx._pending_write_releases  # noqa: B018 - present in this version?
         except AttributeError:
             self._native = None
 
     def __call__(self) -> None:
-        px = self.px
-        if (self._native is None or px._pending_read_releases or px._pending_write_releases
-                or getattr(px, "_session_cleanups", None)):
-            px.step_sync(self.dt)
+        physx = self.physx
+        if (self._native is None or physx._pending_read_releases or physx._pending_write_releases
+                or getattr(physx, "_session_cleanups", None)):
+            physx.step_sync(self.dt)
             return
         if self._native(self._handle, self.dt).status:  # as the public call says it
-            raise RuntimeError(f"step_sync failed: {px._get_last_error()}")
+            raise RuntimeError(f"step_sync failed: {physx._get_last_error()}")

@@ -27,8 +27,8 @@ DRIVE_COLUMNS = ("jointStiffness", "jointDamping", "jointMaxForce", "jointArmatu
 class RuntimeProperties:
     """Reads of one attached PhysX instance, per DOF joint (`dofs` order) or per body."""
 
-    def __init__(self, runtime, px, dofs: list["Dof"], frame: "StageFrame", articulations: list[str], art_dofs: list[list[str]]):
-        self.rt, self.px, self.dofs, self.frame = runtime, px, dofs, frame
+    def __init__(self, runtime, physx, dofs: list["Dof"], frame: "StageFrame", articulations: list[str], art_dofs: list[list[str]]):
+        self.runtime, self.physx, self.dofs, self.frame = runtime, physx, dofs, frame
         self.articulations, self.art_dofs = articulations, art_dofs
         self.coord = np.array([frame.joint_coordinate_scale(d.angular) for d in dofs])  # USD coordinate -> SI
         self.effort = np.array([frame.joint_effort_scale(d.angular) for d in dofs])  # USD effort -> SI
@@ -38,7 +38,7 @@ class RuntimeProperties:
     def _joint_columns(self, names) -> dict:
         if not self.articulations:
             return {}
-        return read_columns(self.px, self.rt.SimObjectType.ARTICULATION_JOINT, names, per_prim=True)
+        return read_columns(self.physx, self.runtime.SimObjectType.ARTICULATION_JOINT, names, per_prim=True)
 
     def _per_dof(self, column: dict, lanes: int = 1) -> np.ndarray:
         out = np.full((len(self.dofs), lanes), np.nan)
@@ -79,10 +79,10 @@ class RuntimeProperties:
         return out
 
     def body_masses(self, bodies: list[str]) -> dict[str, float]:
-        SOT = self.rt.SimObjectType
+        SOT = self.runtime.SimObjectType
         masses: dict[str, float] = {}
         for sim_type in (SOT.RIGID_BODY, SOT.ARTICULATION_LINK):
-            for path, row in read_columns(self.px, sim_type, ["mass"]).get("mass", {}).items():
+            for path, row in read_columns(self.physx, sim_type, ["mass"]).get("mass", {}).items():
                 masses[path] = float(row[0]) * self.frame.kilograms_per_unit
         return {p: masses[p] for p in bodies if p in masses}
 
@@ -97,7 +97,7 @@ class RuntimeProperties:
         if not self.articulations:
             return out
         matrices = {}
-        for path, row in read_columns(self.px, self.rt.SimObjectType.ARTICULATION, ["massMatrix"]).get("massMatrix", {}).items():
+        for path, row in read_columns(self.physx, self.runtime.SimObjectType.ARTICULATION, ["massMatrix"]).get("massMatrix", {}).items():
             size = int(round(np.sqrt(row.size)))
             matrices[path] = row.reshape(size, size)
         for a, prim in enumerate(articulation_prims):

@@ -34,9 +34,9 @@ from .session import read_columns, write_per_prim
 class StateIO:
     """DOF state/targets of the articulations and poses/velocities/wrenches of the bodies, per step."""
 
-    def __init__(self, runtime, px, stage, articulations: list[str], art_dofs: list[list[str]], angular: dict[str, bool],
+    def __init__(self, runtime, physx, stage, articulations: list[str], art_dofs: list[list[str]], angular: dict[str, bool],
                  bodies: list[str], wrench_bodies: list[str], snapshot: dict | None = None):
-        self.rt, self.px, self.stage = runtime, px, stage
+        self.runtime, self.physx, self.stage = runtime, physx, stage
         self.articulations, self.art_dofs, self.angular = articulations, art_dofs, angular
         self.bodies, self.wrench_bodies = bodies, wrench_bodies
         self.live = False  # True once PhysX has stepped: bindings are safe from then on
@@ -72,7 +72,7 @@ class StateIO:
     def _bind(self, key, tensor_type, prim_paths):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # deprecated since 0.6, kept in 0.7 (see above)
-            binding = self.px.create_tensor_binding(prim_paths=list(prim_paths), tensor_type=tensor_type)
+            binding = self.physx.create_tensor_binding(prim_paths=list(prim_paths), tensor_type=tensor_type)
         self._bindings[key] = binding
         return binding
 
@@ -85,7 +85,7 @@ class StateIO:
         except RuntimeError:
             names: list[str] = []
             for path in articulations:
-                binding = self._bind("names", self.rt.TensorType.ARTICULATION_DOF_POSITION, [path])
+                binding = self._bind("names", self.runtime.TensorType.ARTICULATION_DOF_POSITION, [path])
                 names += list(binding.dof_names) if binding.shape[-1] else []
                 binding.destroy()
             del self._bindings["names"]
@@ -128,17 +128,32 @@ class StateIO:
 
     # -- writes --------------------------------------------------------------------------------------
     def write_dof_targets(self, raw: np.ndarray) -> None:
-        """The full (A, D) target array in binding units (rad / stage length)."""
+        """The full (A, D) position target array in binding units (rad / stage length)."""
+        self._write_dof_array("target", "jointPositionTarget", raw)
+
+    def write_dof_velocity_targets(self, raw: np.ndarray) -> None:
+        """The full (A, D) drive velocity target array in binding units (rad/s / stage length per s). Its binding
+        is made when first needed (creating one does not warm the scene up)."""
+        if self.live and "velocity_target" not in self._bindings:
+            self._bind("velocity_target", self.runtime.TensorType.ARTICULATION_DOF_VELOCITY_TARGET, self.articulations)
+        self._write_dof_array("velocity_target", "jointVelocityTarget", raw)
+
+    def velocity_targets(self) -> np.ndarray:
+        """(A, D) drive velocity targets PhysX holds now, binding units, read through the session API (no warm-up)."""
+        return self._session_dof_columns({"velocity_target": "jointVelocityTarget"})["velocity_target"]
+
+    def _write_dof_array(self, key: str, session_name: str, raw: np.ndarray) -> None:
+        """A full (A, D) array through its binding once PhysX has stepped, else the session API (USD units)."""
         if self.live:
-            if not self._native("w:target", raw):
-                self._bindings["target"].write(raw)
-                self._remember("w:target", "target", raw, write=True)
+            if not self._native("w:" + key, raw):
+                self._bindings[key].write(raw)
+                self._remember("w:" + key, key, raw, write=True)
             return
         values = {}
         for a, joints in enumerate(self.art_dofs):
             for c, joint in enumerate(joints):
                 values[joint] = math.degrees(raw[a, c]) if self.angular.get(joint, True) else float(raw[a, c])
-        write_per_prim(self.px, self.stage, self.rt, self.rt.SimObjectType.ARTICULATION_JOINT, "jointPositionTarget", values)
+        write_per_prim(self.physx, self.stage, self.runtime, self.runtime.SimObjectType.ARTICULATION_JOINT, session_name, values)
 
     def write_wrenches(self, raw: np.ndarray) -> None:
         """(M, 9) rows `[F, tau, point]` over `wrench_bodies` (world frame, stage units) for the next step."""
@@ -148,28 +163,28 @@ class StateIO:
                 self._remember("w:wrench", "wrench", raw, write=True)
             return
         rows = {p: raw[i] for i, p in enumerate(self.wrench_bodies) if np.any(raw[i, :6])}
-        SOT = self.rt.SimObjectType
+        SOT = self.runtime.SimObjectType
         for sim_type in (SOT.RIGID_BODY, SOT.ARTICULATION_LINK):
-            write_per_prim(self.px, self.stage, self.rt, sim_type, "wrench", rows)
+            write_per_prim(self.physx, self.stage, self.runtime, sim_type, "wrench", rows)
 
     def stepped(self) -> None:
         """After every step: bindings are live, and every read is due again."""
         self.live = True
         self._fresh.clear()
 
-    def reattached(self, px) -> "StateIO":
+    def reattached(self, physx) -> "StateIO":
         """The same reads over a re-attached PhysX instance (reset): fresh bindings, the load's snapshot."""
-        return StateIO(self.rt, px, self.stage, self.articulations, self.art_dofs, self.angular, self.bodies,
+        return StateIO(self.runtime, physx, self.stage, self.articulations, self.art_dofs, self.angular, self.bodies,
                        self.wrench_bodies, snapshot=self.snapshot)
 
     # -- before the first step ------------------------------------------------------------------------
     def _session_snapshot(self) -> dict[str, np.ndarray]:
         """The state at attach, read through the session API (no warm-up), in binding units."""
-        SOT = self.rt.SimObjectType
+        SOT = self.runtime.SimObjectType
         state: dict[str, dict] = {}
         for sim_type in (SOT.RIGID_BODY, SOT.ARTICULATION_LINK):
             names = ["position", "orientation", "linearVelocity", "angularVelocity", "centerOfMassPosition"]
-            for name, column in read_columns(self.px, sim_type, names).items():
+            for name, column in read_columns(self.physx, sim_type, names).items():
                 state.setdefault(name, {}).update(column)
 
         def rows(name, width):
@@ -181,17 +196,23 @@ class StateIO:
             "vel": np.hstack([rows("linearVelocity", 3), rows("angularVelocity", 3)]),
             "com": np.array([state.get("centerOfMassPosition", {}).get(p, np.zeros(3)) for p in self.wrench_bodies], float).reshape(-1, 3),
         }
-        joints = read_columns(self.px, SOT.ARTICULATION_JOINT, ["jointPosition", "jointVelocity", "jointPositionTarget"],
-                              per_prim=True) if self.articulations else {}
-        for key, name in (("q", "jointPosition"), ("qd", "jointVelocity"), ("target", "jointPositionTarget")):
+        snapshot.update(self._session_dof_columns({"q": "jointPosition", "qd": "jointVelocity", "target": "jointPositionTarget"}))
+        return snapshot
+
+    def _session_dof_columns(self, names: dict[str, str]) -> dict[str, np.ndarray]:
+        """{key: (A, D) array in binding units} of the session's articulation-joint attributes {key: name}."""
+        SOT = self.runtime.SimObjectType
+        joints = read_columns(self.physx, SOT.ARTICULATION_JOINT, list(names.values()), per_prim=True) if self.articulations else {}
+        out = {}
+        for key, name in names.items():
             data = np.zeros(self.dof_shape, float)
             for a, paths in enumerate(self.art_dofs):
                 for c, joint in enumerate(paths):
                     value = joints.get(name, {}).get(joint)
                     if value is not None and len(value):
                         data[a, c] = math.radians(value[0]) if self.angular.get(joint, True) else value[0]
-            snapshot[key] = data
-        return snapshot
+            out[key] = data
+        return out
 
     def close(self) -> None:
         self._direct = {}  # never call into a destroyed binding

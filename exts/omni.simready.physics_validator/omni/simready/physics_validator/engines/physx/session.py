@@ -16,13 +16,13 @@ from typing import Iterable, Mapping
 import numpy as np
 
 
-def read_columns(px, sim_type, names: Iterable[str], per_prim: bool = False) -> dict[str, dict[str, np.ndarray]]:
+def read_columns(physx, sim_type, names: Iterable[str], per_prim: bool = False) -> dict[str, dict[str, np.ndarray]]:
     """{attribute: {prim path: values}} for every prim of `sim_type`.
 
     Fixed-width groups (bodies, links, articulations) hold one stacked tensor per group; array groups
     (articulation joints: one row per unlocked axis) one tensor per prim: `per_prim=True`."""
     out: dict[str, dict[str, np.ndarray]] = {}
-    with px.read_sync(sim_type, list(names)) as result:
+    with physx.read_sync(sim_type, list(names)) as result:
         dictionary = result.dictionary
         group = None
         for group in result.groups:
@@ -39,11 +39,11 @@ def read_columns(px, sim_type, names: Iterable[str], per_prim: bool = False) -> 
     return out
 
 
-def read_handles(px, stage, runtime, sim_type, names: Iterable[str]) -> dict[str, tuple[list[str], np.ndarray]]:
+def read_handles(physx, stage, runtime, sim_type, names: Iterable[str]) -> dict[str, tuple[list[str], np.ndarray]]:
     """{attribute: (prim paths, raw stacked array)}: for columns holding values that are not floats
     (`dofJointPath` path handles, `isFixedBase`)."""
     out = {}
-    with px.read_sync(sim_type, list(names)) as result:
+    with physx.read_sync(sim_type, list(names)) as result:
         dictionary = result.dictionary
         group = None
         for group in result.groups:
@@ -59,11 +59,11 @@ def path_strings(runtime, stage, handles) -> list[str]:
     return [dictionary.path_to_string(int(h)) for h in handles if int(h)]
 
 
-def write_per_prim(px, stage, runtime, sim_type, name: str, values: Mapping[str, np.ndarray], fill: float = 0.0) -> None:
+def write_per_prim(physx, stage, runtime, sim_type, name: str, values: Mapping[str, np.ndarray], fill: float = 0.0) -> None:
     """Write one attribute on every prim of `sim_type` (the session write has no row mask): `values[path]`
     where given, `fill` elsewhere."""
     dictionary = runtime.ovstage.PathDictionary(stage)
-    with px.write_sync(sim_type, [name]) as session:
+    with physx.write_sync(sim_type, [name]) as session:
         group = None
         for group in session.groups:
             paths = dictionary.get_path_strings(group.prim_list)

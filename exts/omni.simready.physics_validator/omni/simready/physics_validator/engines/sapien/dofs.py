@@ -44,6 +44,32 @@ def command(dof: Dof, value: float) -> None:
             dof.drive.set_drive_target(pose([value, 0.0, 0.0], IDENTITY))
 
 
+def command_velocity(dof: Dof, value: float) -> None:
+    """Set one DOF's drive velocity target (USD convention, rad/s or m/s); a joint the engine does not simulate
+    ignores it."""
+    value *= dof.sign
+    if dof.art_joint is not None:
+        dof.art_joint.set_drive_velocity_target(value)
+    elif dof.drive is not None:
+        # PhysX's D6 drive velocity runs opposite to the sense of its position target (measured on a maximal hinge:
+        # +2 rad/s commanded turned it at -2 rad/s), so the velocity is negated here
+        along, zero = np.array([-value, 0.0, 0.0], np.float32), np.zeros(3, np.float32)
+        if dof.kind == "revolute":
+            dof.drive.set_drive_velocity_target(zero, along)  # (linear, angular), twist axis x of the drive frame
+        else:
+            dof.drive.set_drive_velocity_target(along, zero)
+
+
+def velocity_target(dof: Dof) -> float:
+    """One DOF's drive velocity target as SAPIEN holds it (USD convention); NaN when the engine does not simulate it."""
+    if dof.art_joint is not None:
+        return dof.sign * float(np.ravel(dof.art_joint.get_drive_velocity_target())[0])
+    if dof.drive is not None:
+        linear, angular = dof.drive.get_drive_velocity_target()
+        return -dof.sign * float((angular if dof.kind == "revolute" else linear)[0])
+    return float("nan")
+
+
 class DofReader:
     """Joint positions or velocities of every DOF in one array, with one qpos/qvel call per articulation
     (a single articulation already in DOF order is read with no scatter at all). Joints the engine

@@ -11,10 +11,10 @@ import numpy as np
 import sapien
 from sapien import physx
 
-from ..base import EngineBase, EngineError
+from ..base import EngineBase, EngineCapabilities, EngineError
 from .bounds import BodyBounds
 from .builder import Built
-from .dofs import DofReader, command
+from .dofs import DofReader, command, command_velocity, velocity_target
 from .poses import np_pose
 from .scene import build_scene
 
@@ -23,6 +23,7 @@ class SapienPhysxEngine(EngineBase):
     """PhysX 5 on CPU via SAPIEN 3.0.3, no renderer."""
 
     name = "sapien"
+    CAPABILITIES = EngineCapabilities(reads_body_masses=True, single_joint_position_targets=True, joint_velocity_targets=True)
 
     def __init__(self) -> None:
         super().__init__()
@@ -86,6 +87,7 @@ class SapienPhysxEngine(EngineBase):
         self._scene.set_timestep(self._dt)
         self._built, self._bounds, self._targets = build_scene(self._asset, spec, self._scene, self._warn)
         self._dofs = self._built.dofs
+        self._velocity_targets = np.array([velocity_target(d) for d in self._dofs], float)
         self._initial_state = self._scene.physx_system.pack()
 
     def _build_error_detail(self, exc: Exception) -> str:
@@ -95,6 +97,10 @@ class SapienPhysxEngine(EngineBase):
         dofs = self._dofs
         for index, value in zip(indices.tolist(), values.tolist()):
             command(dofs[index], value)
+
+    def _write_velocity_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
+        for index, value in zip(indices.tolist(), values.tolist()):
+            command_velocity(self._dofs[index], value)
 
     def _force_body(self, body_path: str):
         component = self._built.bodies.get(body_path)

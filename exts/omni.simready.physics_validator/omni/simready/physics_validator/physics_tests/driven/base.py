@@ -70,7 +70,7 @@ class DrivenJointTest(PhysicsTest):
             require_limits=self.require_limits,
             require_velocity_limit=self.require_velocity_limit,
             simulated=ctx.dof_joints,
-            engine_runs_actuators=engine_runs_actuators(ctx),
+            simulated_actuator_schemas=ctx.engine_capabilities.simulated_actuator_schemas,
             only=getattr(ctx.config, "joints", None),
         )
         unknown = set(getattr(ctx.config, "joints", None) or ()) - {j.name for j in ctx.asset.joints.values()} - set(ctx.asset.joints)
@@ -97,11 +97,6 @@ def exploded_story(watch: BoxWatch) -> str:
 def driven_scene(physics_fps: float) -> SceneSpec:
     """The scene every driven-joint test runs in (and `fix` measures in): gravity on, no ground, the base pinned."""
     return SceneSpec(physics_fps=physics_fps, gravity=9.81, ground=None, pin_base=True)
-
-
-def engine_runs_actuators(ctx: "TestContext") -> bool:
-    """Whether the engine simulates NewtonActuator / MjcActuator prims (Newton may; PhysX does not)."""
-    return bool(getattr(ctx.engine, "simulates_actuators", False))
 
 
 def settle(ctx: "TestContext", seconds: float) -> Iterator[None]:

@@ -74,14 +74,15 @@ def select_driven_joints(
     require_limits: bool = False,
     require_velocity_limit: bool = False,
     simulated: Iterable[str] | None = None,
-    engine_runs_actuators: bool = True,
+    simulated_actuator_schemas: Iterable[str] | None = None,
     only: Iterable[str] | None = None,
 ) -> JointSelection:
     """The joints a driven-joint test exercises, in asset order, and the rest with a reason.
 
     `simulated`: joint paths the engine exposes as DOFs (None = trust the asset model).
-    `engine_runs_actuators`: False for engines (PhysX) that ignore NewtonActuator / MjcActuator prims:
-    a joint driven only by one counts as driven (anchor rule) but cannot be commanded there.
+    `simulated_actuator_schemas`: the actuator prim types the engine runs (EngineCapabilities; Newton:
+    NewtonActuator, PhysX: none; None = trust every actuator): a joint driven only by actuators of other types
+    counts as driven (anchor rule) but cannot be commanded there.
     `only`: joint names or paths to exercise (a QA re-run of one joint); None or empty = all.
     Fixed joints are not DOFs and are neither tested nor listed.
     """
@@ -89,7 +90,7 @@ def select_driven_joints(
     simulated_set = None if simulated is None else set(simulated)
     selection = JointSelection()
     for joint in asset.joints.values():
-        code = _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, engine_runs_actuators)
+        code = _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, simulated_actuator_schemas)
         if code is None and wanted and not ({joint.name, joint.path} & wanted):
             code = "not_requested"
         if code is None:
@@ -99,7 +100,7 @@ def select_driven_joints(
     return selection
 
 
-def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, engine_runs_actuators) -> str | None:
+def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, actuator_schemas) -> str | None:
     if joint.type in ("fixed", "distance"):
         return "not_a_dof"
     if joint.type not in ("revolute", "prismatic"):
@@ -114,7 +115,7 @@ def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set
         return "locked"
     if joint.is_passive:
         return "passive"
-    if not engine_runs_actuators and not (joint.drive is not None and joint.drive.active):
+    if not (joint.drive is not None and joint.drive.active) and not _runs_an_actuator_of(joint, actuator_schemas):
         return "actuator_only"
     if simulated_set is not None and joint.path not in simulated_set:
         return "not_simulated"
@@ -123,6 +124,13 @@ def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set
     if require_velocity_limit and not has_velocity_limit(joint):
         return "no_velocity_limit"
     return None
+
+
+def _runs_an_actuator_of(joint, actuator_schemas) -> bool:
+    """Whether the engine runs one of the actuator prims targeting `joint` (None: every actuator counts)."""
+    if actuator_schemas is None:
+        return bool(joint.actuated_by)
+    return bool(set(joint.actuator_schemas) & set(actuator_schemas))
 
 
 def report_selection(ctx, selection: JointSelection) -> None:

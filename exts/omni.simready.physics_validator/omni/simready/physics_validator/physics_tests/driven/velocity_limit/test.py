@@ -18,7 +18,7 @@ from ....core.context import TestContext
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
-    BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, engine_runs_actuators,
+    BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story,
     exploded_story, explosion_watch, jv, position_rate, progress, row_units, settle,
 )
 from ..codes import DrivenCode
@@ -55,7 +55,8 @@ class VelocityLimitTest(DrivenJointTest):
         selection = self.select(ctx)
         if not selection.tested:
             driven = select_driven_joints(
-                ctx.asset, simulated=ctx.dof_joints, engine_runs_actuators=engine_runs_actuators(ctx)
+                ctx.asset, simulated=ctx.dof_joints,
+                simulated_actuator_schemas=ctx.engine_capabilities.simulated_actuator_schemas,
             ).tested
             if driven:
                 self.skip_nothing_to_test(ctx, selection, "no driven joint has a velocity limit", Code.NO_VELOCITY_LIMIT)
