@@ -50,3 +50,23 @@ def test_a_test_that_never_decides_is_an_error_not_a_pass(tmp_path):
 def test_finish_sets_the_verdict(tmp_path):
     result = _run(DecidingTest(), tmp_path)
     assert result.status == Status.PASS and result.reason == "stepped ten times"
+
+
+class GroundedTest(SilentTest):
+    """Asks for a ground at 0.3 m and records the scene its context saw (the recorder draws the floor from it)."""
+
+    name = "grounded"
+
+    def scene(self, asset, config):
+        from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
+
+        return SceneSpec(ground=GroundSpec(height=0.3), place_bottom_at=0.5)
+
+    def run(self, ctx) -> Iterator[None]:
+        yield
+        ctx.finish(Status.PASS, f"ground at {ctx.scene.ground.height} m")
+
+
+def test_the_context_carries_the_scene_the_test_asked_for(tmp_path):
+    result = _run(GroundedTest(), tmp_path)
+    assert result.status == Status.PASS and result.reason == "ground at 0.3 m"
