@@ -50,7 +50,8 @@ class EngineCapabilities:
     """What an engine offers beyond the members every engine has, and how it behaves where engines differ.
 
     The defaults describe an engine that offers nothing optional: each engine states what it adds, and
-    tests/engines/test_capabilities.py checks every claim against what the engine really does.
+    tests/engines/conformance/ (test_capabilities.py, test_velocity_targets.py) checks every claim against what
+    the engine really does.
     """
 
     # -- reads of what the physics runtime itself parsed and enforces (Engine methods of the same names) --
