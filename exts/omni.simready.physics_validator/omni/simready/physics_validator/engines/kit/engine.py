@@ -305,8 +305,10 @@ class KitPhysxEngine(EngineBase):
         if view is not None:
             current = view.get_dof_velocity_targets() if velocity else view.get_dof_position_targets()
             data, touched = self._dof_map.scatter_targets(current, targets)
-            if len(touched):
-                (view.set_dof_velocity_targets if velocity else view.set_dof_position_targets)(data, touched)
+            if len(touched) and velocity:
+                view.set_dof_velocity_targets(data, touched)
+            elif len(touched):
+                view.set_dof_position_targets(data, touched)
         self._usd_targets(targets, velocity)
 
     def _force_body(self, body_path: str):
