@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from pxr import Sdf, Usd
 
-from omni.simready.physics_validator.core.engine import EngineCapabilities, EngineCapabilityMissing, ZeroReturn
+from omni.simready.physics_validator.core.engine import EngineCapabilities, EngineCapabilityMissing
 from omni.simready.physics_validator.core.scene import SceneSpec
 from omni.simready.physics_validator.core.usd import read_asset
 from tests.fixtures.arms import ArmSpec, build_arm
@@ -38,7 +38,7 @@ def _claimed_or_missing(claimed: bool, read):
 def test_the_record_is_typed_and_frozen(engine):
     caps = engine.capabilities()
     assert isinstance(caps, EngineCapabilities)
-    assert isinstance(caps.zero_return, ZeroReturn)
+    assert isinstance(caps.simulated_actuator_schemas, frozenset)
     assert caps.revolute_target_bound > 0
     with pytest.raises(AttributeError):
         caps.joint_velocity_targets = not caps.joint_velocity_targets  # type: ignore[misc]

@@ -11,7 +11,6 @@ says the engine lacks raises `EngineCapabilityMissing`.
 
 from __future__ import annotations
 
-import enum
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -33,16 +32,6 @@ class EngineUnavailable(EngineError):
 
 class EngineCapabilityMissing(EngineError):
     """A protocol method was called that this engine's capabilities() says it does not offer."""
-
-
-class ZeroReturn(str, enum.Enum):
-    """How full_range_sweep measures a joint's return to zero after the min endpoint (FET_022)."""
-
-    # the joint's position at the end of the zero pause window is the measurement (PhysX: FET_022_PHYSX / _ISAAC)
-    FINAL_SAMPLE = "final_sample"
-    # the zero target is held on until the error stays within tolerance for a number of consecutive frames,
-    # for a bounded time, then measured (Newton rings after the range reversal: FET_022_NEWTON)
-    CONVERGE_OVER_FRAMES = "converge_over_frames"
 
 
 @dataclass(frozen=True)
@@ -76,8 +65,6 @@ class EngineCapabilities:
     # actuator prim types it runs (e.g. "NewtonActuator"); a joint driven only by another type is not
     # commandable on this engine (driven-joint selection: "actuator_only")
     simulated_actuator_schemas: frozenset[str] = frozenset()
-    # -- behaviour where the specs differ per engine ----------------------------------------------------------
-    zero_return: ZeroReturn = ZeroReturn.FINAL_SAMPLE
 
 
 @runtime_checkable

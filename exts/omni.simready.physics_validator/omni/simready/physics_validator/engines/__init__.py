@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from ..core.engine import Engine, EngineCapabilities, EngineCapabilityMissing, EngineError, EngineUnavailable, ZeroReturn
+from ..core.engine import Engine, EngineCapabilities, EngineCapabilityMissing, EngineError, EngineUnavailable
 
 if TYPE_CHECKING:
     from ..core.config import ValidationConfig
@@ -56,5 +56,5 @@ def create_engine(name: str, config: "ValidationConfig | None" = None) -> Engine
 
 __all__ = [
     "DEFAULT_ENGINE", "Engine", "EngineCapabilities", "EngineCapabilityMissing", "EngineError", "EngineUnavailable",
-    "HEADLESS_ENGINES", "ZeroReturn", "create_engine", "engine_class", "engine_names",
+    "HEADLESS_ENGINES", "create_engine", "engine_class", "engine_names",
 ]

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from ..core.engine import (  # noqa: F401 - re-exported for engines
-    Engine, EngineCapabilities, EngineCapabilityMissing, EngineError, EngineUnavailable, ZeroReturn,
+    Engine, EngineCapabilities, EngineCapabilityMissing, EngineError, EngineUnavailable,
 )
 
 if TYPE_CHECKING:

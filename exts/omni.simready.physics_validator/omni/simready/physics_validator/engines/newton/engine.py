@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import EngineBase, EngineCapabilities, EngineError, ZeroReturn
+from ..base import EngineBase, EngineCapabilities, EngineError
 from . import bounds as nb
 from .runtime import announce_cold_compile, import_newton, mark_warm
 from .scene import build_scene
@@ -27,7 +27,6 @@ class NewtonEngine(EngineBase):
         # NewtonActuator prims are parsed by Newton's importer and stepped before every solver step (_advance);
         # MjcActuator prims belong to Newton's MuJoCo solver, not SolverSteel
         simulated_actuator_schemas=frozenset({"NewtonActuator"}),
-        zero_return=ZeroReturn.CONVERGE_OVER_FRAMES,  # FET_022_NEWTON
     )
 
     def __init__(self) -> None:
