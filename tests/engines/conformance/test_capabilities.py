@@ -74,6 +74,12 @@ def test_runtime_reads_are_there_exactly_when_claimed(load, tmp_path):
     if masses is not None:
         assert masses["/Asset/Link"] == pytest.approx(1.0, rel=1e-4)
 
+    engine.step()  # the runtime readback reads a stepped scene (run/readback.py)
+    values = _claimed_or_missing(caps.reads_runtime_values, engine.runtime_values)
+    if values is not None:
+        assert values.engine == engine.name
+        assert set(values.joints) == {HINGE} and set(values.bodies) >= {"/Asset/Link"}
+
     described = engine.describe()
     assert described["name"] == engine.name and described["version"] == engine.version
     assert bool(described.get("components")) == caps.describes_components

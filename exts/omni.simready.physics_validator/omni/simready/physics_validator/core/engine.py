@@ -19,6 +19,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from .asset_model import AssetModel
+    from .readback import RuntimeValues
     from .scene import SceneSpec
 
 
@@ -49,6 +50,8 @@ class EngineCapabilities:
     reads_joint_velocity_limits: bool = False
     reads_mass_matrix: bool = False
     reads_body_masses: bool = False
+    # runtime_values(): what the runtime parsed per DOF and body, for the runtime readback (core.readback)
+    reads_runtime_values: bool = False
     # describe() names the libraries behind the engine and its settings (every engine describes at least
     # its name and version)
     describes_components: bool = False
@@ -147,3 +150,7 @@ class Engine(Protocol):
 
     def body_masses(self) -> dict[str, float]:
         """Mass per simulated body (kg) as the runtime computed it (density rules included)."""
+
+    def runtime_values(self) -> "RuntimeValues":
+        """What the runtime parsed per DOF joint and body, and what that runtime is (core.readback.RuntimeValues),
+        for the runtime readback beside what the asset authors."""

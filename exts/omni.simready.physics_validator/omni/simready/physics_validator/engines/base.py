@@ -242,6 +242,9 @@ class EngineBase:
     def body_masses(self) -> dict[str, float]:
         raise self._missing("body_masses", "reads_body_masses")
 
+    def runtime_values(self):
+        raise self._missing("runtime_values", "reads_runtime_values")
+
     def _missing(self, method: str, field: str) -> EngineCapabilityMissing:
         return EngineCapabilityMissing(f"the {self.name} engine does not offer {method}() "
                                        f"(EngineCapabilities.{field} is False)")

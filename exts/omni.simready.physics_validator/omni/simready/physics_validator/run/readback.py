@@ -26,15 +26,14 @@ def ready(result: TestResult) -> bool:
 
 def read_back(engine, asset: AssetModel) -> RuntimeReadback | None:
     """The readback block, or None when the engine cannot say what its runtime parsed."""
-    read = getattr(engine, "runtime_values", None)  # the engine's capability (core/engine.py EngineIntrospection)
-    if read is None:
+    if not engine.capabilities().reads_runtime_values:
         return None
     started = time.perf_counter()
     try:
-        values = read()
+        values = engine.runtime_values()
         entries = compare(asset, values)
     except Exception as exc:  # noqa: BLE001 - a failed read is reported, it never costs a verdict
-        return RuntimeReadback(engine=getattr(engine, "name", ""), error=f"{type(exc).__name__}: {exc}",
+        return RuntimeReadback(engine=engine.name, error=f"{type(exc).__name__}: {exc}",
                                seconds=round(time.perf_counter() - started, 4))
     return RuntimeReadback(engine=values.engine, settings=dict(values.settings), entries=entries,
                            seconds=round(time.perf_counter() - started, 4))
@@ -47,7 +46,7 @@ def read_back_alone(make_engine, asset: AssetModel) -> RuntimeReadback | None:
         engine = make_engine()
     except Exception:  # noqa: BLE001 - no engine: the tests already said why
         return None
-    if getattr(engine, "runtime_values", None) is None:
+    if not engine.capabilities().reads_runtime_values:
         return None
     started = time.perf_counter()
     try:
@@ -55,7 +54,7 @@ def read_back_alone(make_engine, asset: AssetModel) -> RuntimeReadback | None:
         engine.step()
         block = read_back(engine, asset)
     except Exception as exc:  # noqa: BLE001
-        block = RuntimeReadback(engine=getattr(engine, "name", ""), error=f"{type(exc).__name__}: {exc}")
+        block = RuntimeReadback(engine=engine.name, error=f"{type(exc).__name__}: {exc}")
     finally:
         try:
             engine.close()

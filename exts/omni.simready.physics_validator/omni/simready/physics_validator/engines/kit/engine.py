@@ -73,12 +73,10 @@ class KitPhysxEngine(EngineBase):
     """
 
     name = "kit"
-    CAPABILITIES = EngineCapabilities(
-        single_joint_position_targets=True, joint_velocity_targets=True,
-        # As in the physx engine: the Omni PhysX parser builds an unlimited revolute articulation joint as eREVOLUTE,
-        # whose drive target PhysX 5 bounds to [-2 pi, 2 pi]. Measured on ovphysx, not in Kit.
-        revolute_target_bound=2.0 * math.pi,
-    )
+    # revolute_target_bound as in the physx engine: PhysX 5 bounds an unlimited eREVOLUTE joint's target to 2 pi (measured
+    # on ovphysx, not in Kit)
+    CAPABILITIES = EngineCapabilities(reads_runtime_values=True, single_joint_position_targets=True,
+                                      joint_velocity_targets=True, revolute_target_bound=2.0 * math.pi)
 
     def __init__(self, mode: str = "manual", target: str | None = None, usd_context_name: str = "", stage=None):
         """`stage`: manual mode only, a stage of pxr's UsdUtils.StageCache that is not the open one, e.g. from
@@ -296,7 +294,7 @@ class KitPhysxEngine(EngineBase):
 
     def _write_drive_targets(self, indices: np.ndarray, values: np.ndarray, velocity: bool) -> None:
         """Read-modify-write of the view's full (count, max_dofs) position (or velocity) target array; joints outside
-        any articulation get a USD drive target (targetVelocity) on the validation sublayer."""
+        any articulation get a USD drive target (targetVelocity) on the validation sublayer (ValidationLayer)."""
         if self._dof_map is None:
             raise EngineError("physics has not started yet")
         targets = np.full(len(self._dofs), np.nan)
@@ -309,7 +307,9 @@ class KitPhysxEngine(EngineBase):
                 view.set_dof_velocity_targets(data, touched)
             elif len(touched):
                 view.set_dof_position_targets(data, touched)
-        self._usd_targets(targets, velocity)
+        assert self._asset is not None and self._layer is not None
+        outside = [(self._asset.joints[p], targets[self._dof_map.joints.index(p)]) for p in self._dof_map.unmapped]
+        self._layer.author_drive_targets([(j, v) for j, v in outside if np.isfinite(v)], velocity, self._frame)
 
     def _force_body(self, body_path: str):
         assert self._asset is not None
@@ -429,12 +429,6 @@ class KitPhysxEngine(EngineBase):
         paths = [b.path for b in self._asset.dynamic_bodies if b.articulation is None]
         mpu = self._frame.meters_per_unit
         return {p: (self._frame.vector_to_si(r[:3], mpu), self._frame.vector_to_si(r[3:])) for p, r in zip(paths, rows)}
-
-    def _usd_targets(self, targets: np.ndarray, velocity: bool) -> None:
-        """Joints outside articulations: their drive targets on the validation sublayer (ValidationLayer)."""
-        assert self._dof_map is not None and self._asset is not None and self._layer is not None
-        values = [(self._asset.joints[p], targets[self._dof_map.joints.index(p)]) for p in self._dof_map.unmapped]
-        self._layer.author_drive_targets([(j, v) for j, v in values if np.isfinite(v)], velocity, self._frame)
 
     def _snapshot(self) -> dict:
         state: dict = {}

@@ -35,7 +35,7 @@ def read_while_valid(engine) -> RuntimeValues | None:
 
 
 def read_runtime_values(engine) -> RuntimeValues:
-    if engine._sim_view is None or not getattr(engine._sim_view, "is_valid", True):
+    if engine._sim_view is None or not engine._sim_view.is_valid:
         raise EngineError("the omni.physics.tensors views are gone (the timeline stopped): nothing to read")
     desc = runtime_description("isaacsim-5")
     desc["settings"] = {}

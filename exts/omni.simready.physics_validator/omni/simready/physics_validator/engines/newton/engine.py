@@ -22,7 +22,8 @@ class NewtonEngine(EngineBase):
 
     name = "newton"
     CAPABILITIES = EngineCapabilities(
-        reads_joint_velocity_limits=True, reads_body_masses=True, single_joint_position_targets=True,
+        reads_joint_velocity_limits=True, reads_body_masses=True, reads_runtime_values=True,
+        single_joint_position_targets=True,
         joint_velocity_targets=True,
         # NewtonActuator prims are parsed by Newton's importer and stepped before every solver step (_advance);
         # MjcActuator prims belong to Newton's MuJoCo solver, not SolverSteel

@@ -47,16 +47,16 @@ OUTSIDE = "outside any articulation: the runtime's tensor API has no row for it"
 
 def read_runtime_values(engine) -> RuntimeValues:
     """Every parsed per-DOF and per-body value of the loaded engine, in SI."""
-    b, rt, frame = engine._b, engine._rt, engine._frame
-    live = b.io.live
-    raw = {name: _read(engine._px, rt, name, b.articulations) for name in DOF_TENSORS} if b.articulations else {}
-    raw.update({name: _read(engine._px, rt, name, b.bodies) for name in BODY_TENSORS} if b.bodies else {})
-    shapes = _shape_counts(engine._px, rt)
+    built, runtime, frame = engine._built, engine._runtime, engine._frame
+    live = built.state_io.live
+    raw = {name: _read(engine._physx, runtime, name, built.articulations) for name in DOF_TENSORS} if built.articulations else {}
+    raw.update({name: _read(engine._physx, runtime, name, built.bodies) for name in BODY_TENSORS} if built.bodies else {})
+    shapes = _shape_counts(engine._physx, runtime)
     if not live:
         engine.reset()  # the binding reads warmed PhysX up: back to the state at load
     values = RuntimeValues(engine="physx", **runtime_description(engine.target))
     clamped = _clamp_records(engine.warnings)
-    for d in b.dofs:
+    for d in built.dofs:
         if d.art >= 0:
             values.joints[d.path] = _dof_values(raw, d, frame)
             continue
@@ -68,7 +68,7 @@ def read_runtime_values(engine) -> RuntimeValues:
             values.joints[d.path].update(clamped.get(d.path, {}))
             for prop in clamped.get(d.path, {}):
                 values.notes[(d.path, prop)] = "clamped to ±180° (PhysX D6 twist limit outside any articulation; runtime log)"
-    for row, path in enumerate(b.bodies if raw.get("RIGID_BODY_MASS") is not None else []):
+    for row, path in enumerate(built.bodies if raw.get("RIGID_BODY_MASS") is not None else []):
         values.bodies[path] = _body_values(raw, row, int(shapes.get(path, 0)), frame)
     return values
 
@@ -83,10 +83,10 @@ def _clamp_records(warnings_: list[str]) -> dict[str, dict[str, float]]:
     return out
 
 
-def _read(px, rt, name: str, paths: list[str]) -> np.ndarray | None:
+def _read(physx, runtime, name: str, paths: list[str]) -> np.ndarray | None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # deprecated since 0.6, kept in 0.7 (reads.py)
-        binding = px.create_tensor_binding(prim_paths=list(paths), tensor_type=getattr(rt.TensorType, name))
+        binding = physx.create_tensor_binding(prim_paths=list(paths), tensor_type=getattr(runtime.TensorType, name))
     try:
         buffer = np.zeros(binding.shape, np.float32)
         binding.read(buffer)
@@ -95,11 +95,11 @@ def _read(px, rt, name: str, paths: list[str]) -> np.ndarray | None:
         binding.destroy()
 
 
-def _shape_counts(px, rt) -> dict[str, float]:
-    SOT = rt.SimObjectType
+def _shape_counts(physx, runtime) -> dict[str, float]:
+    SOT = runtime.SimObjectType
     out: dict[str, float] = {}
     for sim_type in (SOT.RIGID_BODY, SOT.ARTICULATION_LINK):
-        for path, row in read_columns(px, sim_type, ["shapeCount"]).get("shapeCount", {}).items():
+        for path, row in read_columns(physx, sim_type, ["shapeCount"]).get("shapeCount", {}).items():
             out[path] = float(row[0])
     return out
 

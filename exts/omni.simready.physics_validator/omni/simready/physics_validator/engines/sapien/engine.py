@@ -23,7 +23,9 @@ class SapienPhysxEngine(EngineBase):
     """PhysX 5 on CPU via SAPIEN 3.0.3, no renderer."""
 
     name = "sapien"
-    CAPABILITIES = EngineCapabilities(reads_body_masses=True, single_joint_position_targets=True, joint_velocity_targets=True)
+    CAPABILITIES = EngineCapabilities(
+        reads_body_masses=True, reads_runtime_values=True, single_joint_position_targets=True, joint_velocity_targets=True,
+    )
 
     def __init__(self) -> None:
         super().__init__()
