@@ -33,6 +33,8 @@ LIFT_OP_SUFFIX = "physicsValidatorLift"
 # root API, and treats NewtonArticulationRootAPI as a root too: erd_panda stayed floating while its link kept it).
 ROOT_APIS = ("PhysicsArticulationRootAPI", "NewtonArticulationRootAPI", "PhysxArticulationAPI")
 ROOT_ATTR_PREFIXES = ("physxArticulation:", "newton:selfCollisionEnabled")
+# physxRigidBody:cfmScale's fallback (PhysX's PxArticulationLink default; omni.physx and ovphysx use it unscaled)
+CFM_SCALE_DEFAULT = 0.025
 
 
 @dataclass
@@ -84,6 +86,7 @@ class ValidationLayerPlan:
     pins: list[PinPlan] = field(default_factory=list)
     held_free: list[str] = field(default_factory=list)  # pin_base: free bodies held still (kinematic), as sapien does
     articulation_roots: list[str] = field(default_factory=list)
+    articulation_links: list[str] = field(default_factory=list)  # every rigid body of an articulation
     solver_position_iterations: int = 16
     solver_velocity_iterations: int = 1
     cpu_dynamics: bool = True
@@ -124,6 +127,7 @@ def plan_validation_layer(
         gravity_magnitude_stage=frame.length_from_si(scene.gravity),
         up_axis=frame.up_axis.upper(),
         articulation_roots=[a.root for a in asset.articulations],
+        articulation_links=[b for a in asset.articulations for b in a.bodies],
         solver_position_iterations=scene.solver_position_iterations,
         solver_velocity_iterations=scene.solver_velocity_iterations,
         meters_per_unit=frame.meters_per_unit,
@@ -243,6 +247,11 @@ def _author(stage, plan: ValidationLayerPlan) -> None:
             _set(prim, "physxArticulation:solverVelocityIterationCount", Sdf.ValueTypeNames.Int, plan.solver_velocity_iterations)
             if not had_api:
                 _keep_parser_thresholds(prim, plan.meters_per_unit)
+    if plan.meters_per_unit != 1.0:
+        for path in plan.articulation_links:
+            prim = stage.GetPrimAtPath(path)
+            if prim.IsValid():
+                _keep_metre_cfm(prim, plan.meters_per_unit)
     if plan.ground is not None:
         _author_ground(stage, plan.ground, plan.up_axis)
     if plan.lift_prim and plan.lift_stage:
@@ -283,6 +292,36 @@ def _keep_parser_thresholds(prim, meters_per_unit: float) -> None:
         attr = prim.GetAttribute(name)
         if not (attr and attr.HasAuthoredValue()):
             _set(prim, name, Sdf.ValueTypeNames.Float, float(value))
+
+
+def metre_equivalent_cfm_scale(meters_per_unit: float) -> float:
+    """The link cfmScale under which a stage at `meters_per_unit` regularises its revolute joints as a metre stage
+    does with the default 0.025 (clamped to the schema's [0, 1]).
+
+    PhysX adds to each articulation constraint's unit response a CFM of cfmScale / tolerancesScale.length x the
+    link's linear impulse response (PhysX DyFeatherstoneArticulation.cpp `link.cfm = cfmScale * invLengthScale`,
+    DyFeatherstoneForwardDynamic.cpp; omni.physx and ovphysx set tolerancesScale.length = 1 / metersPerUnit).
+    That CFM scales as 1 / (kg u) while a revolute joint's response scales as 1 / (kg u^2), so relative to the
+    joint it grows as 1 / metersPerUnit: x100 on a centimetre stage, where a capped joint then moves faster than
+    its reported velocity (measured, 4R fixture arm, no gravity: 120 deg/s cap, position rate 130.8 deg/s in cm,
+    120.1 in m). cfmScale x metersPerUnit restores the metre ratio for angular joints exactly (cm and mm then read
+    120.145 deg/s as m does). Prismatic joints and contacts (response 1 / kg) then see 1e-4 of the metre CFM
+    instead of the runtime's 1e-2: no cfmScale in [0, 1] gives them the metre value (docs/engine-divergences.md)."""
+    return min(1.0, CFM_SCALE_DEFAULT * float(meters_per_unit))
+
+
+def _keep_metre_cfm(prim, meters_per_unit: float) -> None:
+    """An articulation link of a non-metre stage gets the metre-equivalent cfmScale unless the asset tunes it
+    (PhysxRigidBodyAPI applied with a value: the author's choice, kept). Applying PhysxRigidBodyAPI changes no
+    other parsed value (ovphysx docs/population/PhysxRigidBodyAPI.md: every other parser default equals what
+    population writes without the API)."""
+    from pxr import Sdf
+
+    attr = prim.GetAttribute("physxRigidBody:cfmScale")
+    if attr and attr.HasAuthoredValue() and "PhysxRigidBodyAPI" in applied_api_tokens(prim):
+        return
+    prim.AddAppliedSchema("PhysxRigidBodyAPI")
+    _set(prim, "physxRigidBody:cfmScale", Sdf.ValueTypeNames.Float, metre_equivalent_cfm_scale(meters_per_unit))
 
 
 def _author_ground(stage, ground: GroundPlan, axis: str) -> None:
