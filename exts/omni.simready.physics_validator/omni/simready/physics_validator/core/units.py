@@ -137,7 +137,8 @@ class StageFrame:
 
     def joint_effort_scale(self, angular: bool) -> float:
         """USD joint effort -> SI: kg u^2/s^2 -> N m (angular), kg u/s^2 -> N (linear), with kilogramsPerUnit.
-        Also the inertia scale of an angular coordinate in radians (kg u^2 -> kg m^2) or a linear one (kg)."""
+        Also the inertia scale of an angular coordinate in radians (kg u^2 -> kg m^2); a linear one's is
+        kilogramsPerUnit alone."""
         return self.kilograms_per_unit * self.meters_per_unit * (self.meters_per_unit if angular else 1.0)
 
     # -- SI -> stage ------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def source_of(asset: AssetModel, warn):
     root.GetPrim().GetReferences().AddReference(asset.path)
     warn(
         f"metersPerUnit {asset.meters_per_unit}: Newton imports metres only; the asset is imported scaled, and "
-        "prismatic limits, linear drive gains and velocity limits are taken from the asset model (SI)"
+        "joint limits, drive gains, maxForce and velocity limits are taken from the asset model (SI)"
     )
     return stage
 

@@ -3,7 +3,7 @@
 `Dof` says where each joint of `dof_joints` lives in joint_q / joint_qd and with which sign; joints
 Newton did not import as one revolute or prismatic DOF read NaN. The asset model then overrides what
 Newton reads differently: the physxJointAxis velocity-limit spelling (and PhysX's meaning of
-maxJointVelocity outside articulations), and prismatic values of a stage not in metres.
+maxJointVelocity outside articulations), and the joint values of a stage not in metres.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from ...core.asset_model import AssetModel
+from ...core.units import StageFrame
 from .runtime import import_newton
 
 wp, newton = import_newton()
@@ -88,23 +89,42 @@ def apply_velocity_limits(model, dofs: list[Dof], asset: AssetModel, warn) -> No
         model.joint_velocity_limit.assign(limits)
 
 
-def apply_linear_joint_units(model, dofs: list[Dof], asset: AssetModel) -> None:
-    """Prismatic limits and linear drive gains in SI from the asset model (the scaled import keeps stage units)."""
-    arrays = {name: getattr(model, name).numpy() for name in
-              ("joint_limit_lower", "joint_limit_upper", "joint_target_ke", "joint_target_kd", "joint_target_q")}
+def apply_si_joint_units(model, dofs: list[Dof], asset: AssetModel) -> None:
+    """The joint values of a stage not in metres, in SI. Newton imports the scaled in-memory stage (importer.py)
+    with every joint attribute read as if in metres and kilograms: prismatic limits and targets in stage lengths,
+    drive gains and maxForce in stage effort units (measured on the centimetre arm: 2e7 N m/rad for 2000, maxForce
+    5e6 N m for 500; a slider's 50 N read 5000; newton:damping 1e4 x too strong). Drives and prismatic limits come
+    from the asset model (SI); armature, friction and passive stiffness / damping (newton:*), which the asset model
+    does not read, are converted with the stage's factors."""
+    frame = StageFrame.of_asset(asset)
+    names = ("joint_limit_lower", "joint_limit_upper", "joint_target_ke", "joint_target_kd", "joint_target_q",
+             "joint_effort_limit", "joint_armature", "joint_friction", "joint_stiffness", "joint_damping")
+    arrays = {name: getattr(model, name).numpy() for name in names if hasattr(model, name)}
     for dof in dofs:
         joint = asset.joints[dof.path]
-        if dof.qd_index < 0 or joint.type != "prismatic":
+        if dof.qd_index < 0 or joint.type not in ("revolute", "prismatic"):
             continue
-        lo, hi = (joint.lower, joint.upper) if dof.sign > 0 else (
-            None if joint.upper is None else -joint.upper, None if joint.lower is None else -joint.lower)
-        if lo is not None:
-            arrays["joint_limit_lower"][dof.qd_index] = lo
-        if hi is not None:
-            arrays["joint_limit_upper"][dof.qd_index] = hi
+        angular = joint.type == "revolute"
+        effort = frame.joint_effort_scale(angular)  # kg u^2/s^2 -> N m, kg u/s^2 -> N
+        inertia = frame.kilograms_per_unit * (frame.meters_per_unit ** 2 if angular else 1.0)  # kg u^2 -> kg m^2, kg
+        gain = effort if angular else effort / frame.meters_per_unit  # per rad (Newton reads degrees), per stage length
+        for name, scale in (("joint_armature", inertia), ("joint_friction", effort), ("joint_stiffness", gain),
+                            ("joint_damping", gain)):
+            if name in arrays:
+                arrays[name][dof.qd_index] *= scale
+        if not angular:
+            lo, hi = (joint.lower, joint.upper) if dof.sign > 0 else (
+                None if joint.upper is None else -joint.upper, None if joint.lower is None else -joint.lower)
+            if lo is not None:
+                arrays["joint_limit_lower"][dof.qd_index] = lo
+            if hi is not None:
+                arrays["joint_limit_upper"][dof.qd_index] = hi
         if joint.drive is not None:
             arrays["joint_target_ke"][dof.qd_index] = joint.drive.stiffness
             arrays["joint_target_kd"][dof.qd_index] = joint.drive.damping
-            arrays["joint_target_q"][dof.q_index] = dof.sign * joint.drive.target_position
+            if 0.0 < joint.drive.max_force < math.inf:  # else Newton's own reading (0 and unauthored: no limit)
+                arrays["joint_effort_limit"][dof.qd_index] = joint.drive.max_force
+            if not angular:
+                arrays["joint_target_q"][dof.q_index] = dof.sign * joint.drive.target_position
     for name, values in arrays.items():
         getattr(model, name).assign(values)

@@ -15,7 +15,7 @@ from ...core.asset_model import AssetModel
 from ...core.scene import SceneSpec
 from .bounds import ShapeBounds, builder_aabb
 from .importer import articulate_loose_joints, import_usd, source_of
-from .mapping import Dof, apply_linear_joint_units, apply_velocity_limits, map_bodies, map_dofs
+from .mapping import Dof, apply_si_joint_units, apply_velocity_limits, map_bodies, map_dofs
 from .runtime import import_newton
 
 wp, newton = import_newton()
@@ -68,7 +68,7 @@ def build_scene(asset: AssetModel, spec: SceneSpec, warn) -> NewtonScene:
     dofs = map_dofs(model, result, asset, warn)
     apply_velocity_limits(model, dofs, asset, warn)
     if abs(asset.meters_per_unit - 1.0) >= 1e-9:
-        apply_linear_joint_units(model, dofs, asset)
+        apply_si_joint_units(model, dofs, asset)
     bounds = ShapeBounds(model, ground_shape)
     actuators = list(getattr(model, "actuators", []) or [])
     if result.get("actuator_count", 0) and not actuators:
