@@ -30,9 +30,16 @@ def source_of(asset: AssetModel, warn):
     UsdGeom.SetStageUpAxis(stage, UsdGeom.GetStageUpAxis(source))
     UsdGeom.SetStageMetersPerUnit(stage, 1.0)
     root = UsdGeom.Xform.Define(stage, asset.default_prim)
-    s = float(asset.meters_per_unit)
-    root.AddScaleOp(UsdGeom.XformOp.PrecisionDouble).Set(Gf.Vec3d(s, s, s))
     root.GetPrim().GetReferences().AddReference(asset.path)
+    # The scale goes first (outermost) and the default prim's own ops stay after it: a local xformOpOrder replaces
+    # the referenced one, so the prim's own transform (a Y-up asset's root rotation) was lost, and the Y-up
+    # centimetre arm stood along -Y (gravity sideways) while its metre twin stood up.
+    own = [op for op in UsdGeom.Xformable(source.GetPrimAtPath(asset.default_prim)).GetXformOpOrderAttr().Get() or []
+           if op != "!resetXformStack!"]  # nothing above a top-level prim to reset
+    s = float(asset.meters_per_unit)
+    scale = root.AddScaleOp(UsdGeom.XformOp.PrecisionDouble, "metersPerUnit")
+    scale.Set(Gf.Vec3d(s, s, s))
+    root.GetXformOpOrderAttr().Set([scale.GetOpName(), *own])
     warn(
         f"metersPerUnit {asset.meters_per_unit}: Newton imports metres only; the asset is imported scaled, and "
         "joint limits, drive gains, maxForce and velocity limits are taken from the asset model (SI)"
