@@ -4,7 +4,7 @@ The same robot authored in metres, in centimetres, Y-up, and Y-up in centimetres
 driven_arms.py knobs: lengths x100, torques x1e4, masses in kg, angles in degrees) runs the four driven-joint
 tests and ground_drop on the default engine. Every twin must get the metre twin's statuses, row by row, and the
 same deciding numbers: angular quantities (rad, rad/s, ratios, seconds) within 1e-3 relative (measured: within
-1.1e-5), lengths in SI within 1 mm. The centimetre arm used to FAIL velocity_limit (a position rate of 131.6 deg/s
+1.1e-5), lengths in SI within 1 mm, except where a test breaks a tie on rounding noise (MIRRORED, TIED_LOAD below). The centimetre arm used to FAIL velocity_limit (a position rate of 131.6 deg/s
 against the 120 deg/s cap, 123.1 in metres): PhysX's articulation CFM grows as 1 / metersPerUnit relative to a
 revolute joint; the validation layer now authors the metre-equivalent cfmScale (engines/validation_layer.py).
 
@@ -29,6 +29,14 @@ TWINS = {"m": (1.0, "Z"), "cm": (0.01, "Z"), "y_up": (1.0, "Y"), "cm_y_up": (0.0
 ANGULAR_REL, ANGULAR_ABS = 1e-3, 1e-6  # rad, rad/s, ratios, s (measured: within 1.1e-5 relative)
 LENGTH_ABS = 1e-3  # m, after conversion to SI
 FRAME_TIME = 0.02  # s: ground_drop's contact timings may move by a few 240 Hz frames
+# Ties the tests break on rounding (float32 poses, the Y-up rotation): a symmetric arm's start pose holds 1e-12 rad, so
+# velocity_limit may send a joint to the mirrored far end (the same |target| and rates), and effort_limit may load
+# another of the link's corners equally far from the axis (the same lever arm; measured: joint3's deflection 0.000873
+# against 0.000891 rad, 2 %, on the Y-up centimetre arm) and name another of two equally bad directions. Compared:
+# |target|, the lever arm as any length, deflections within 5 % (the allowance is 18 deg); not: the labels.
+MIRRORED = {"target"}
+TIED_LOAD = {"max_deflection", "max_deflection_any_joint"}
+LABELS = {"worst_direction"}
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +60,13 @@ def _same_rows(reference, twin, name: str, lengths: set[str] = frozenset()) -> N
         assert row.status is ref_row.status, f"{name} {row.joint}: {row.reason}"
         for key, expected in _numbers(ref_row.measured).items():
             got = _numbers(row.measured)[key]
-            if key in lengths or row.units.get(key) == "m":
+            if key in LABELS:
+                continue
+            if key in MIRRORED:
+                expected, got = abs(expected), abs(got)
+            if key in TIED_LOAD:
+                assert got == pytest.approx(expected, rel=5e-2), f"{name} {row.joint}.{key}"
+            elif key in lengths or row.units.get(key) == "m":
                 assert got == pytest.approx(expected, abs=LENGTH_ABS), f"{name} {row.joint}.{key}"
             else:
                 assert got == pytest.approx(expected, rel=ANGULAR_REL, abs=ANGULAR_ABS), f"{name} {row.joint}.{key}"
