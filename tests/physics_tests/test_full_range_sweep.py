@@ -78,9 +78,13 @@ def test_stiffness_too_low_fails_sweep(folder):
     result = run_test(build_arm(folder / "soft.usda", joints=3, stiffness=20.0, damping=5.0), "full_range_sweep",
                       require_engine("physx"))
     assert result.status is Status.FAIL
-    shoulder = rows(result)["joint2"]
-    assert shoulder.status is Status.FAIL and shoulder.measured["zero_error"] > shoulder.limits["zero_return_tolerance"]
+    failing = [r for r in result.joints if r.status is Status.FAIL]
+    assert failing and all(r.code == "ENDPOINT_NOT_HELD" for r in failing)
     assert max(r.measured["hold_error_max"] for r in result.joints) > 0.1
+    # The soft shoulder creeps home after the 0.15 s pause; since 1.6.0 it gets up to 2 s to settle there (the spec's
+    # Newton flavour on every engine), and it does: its return is judged once it has stayed in the band for 0.1 s.
+    shoulder = rows(result)["joint2"]
+    assert shoulder.measured["zero_error"] <= shoulder.limits["zero_return_tolerance"]
 
 
 def test_home_position_named_when_the_range_excludes_zero(folder, engine):

@@ -75,11 +75,30 @@ def test_well_driven_robots_pass_all_four(overlays, robot):
         result = run(overlays[robot], name, engine="sapien")
         if robot == "erd_panda" and name == "effort_limit":
             continue  # its finger gives way: test_panda_overlay_finger_gives_way_under_the_load
+        if (robot, name) in KNOWN_FAILURES:
+            continue  # test_what_the_second_audit_found_on_the_overlays
         assert result.status is Status.PASS, (name, result.reason)
         assert result.metrics["joints_tested"] >= 7
         if name == "velocity_limit":  # the copied newton:velocityLimit now caps the PhysX articulation
             assert {r.limits["source"] for r in result.joints} == {"physxJoint:maxJointVelocity"}
             assert result.metrics["max_velocity_ratio"] <= 1.05
+
+
+KNOWN_FAILURES = {("erd_panda", "velocity_limit"), ("erd_allegro_right", "effort_limit")}
+
+
+def test_what_the_second_audit_found_on_the_overlays(overlays):
+    """Issue 24, on sapien: (1) each joint now starts from home, so the panda's finger is tested with the arm at its
+    home pose, where gravity runs along the finger: it slides 1.5 % past its cap by the position rate (0.213 m/s
+    against 0.21 m/s allowed; its reported velocity stays within). (2) A load now reaches the parts welded to a
+    link: joint_30's load goes to the allegro's welded fingertip, and joint_20 gives way 10.9° (10.8° allowed)."""
+    panda = run(overlays["erd_panda"], "velocity_limit", engine="sapien")
+    finger = next(r for r in panda.joints if r.joint == "panda_finger_joint1")
+    assert panda.status is Status.FAIL and finger.code == "OVERSPEED", panda.reason
+    assert 1.0 < finger.measured["ratio"] < 1.1 and finger.measured["peak_velocity"] <= finger.limits["allowed"]
+    allegro = run(overlays["erd_allegro_right"], "effort_limit", engine="sapien")
+    row = next(r for r in allegro.joints if r.status is Status.FAIL)
+    assert row.code == "GAVE_WAY" and row.limits["loaded_body"].endswith("_tip_VH"), allegro.reason
 
 
 def test_panda_overlay_finger_gives_way_under_the_load(overlays):

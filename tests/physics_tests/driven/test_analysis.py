@@ -75,14 +75,16 @@ def test_load_point_is_off_the_axis_of_a_roll_joint(tmp_path):
     from tests.fixtures.driven_arms import prismatic_finger
 
     asset = read_asset(build_arm(tmp_path / "arm.usda", joints=4))
-    roll = load_point(asset, asset.joints["/Robot/joints/joint4"])  # axis Z through the link's centre
+    authored = {path: (body.world_pose.pos, body.world_pose.quat) for path, body in asset.bodies.items()}
+    roll = load_point(asset, asset.joints["/Robot/joints/joint4"], authored)  # axis Z through the link's centre
     assert roll.body == "/Robot/link4" and roll.lever_arm == pytest.approx(math.hypot(0.025, 0.025))
     assert abs(roll.local[0]) == pytest.approx(0.025) and abs(roll.local[1]) == pytest.approx(0.025)
-    pitch = load_point(asset, asset.joints["/Robot/joints/joint2"])  # axis Y at the link's bottom
+    pitch = load_point(asset, asset.joints["/Robot/joints/joint2"], authored)  # axis Y at the link's bottom
     assert pitch.lever_arm == pytest.approx(math.hypot(0.025, 0.2))
     assert np.allclose(roll.world((np.array([1.0, 2.0, 3.0]), np.array([1.0, 0, 0, 0]))), roll.local + [1, 2, 3])
     finger = read_asset(prismatic_finger(tmp_path / "finger.usda"))
-    slide = load_point(finger, finger.joints["/Robot/joints/joint"])
+    posed = {path: (body.world_pose.pos, body.world_pose.quat) for path, body in finger.bodies.items()}
+    slide = load_point(finger, finger.joints["/Robot/joints/joint"], posed)
     assert np.allclose(slide.local, 0.0) and "centre" in slide.how
 
 
@@ -92,9 +94,15 @@ def test_deflection_tolerance_and_wrapped_deflection():
     def joint(kind, **limits):
         return JointInfo(path="/j", type=kind, body0=None, body1="/b", local_pose0=Pose(), local_pose1=Pose(), **limits)
 
-    assert deflection_tolerance(joint("prismatic", lower=0.0, upper=0.05), 0.1, 1.0) == pytest.approx(0.005)
-    assert deflection_tolerance(joint("revolute"), 0.1, 1.0) == pytest.approx(0.2 * math.pi)  # a full turn
-    assert deflection_tolerance(joint("prismatic"), 0.1, 1.0) == pytest.approx(0.1)
+    half_turn, metre = math.pi, 1.0
+    assert deflection_tolerance(joint("prismatic", lower=0.0, upper=0.05), 0.1, half_turn, metre) == pytest.approx(0.005)
+    assert deflection_tolerance(joint("revolute"), 0.1, half_turn, metre) == pytest.approx(0.1 * math.pi)  # unlimited
+    assert deflection_tolerance(joint("prismatic"), 0.1, half_turn, metre) == pytest.approx(0.1)
+    # issue 24 item 1: a wide range counts at most a half turn (a +-360 deg joint may give 18 deg, not 72 deg)
+    wide = joint("revolute", lower=-2 * math.pi, upper=2 * math.pi)
+    assert deflection_tolerance(wide, 0.1, half_turn, metre) == pytest.approx(0.1 * math.pi)
+    narrow = joint("revolute", lower=-math.pi / 4, upper=math.pi / 4)
+    assert deflection_tolerance(narrow, 0.1, half_turn, metre) == pytest.approx(0.1 * math.pi / 2)  # the spec's rule
     d = joint_deflection([3.1, 3.1], [-3.1, -3.1], np.array([True, False]))
     assert d[0] == pytest.approx(2 * math.pi - 6.2) and d[1] == pytest.approx(6.2)
 

@@ -113,7 +113,8 @@ def farthest_point(asset: "AssetModel", joint: "JointInfo", bodies: list[str], p
         if not len(pts):
             continue
         rel = pts - point
-        radial = np.linalg.norm(rel - np.outer(rel @ direction, direction), axis=1)
+        # rounded to 0.1 um: equally far corners (a symmetric link) tie on the same one whatever float noise says
+        radial = np.round(np.linalg.norm(rel - np.outer(rel @ direction, direction), axis=1), 7)
         k = int(np.argmax(radial))
         if best is None or radial[k] > best[2]:
             best = (body, pts[k], float(radial[k]))

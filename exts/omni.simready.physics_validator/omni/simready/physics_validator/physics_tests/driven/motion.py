@@ -137,5 +137,6 @@ def far_target(current: float, lower: float | None, upper: float | None, velocit
     """
     if lower is not None and upper is not None and math.isfinite(lower) and math.isfinite(upper) and upper > lower:
         span = upper - lower
-        return upper - margin_ratio * span if current <= (lower + upper) / 2 else lower + margin_ratio * span
+        middle = (lower + upper) / 2 + 1e-9 * span  # a start on the middle (within noise) goes to the upper end
+        return upper - margin_ratio * span if current <= middle else lower + margin_ratio * span
     return current + 2.0 * velocity_limit * duration

@@ -22,5 +22,5 @@ class FullRangeSweepConfig(DrivenJointConfig):
     zero_return_tolerance: float = Field(0.01, gt=0, description="Final error allowed at the zero waypoint (rad or m); capped by zero_range_fraction.")
     zero_range_fraction: float = Field(0.01, gt=0, lt=0.4, description="The zero-return tolerance is at most this fraction of the joint's swept range.")
     max_sweep_range: float = Field(2 * math.pi, gt=0, description="Wider ranges are swept over a window this wide.")
-    zero_settled_seconds: float = Field(0.2, gt=0, description="The return to zero passes once the joint stays within the zero-return tolerance this long without a break (s).")
-    zero_max_settle_seconds: float = Field(2.0, ge=0, description="Longest hold at zero after the pause, waiting for the joint to settle in the band (s).")
+    zero_settled_seconds: float = Field(0.1, gt=0, description="The return to zero passes once the joint stays within the zero-return tolerance this long without a break, the pause at zero included (s).")
+    zero_max_settle_seconds: float = Field(2.0, ge=0, description="Longest extra hold at zero after the pause, waiting for the joint to settle in the band (s); it ends once the joint has settled.")
