@@ -40,3 +40,27 @@ def test_each_joint_is_judged_from_a_pose_where_it_is_free_to_move(folder, engin
     assert result.status is Status.PASS, result.reason
     slide = rows(result)["slide"]
     assert slide.status is Status.PASS and slide.measured["follow"] > 0.9
+
+
+def test_a_velocity_drive_is_commanded_by_velocity_and_never_called_dead(folder, engine):
+    """Item 11: a drive with stiffness 0 and damping > 0 ignores position targets; commanded with them its cap was
+    never exercised and the joint read as a dead drive beside a PASS. Outside the articulation PhysX does not enforce
+    its cap, so driven by velocity it overspeeds; in an articulation it holds its cap."""
+    outside = run_test(A.velocity_drive_turntable_outside_articulation(folder / "vel_outside.usda"), "velocity_limit",
+                       engine)
+    row = rows(outside)["turntable_joint"]
+    assert outside.status is Status.FAIL and row.code.startswith("OVERSPEED"), outside.reason
+    assert row.measured["follow"] > 0.9 and "DEAD_DRIVE" not in row.codes
+    inside = run_test(A.velocity_drive_turntable(folder / "vel_inside.usda"), "velocity_limit", engine)
+    assert inside.status is Status.PASS, inside.reason
+    assert 0.9 <= rows(inside)["joint"].measured["ratio"] <= 1.05
+
+
+@pytest.mark.parametrize("test", ["full_range_sweep", "drive_gain_validation", "effort_limit"])
+def test_position_tests_leave_a_velocity_drive_out_saying_why(folder, test):
+    """Item 11: the tests that command positions cannot exercise a velocity drive: excluded as such, not dead."""
+    result = run_test(A.velocity_drive_turntable(folder / f"vel_{test}.usda"), test, "physx")
+    assert result.status is Status.SKIP, result.reason
+    (excluded,) = result.excluded_joints
+    assert excluded.code == "VELOCITY_DRIVE" and "velocity" in excluded.why
+    assert not any("DEAD_DRIVE" in r.codes for r in result.joints)

@@ -108,6 +108,11 @@ class DriveInfo:
         """A drive that can move its joint: stiffness or damping > 0 (the passive-joint rule)."""
         return self.stiffness > 0 or self.damping > 0
 
+    @property
+    def velocity_controlled(self) -> bool:
+        """A velocity drive: stiffness 0, damping > 0. It follows a velocity target and ignores a position one."""
+        return self.stiffness == 0 and self.damping > 0
+
 
 @dataclass
 class LimitInfo:

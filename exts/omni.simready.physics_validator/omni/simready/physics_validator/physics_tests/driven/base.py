@@ -51,6 +51,7 @@ class DrivenJointTest(PhysicsTest):
 
     require_limits = False
     require_velocity_limit = False
+    require_position_control = True  # velocity drives are left out (velocity_limit drives them by velocity)
     # runtime-readback properties whose runtime value can decide a driven verdict (core/readback_links.py): the drive,
     # and the joint friction that can hold it off (an armature's effect depends on the link inertia: not linked)
     readback = {f"joint:{p}": None for p in ("stiffness", "damping", "max_force", "static_friction", "dynamic_friction",
@@ -69,6 +70,7 @@ class DrivenJointTest(PhysicsTest):
             ctx.asset,
             require_limits=self.require_limits,
             require_velocity_limit=self.require_velocity_limit,
+            require_position_control=self.require_position_control,
             simulated=ctx.dof_joints,
             simulated_actuator_schemas=ctx.engine_capabilities.simulated_actuator_schemas,
             only=getattr(ctx.config, "joints", None),

@@ -26,6 +26,8 @@ EXCLUSION_REASONS: dict[str, str] = {
     "loop_closing": "closes a kinematic loop (excludeFromArticulation): not an articulation DOF",
     "locked": "locked: lowerLimit >= upperLimit, so PhysX holds it fixed (no range to move in)",
     "passive": "passive: no drive with stiffness or damping > 0 and no actuator targets it",
+    "velocity_drive": "velocity drive (driveStiffness 0, driveDamping > 0): it follows velocity targets, not positions; "
+                      "velocity_limit exercises it",
     "actuator_only": "driven only by an MjcActuator/NewtonActuator, which this engine does not simulate (no DriveAPI)",
     "not_simulated": "the engine does not simulate this joint as a degree of freedom",
     "no_limits": "no finite lower and upper limit authored",
@@ -73,6 +75,7 @@ def select_driven_joints(
     *,
     require_limits: bool = False,
     require_velocity_limit: bool = False,
+    require_position_control: bool = False,
     simulated: Iterable[str] | None = None,
     simulated_actuator_schemas: Iterable[str] | None = None,
     only: Iterable[str] | None = None,
@@ -84,6 +87,8 @@ def select_driven_joints(
     NewtonActuator, PhysX: none; None = trust every actuator): a joint driven only by actuators of other types
     counts as driven (anchor rule) but cannot be commanded there.
     `only`: joint names or paths to exercise (a QA re-run of one joint); None or empty = all.
+    `require_position_control`: leave out velocity drives (stiffness 0, damping > 0), which follow velocity
+    targets: a test that commands and judges positions cannot exercise them (and must not call them dead).
     Fixed joints are not DOFs and are neither tested nor listed.
     """
     wanted = set(only or ())
@@ -91,6 +96,8 @@ def select_driven_joints(
     selection = JointSelection()
     for joint in asset.joints.values():
         code = _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, simulated_actuator_schemas)
+        if code is None and require_position_control and joint.drive is not None and joint.drive.velocity_controlled:
+            code = "velocity_drive"
         if code is None and wanted and not ({joint.name, joint.path} & wanted):
             code = "not_requested"
         if code is None:

@@ -35,6 +35,14 @@ from .view import VIEW
 # target is put this far ahead of the joint (under pi, so a wrapped drive error keeps its sign), inside the bound. A saturated drive then spins the joint as the far target
 # would; the position rate is read across the wraps (position_rate wraps revolute deltas).
 CHASE_LEAD = 3.0  # rad
+# A velocity drive (stiffness 0, damping > 0) ignores position targets: it is commanded this multiple of its cap
+# toward the far end, as the far target of a position drive asks for twice the cap.
+VELOCITY_OVERDRIVE = 2.0
+
+
+def by_velocity(joint) -> bool:
+    """Whether the joint's drive is a velocity drive, commanded here by velocity targets."""
+    return joint.drive is not None and joint.drive.velocity_controlled
 
 
 class VelocityLimitTest(DrivenJointTest):
@@ -43,6 +51,7 @@ class VelocityLimitTest(DrivenJointTest):
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
     summary = "Each driven joint's measured velocity stays within its authored maxJointVelocity at every frame."
     require_velocity_limit = True
+    require_position_control = False  # velocity drives are commanded by velocity here
     Config = VelocityLimitConfig
     codes = (DrivenCode, Code)
     hints = HINTS
@@ -72,6 +81,12 @@ class VelocityLimitTest(DrivenJointTest):
         for joint in selection.tested:
             idx = ctx.dof_index(joint.path)
             limit = joint.velocity_limit
+            if by_velocity(joint) and not ctx.engine_capabilities.joint_velocity_targets:
+                ctx.joint_row(JointRow(joint=joint.name, path=joint.path, status=Status.SKIP,
+                                       code=Code.VELOCITY_TARGETS_UNSUPPORTED,
+                                       reason="velocity drive (driveStiffness 0): this engine takes no velocity "
+                                              "targets, so its cap cannot be exercised here"))
+                continue
             peak = {"reported": 0.0, "rate": 0.0}
             moves, travels, best_follow = [], [], 0.0
             limited = joint.has_limits
@@ -83,6 +98,8 @@ class VelocityLimitTest(DrivenJointTest):
                 moves.append(target)
                 travels.append(abs(target - start))
                 follow, exploded = yield from self._move(ctx, joint, idx, start, target, frames, peak, watch, series)
+                if by_velocity(joint):
+                    ctx.set_joint_velocity_target(joint.path, 0.0)
                 best_follow = max(best_follow, follow)
                 if exploded or max(peak.values()) >= cfg.min_exercised_ratio * limit:
                     break
@@ -98,15 +115,23 @@ class VelocityLimitTest(DrivenJointTest):
         until it has stopped there or the observation window is over."""
         cfg = ctx.config
         ctx.label = f"joint {joint.name}: return"
-        ctx.set_joint_target(joint.path, home)
         calm, q_prev = 0, float(ctx.joint_positions()[idx])
+        towards = math.copysign(1.0, home - q_prev)
+        if by_velocity(joint):  # run back at the cap, stopped once it has passed home
+            ctx.set_joint_velocity_target(joint.path, towards * joint.velocity_limit)
+        else:
+            ctx.set_joint_target(joint.path, home)
         for _ in range(frames):
             yield
             q = float(ctx.joint_positions()[idx])
             rate, q_prev = position_rate(q_prev, q, ctx.dt, joint.is_angular), q
+            if by_velocity(joint) and (home - q) * towards <= 0:
+                break
             calm = calm + 1 if abs(rate) < cfg.settled_velocity_threshold else 0
             if calm >= cfg.capture_settled_grace_frames or not math.isfinite(q):
-                return
+                break
+        if by_velocity(joint):
+            ctx.set_joint_velocity_target(joint.path, 0.0)
 
     def _move(self, ctx, joint, idx, start, target, frames, peak, watch, series):
         """Command `target` and watch up to `frames` steps; updates `peak`, returns (best progress, why it exploded or
@@ -115,13 +140,18 @@ class VelocityLimitTest(DrivenJointTest):
         ctx.label = f"joint {joint.name}: toward {jv(joint, target)}"
         bound = ctx.revolute_target_bound
         # An unlimited revolute joint is always chased: a far target can be a whole number of turns away, which a
-        # runtime that wraps the position reads as no move at all.
-        chase = joint.is_angular and not joint.has_limits
+        # runtime that wraps the position reads as no move at all. A velocity drive is sent a velocity instead.
+        velocity = by_velocity(joint)
+        chase = joint.is_angular and not joint.has_limits and not velocity
         lead = math.copysign(CHASE_LEAD, target - start)
-        if not chase:
+        if velocity:
+            ctx.set_joint_velocity_target(joint.path, math.copysign(VELOCITY_OVERDRIVE * joint.velocity_limit,
+                                                                    target - start))
+        elif not chase:
             ctx.set_joint_target(joint.path, target)
         slow, moved, q_prev, best = 0, False, start, 0.0
-        travelled = start  # chase: the position unwrapped across the runtime's wraps
+        unwrap = joint.is_angular and not joint.has_limits  # a wheel: read its position across the runtime's wraps
+        travelled = start
         for frame in range(frames):
             if chase:
                 ctx.set_joint_target(joint.path, min(max(q_prev + lead, -bound), bound))
@@ -130,7 +160,7 @@ class VelocityLimitTest(DrivenJointTest):
             signed = position_rate(q_prev, q, ctx.dt, joint.is_angular)
             rate = abs(signed) if math.isfinite(signed) else math.inf
             q_prev = q
-            if chase:
+            if unwrap:
                 travelled += signed * ctx.dt
                 q = travelled
             v = float(ctx.joint_velocities()[idx])  # the engine's joint velocity
