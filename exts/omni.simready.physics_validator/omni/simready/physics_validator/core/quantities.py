@@ -48,3 +48,11 @@ def for_people(value, unit: str = "", digits: int = 3) -> str:
 def joint_value(value, angular: bool, rate: bool = False, digits: int = 3) -> str:
     """A joint position or velocity (SI) for people: degrees for revolute joints, metres for prismatic."""
     return for_people(value, joint_unit(angular, rate), digits)
+
+
+def listed(items, limit: int = 6, sep: str = ", ") -> str:
+    """`items` joined for people, complete or ending in "+N more" (never silently cut)."""
+    items = [str(i) for i in items]
+    if len(items) <= limit:
+        return sep.join(items)
+    return sep.join(items[:limit]) + f"{sep}+{len(items) - limit} more"

@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
+from ...core.quantities import listed
+
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel, JointInfo
 
@@ -60,7 +62,7 @@ class JointSelection:
         parts = []
         for code, n in self.counts().items():
             names = [e.joint for e in self.excluded if e.code == code]
-            shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+            shown = listed(names, 6)
             parts.append(f"{n} {code.replace('_', ' ')} ({shown})")
         return "; ".join(parts)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ....core.context import TestContext
+from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
@@ -195,7 +196,7 @@ class DriveGainValidationTest(DrivenJointTest):
         ctx.metric("steps_scaled", len(scaled))
         note = f" (step scaled to fit the range: {', '.join(scaled)})" if scaled else ""
         if poor:
-            detail = "; ".join(f"{r.joint}: {r.reason}" for r in poor[:4])
+            detail = listed([f"{r.joint}: {r.reason}" for r in poor], 4, "; ")
             status = Status.FAIL if (cfg.step_fatal or exploded) else Status.WARN
             ctx.finish(status, f"{len(poor)} of {tested} joints have a poor step response: {detail}{note}",
                        [h for r in poor for h in r.fix_hints], code=DrivenCode.JOINTS_FAILED)

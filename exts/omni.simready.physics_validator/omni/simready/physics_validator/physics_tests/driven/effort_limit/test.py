@@ -19,7 +19,7 @@ from typing import Iterator
 import numpy as np
 
 from ....core.context import TestContext
-from ....core.quantities import for_people
+from ....core.quantities import for_people, listed
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
@@ -189,12 +189,12 @@ class EffortLimitTest(DrivenJointTest):
         ctx.metric("max_deflection", max((r.measured["max_deflection"] for r in loaded), default=0.0))
         held = [r for r in ctx.result.joints if r.code == Code.HELD_BY_OTHER]
         if not loaded:
-            detail = "; ".join(f"{r.joint}: {r.reason}" for r in held[:3]) or "no joint was loaded"
+            detail = listed([f"{r.joint}: {r.reason}" for r in held], 3, "; ") or "no joint was loaded"
             ctx.finish(Status.SKIP, f"no drive was exercised by the load: {detail}",
                        code=Code.HELD_BY_OTHER if held else Code.NO_DRIVE_EXERCISED)
             return
         if failed:
-            detail = "; ".join(f"{r.joint}: {r.reason}" for r in failed[:3])
+            detail = listed([f"{r.joint}: {r.reason}" for r in failed], 3, "; ")
             ctx.finish(Status.FAIL, f"{len(failed)} joint(s) gave way or broke under load: {detail}",
                        [h for r in failed for h in r.fix_hints], code=DrivenCode.JOINTS_FAILED)
         else:

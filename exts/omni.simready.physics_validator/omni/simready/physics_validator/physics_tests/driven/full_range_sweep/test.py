@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ....core.context import TestContext
+from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
@@ -219,7 +220,7 @@ class FullRangeSweepTest(DrivenJointTest):
         ctx.metric("bbox_max_excursion", watch.worst_excursion, unit="m")
         ctx.metric("reach_allowance", watch.reach, unit="m")
         if failed:
-            detail = "; ".join(f"{r.joint}: {r.reason}" for r in failed[:4])
+            detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
             ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints failed the sweep: {detail}",
                        [h for r in failed for h in r.fix_hints], code=DrivenCode.JOINTS_FAILED)
         else:

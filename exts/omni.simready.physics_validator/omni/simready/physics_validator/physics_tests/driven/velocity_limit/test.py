@@ -15,6 +15,7 @@ import math
 from typing import Iterator
 
 from ....core.context import TestContext
+from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
@@ -244,9 +245,9 @@ class VelocityLimitTest(DrivenJointTest):
         ctx.metric("joints_failed", len(failed))
         ctx.metric("joints_not_exercised", len(skipped))
         ctx.metric("max_velocity_ratio", max((r.measured["ratio"] for r in rows), default=0.0))
-        skip_detail = "; ".join(f"{r.joint}: {r.reason}" for r in skipped[:3])
+        skip_detail = listed([f"{r.joint}: {r.reason}" for r in skipped], 3, "; ")
         if failed:
-            detail = "; ".join(f"{r.joint}: {r.reason}" for r in failed[:4])
+            detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
             ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints exceeded their velocity limit: {detail}",
                        [h for r in failed for h in r.fix_hints], code=DrivenCode.JOINTS_FAILED)
         elif not verified:

@@ -15,6 +15,7 @@ import numpy as np
 
 from ....core.geometry import bodies_box
 from ....core.plugin import PhysicsTest, Precheck
+from ....core.quantities import listed
 from ....core.scene import GroundSpec, SceneSpec
 from ....core.status import Status
 from .codes import GroundDropCode as Code
@@ -42,7 +43,7 @@ class GroundDropTest(PhysicsTest):
     def precheck(self, asset, config: GroundDropConfig) -> Precheck | None:
         anchors = asset.world_anchors
         if anchors and not free_bodies(asset):
-            names = ", ".join(f"{j.type} joint {j.path}" for j in anchors[:3])
+            names = listed([f"{j.type} joint {j.path}" for j in anchors], 3)
             return Precheck(
                 Status.NOT_APPLICABLE,
                 f"world-anchored: {names} holds the asset to the world, so it cannot fall by design",
@@ -154,5 +155,5 @@ def collisions_disabled(asset) -> str:
     on_bodies = [c for c in asset.colliders.values() if c.body]
     if not on_bodies or any(c.collision_enabled for c in on_bodies):
         return ""
-    names = ", ".join(c.path for c in on_bodies[:3]) + (", ..." if len(on_bodies) > 3 else "")
+    names = listed([c.path for c in on_bodies], 3)
     return f"no enabled collider: physics:collisionEnabled = false on all {len(on_bodies)} of its colliders ({names})"
