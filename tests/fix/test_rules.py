@@ -29,6 +29,7 @@ from omni.simready.physics_validator.physics_tests import default_registry
 from tests.fixtures.driven_arms import horizontal_arm, tiny_range_revolute
 
 K_HAND, D_HAND, F_HAND = 80.0, 2.0 * math.sqrt(0.8), 3.75
+RAISE = FixTargets(raise_max_force=True)  # the authored maxForce (1 N·m here) may be exceeded
 
 
 def joint(stiffness=10.0, damping=0.0, max_force=1.0, angular=True):
@@ -53,7 +54,7 @@ def allow(**kw):
 
 
 def test_stiffness_damping_and_max_force_by_hand():
-    p = propose(joint(), measure(), allow(), FixTargets())
+    p = propose(joint(), measure(), allow(), RAISE)
     assert p.proposed["stiffness"] == pytest.approx(K_HAND)
     assert p.proposed["damping"] == pytest.approx(D_HAND)
     assert p.proposed["maxForce"] == pytest.approx(F_HAND)
@@ -76,17 +77,17 @@ def test_unloaded_joint_gets_the_natural_frequency_floor():
 
 def test_max_force_sized_by_the_held_plus_test_load_when_larger():
     """A heavy effort_limit load: held 1 + 10 N x 0.5 m = 6 N·m > gravity + sweep 2.5 N·m -> 1.5 x 6 = 9 N·m."""
-    p = propose(joint(), measure(lever_arm=0.5), allow(effort_tolerance=10.0), FixTargets())
+    p = propose(joint(), measure(lever_arm=0.5), allow(effort_tolerance=10.0), RAISE)
     assert p.proposed["maxForce"] == pytest.approx(9.0)
     assert "10 N test load" in p.why["maxForce"]
 
 
 def test_friction_raises_stiffness_floor_and_max_force():
     """Static friction 0.5 N·m: K >= 0.5 / (0.25 x 0.1) = 20 (below 80 here); maxForce 1.5 x (2.5 + 0.5) = 4.5."""
-    p = propose(joint(), measure(friction=0.5), allow(), FixTargets())
+    p = propose(joint(), measure(friction=0.5), allow(), RAISE)
     assert p.proposed["stiffness"] == pytest.approx(K_HAND)
     assert p.proposed["maxForce"] == pytest.approx(4.5)
-    p = propose(joint(), measure(friction=5.0, load={"hold": 0.0, "max": 0.0}), allow(effort_force=0.0), FixTargets())
+    p = propose(joint(), measure(friction=5.0, load={"hold": 0.0, "max": 0.0}), allow(effort_force=0.0), RAISE)
     assert p.proposed["stiffness"] == pytest.approx(5.0 / (0.25 * 0.1))  # 200: friction dominates
     assert "joint friction" in p.why["stiffness"]
 
@@ -111,7 +112,7 @@ def test_a_blocked_pose_sizes_nothing():
     """Blocked at max (collision): its deflection tolerance and its load are left out; effort_limit sizes K:
     (1 + 1) / (0.25 x 0.2) = 40; maxForce 1.5 x max(1 + 0.5, 2) = 3."""
     m = measure(blocked={"max": {"error": 0.5, "pairs": [], "collision": True}})
-    p = propose(joint(), m, allow(), FixTargets())
+    p = propose(joint(), m, allow(), RAISE)
     assert p.proposed["stiffness"] == pytest.approx(40.0)
     assert p.proposed["maxForce"] == pytest.approx(3.0)
 
@@ -121,10 +122,61 @@ def test_escalation_doubles_frequency_and_margin_and_halves_the_share():
     assert (t.natural_frequency_hz, t.force_margin, t.deflection_share) == (10.0, 3.0, 0.125)
     assert FixTargets().escalated(2).natural_frequency_hz == 20.0
     assert FixTargets().escalated(0) == FixTargets()
-    p = propose(joint(), measure(), allow(), FixTargets(), level=1)
+    p = propose(joint(), measure(), allow(), RAISE, level=1)
     assert p.proposed["stiffness"] == pytest.approx(2.0 / (0.125 * 0.1))  # 160
     assert p.proposed["maxForce"] == pytest.approx(3.0 * 2.5)  # 7.5
     assert p.level == 1
+
+
+def test_max_force_stays_within_the_authored_rating_and_says_what_it_needs():
+    """Authored maxForce 1 N·m is the actuator's rating: not raised; the need (1.5 x 2.5 = 3.75 N·m) is said against it."""
+    p = propose(joint(), measure(), allow(), FixTargets())
+    assert "maxForce" not in p.proposed
+    assert p.proposed["stiffness"] == pytest.approx(K_HAND)  # the gains are still tuned
+    (cause, sentence), = p.limits
+    assert cause == "actuator_rating"
+    assert sentence.startswith("needs 3.75 N·m (1.5 x gravity + sweep acceleration (2.5 N·m)), rated 1 N·m "
+                               "(drive:angular:physics:maxForce)")
+    # an escalation raises the target margin, not what the load needs: still reported against 1.5 x the load
+    assert propose(joint(), measure(), allow(), FixTargets(), level=2).limits[0][1].startswith("needs 3.75 N·m")
+    # within the rating: raised up to the requirement, nothing said
+    p = propose(joint(max_force=2.0), measure(), allow(), FixTargets())
+    assert p.proposed.get("maxForce") is None and p.limits  # 2 < 3.75: kept at 2, said
+    p = propose(joint(max_force=1.0), measure(load={"hold": 0.1, "max": 0.2}, lever_arm=0.0), allow(sweep_accel=0.0,
+                effort_force=0.0), FixTargets())
+    assert not p.limits and "maxForce" not in p.proposed  # 1.5 x 0.2 = 0.3 <= 1
+
+
+def test_a_first_drive_takes_the_rated_effort_or_states_its_assumption():
+    """No drive: stiffness, damping and maxForce are all proposed; maxForce is the rated effort when authored (the need
+    above it is said), else the sized requirement, marked assumed."""
+    rated = SimpleNamespace(path="/R/j", name="j", is_angular=True, drive=None, effort_limit=2.0,
+                            effort_limit_source="urdf:limit:effort")
+    p = propose(rated, measure(), allow(), FixTargets())
+    assert p.added and p.proposed["stiffness"] == pytest.approx(K_HAND) and p.proposed["damping"] == pytest.approx(D_HAND)
+    assert p.proposed["maxForce"] == 2.0 and not p.assumed
+    assert [cause for cause, _ in p.limits] == ["actuator_rating"]
+    assert "rated 2 N·m (urdf:limit:effort)" in p.limits[0][1]
+    unrated = SimpleNamespace(path="/R/j", name="j", is_angular=True, drive=None)
+    p = propose(unrated, measure(), allow(), FixTargets())
+    assert p.proposed["maxForce"] == pytest.approx(F_HAND) and p.assumed == {"maxForce"} and not p.limits
+    assert "assumed" in p.why["maxForce"]
+
+
+def test_stiffness_is_bounded_by_what_the_step_integrates_and_says_so():
+    """K <= I (2 pi 240 / 10)² = 0.01 x 150.8² = 227.4 N·m/rad. A 0.001 rad band under 2 N·m needs 2 / 0.001 = 2000
+    even with the whole tolerance: capped at the bound and said; a 0.02 rad band needs 400 with the 0.25 share but
+    only 100 with the whole tolerance: capped silently (the band is met within the bound)."""
+    bound = 0.01 * (2 * math.pi * 240 / 10) ** 2
+    tight = allow(deflections=[("max", "full_range_sweep return to zero", 0.001)], effort_tolerance=math.inf, sweep_accel=0.0)
+    p = propose(joint(max_force=math.inf), measure(), tight, FixTargets())
+    assert p.proposed["stiffness"] == pytest.approx(bound, rel=1e-6) == pytest.approx(227.4, rel=1e-3)
+    assert p.derived["omega_n"] <= 2 * math.pi * 24.0 + 1e-9
+    (cause, sentence), = p.limits
+    assert cause == "stability" and "the band cannot be met within it" in sentence and "240 Hz step" in sentence
+    loose = allow(deflections=[("max", "full_range_sweep return to zero", 0.02)], effort_tolerance=math.inf, sweep_accel=0.0)
+    p = propose(joint(max_force=math.inf), measure(), loose, FixTargets())
+    assert p.proposed["stiffness"] == pytest.approx(bound, rel=1e-6) and not p.limits
 
 
 def test_unmeasured_inertia_gives_no_proposal():

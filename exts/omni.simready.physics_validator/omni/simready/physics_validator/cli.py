@@ -197,9 +197,11 @@ def _validate(args, console: Console) -> int:
             engine_class(name)
     except (ConfigError, UnknownTestError, EngineUnavailable, ValueError) as exc:  # ValueError: --compare syntax
         return _usage_error(console, str(exc))
-    empty = _empty_folders(args.paths)
-    if empty:
-        return _usage_error(console, "; ".join(empty))
+    from .run.inputs import path_problems
+
+    problems = path_problems(args.paths)
+    if problems:
+        return _usage_error(console, "; ".join(problems))
     if args.no_video:
         config.run.video = False
     if args.in_process:
@@ -247,7 +249,8 @@ def _validate(args, console: Console) -> int:
 
             if args.compare:
                 console.print(f"[bold]engine {engine}[/]")
-            progress = BatchProgress(console, per_test_lines=None if args.progress is None else args.progress == "tests")
+            progress = BatchProgress(console, per_test_lines=None if args.progress is None else args.progress == "tests",
+                                     fail_on_skip=args.fail_on_skip)
         try:
             report = validate_batch(
                 args.paths, tests, config, engine, engine_out, progress=progress, debug=args.debug,
@@ -263,7 +266,7 @@ def _validate(args, console: Console) -> int:
         if not args.quiet and not args.compare:
             from .reports.console import print_summary
 
-            print_summary(report, Console(), fail_on_skip=args.fail_on_skip)
+            print_summary(report, Console(), fail_on_skip=args.fail_on_skip, registry=default_registry())
             from .reports.readback_view import print_readback
 
             print_readback(report, Console())
@@ -321,17 +324,6 @@ def install_command(extra: str = "") -> str:
     except (metadata.PackageNotFoundError, ValueError, OSError):
         pass
     return f"pip install '{target}[{extra}]'" if extra else f"pip install {target}"
-
-
-def _empty_folders(paths) -> list[str]:
-    """'no USD files found in DIR' for each folder argument without any asset (a usage error, like a typo)."""
-    from .core.usd import USD_EXTENSIONS, find_usd_files
-
-    return [
-        f"no USD files found in {path} (looked for {', '.join(USD_EXTENSIONS)})"
-        for path in map(Path, paths)
-        if path.is_dir() and not find_usd_files(path)
-    ]
 
 
 def _exit_code(report, written, fail_on_skip: bool = False) -> int:

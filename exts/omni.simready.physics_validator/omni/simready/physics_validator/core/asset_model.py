@@ -136,6 +136,8 @@ class JointInfo:
     d6_drives: dict[str, DriveInfo] = field(default_factory=dict)
     velocity_limit: float | None = None  # rad/s or m/s
     velocity_limit_source: str | None = None  # the attribute it was read from
+    effort_limit: float | None = None  # the actuator's rated effort, N m or N (urdf:limit:effort, mjc:actuatorfrcrange)
+    effort_limit_source: str | None = None  # the attribute it was read from
     enabled: bool = True
     exclude_from_articulation: bool = False
     collision_enabled: bool = False  # collisions between body0 and body1

@@ -128,6 +128,18 @@ class TestContext:
             return None
         return None if value != value else value
 
+    def joint_inertia(self, joint_path: str) -> float | None:
+        """The joint-space inertia M_ii (kg m^2 or kg) at the current pose, when the engine gives a mass matrix
+        (core.engine.EngineIntrospection); None otherwise. PhysX leaves a joint's armature out of it."""
+        read = getattr(self.engine, "mass_matrix", None)
+        if read is None:
+            return None
+        try:
+            value = float(np.asarray(read(), float)[self.dof_index(joint_path), self.dof_index(joint_path)])
+        except Exception:  # noqa: BLE001 - an engine that cannot say
+            return None
+        return value if math.isfinite(value) and value > 0 else None
+
     def reset(self) -> None:
         self.engine.reset()
 
@@ -176,7 +188,7 @@ class TestContext:
         self.result.code = code_value(code)
         self.result.reason = reason
         if fix_hints is None:
-            fix_hints = self.hints.for_codes([code]) if code is not None else ()
+            fix_hints = self.hints.for_codes([code], self) if code is not None else ()
         for hint in fix_hints:
             if hint not in self.result.fix_hints:
                 self.result.fix_hints.append(hint)

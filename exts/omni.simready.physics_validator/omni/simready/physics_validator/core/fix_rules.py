@@ -60,6 +60,8 @@ class FixRules:
     # A failing result of a test whose failures drive values never fix: (cause, what the test judges); None = judge rows
     result_not_fixable: tuple[str, str] | None = ("not_drive", "judges what no drive value changes")
     blocked_endpoint_explains = False  # a joint blocked at one of this test's endpoints fails it through no drive
+    adds_drives_on: frozenset[str] = frozenset()  # SKIP verdict codes `fix --add-drives` can turn into a judged run
+    drive_less: frozenset[str] = frozenset()  # excluded-joint codes of a joint with no drive to tune (--add-drives adds one)
 
     def row_action(self, row: "JointRow", migratable: bool) -> RowAction:
         codes = [code_value(c) for c in (row.codes or [row.code])]
@@ -70,6 +72,19 @@ class FixRules:
                 cause, why = self.not_fixable[code]
                 return RowAction("not_fixable", cause, why(row) if callable(why) else why)
         return RowAction("tune")
+
+    def fix_flags(self, result: "TestResult") -> list[str] | None:
+        """The `simready-physics fix` flags that address this non-passing result ([] = plain `fix`), or None when
+        nothing `fix` changes does: decided from the verdict's and rows' codes, like everything `fix` does."""
+        from .status import Status
+
+        if result.status == Status.SKIP:
+            drive_less = any(code_value(e.code) in self.drive_less for e in result.excluded_joints)
+            return ["--add-drives"] if code_value(result.code) in self.adds_drives_on and drive_less else None
+        if result.status not in (Status.FAIL, Status.WARN) or self.result_not_fixable is not None:
+            return None
+        failing = [r for r in result.joints if r.status in (Status.FAIL, Status.WARN)]
+        return [] if any(self.row_action(r, migratable=True).kind != "not_fixable" for r in failing) else None
 
     def more_joints_to_tune(self, test: str, row: "JointRow") -> list[tuple[str, str]]:
         """(joint name, why) of other joints a failing row implicates (e.g. the joint a load moved most)."""

@@ -1,8 +1,9 @@
 """Fix hints chosen from verdict codes, never from the wording of a reason.
 
 A test declares one `HintTable` (its folder's hints.py): for each code the hints to show, in order. A hint
-is a sentence, or a function of the joint row when it must name something of that joint (an attribute's
-spelling, an axis). Two rules cover the cases where one finding changes the advice for another: a code's
+is a sentence, or a function when it must name something of the asset: called with the joint row for a row's
+hints (an attribute's spelling, an axis), with the test's `TestContext` for a verdict's (e.g. a USD snippet
+for each joint that has no drive), and with None where neither is known; it returns "" to give no hint. Two rules cover the cases where one finding changes the advice for another: a code's
 hints are left out when a code that explains it is also present (`suppressed_by`: a dead drive explains a
 missed endpoint), and an `exclusive` code's hints replace all others (an explosion makes the rest moot).
 """
@@ -17,7 +18,7 @@ from .codes import code_value
 if TYPE_CHECKING:
     from .results import JointRow
 
-Hint = Union[str, Callable[["JointRow"], str]]
+Hint = Union[str, Callable[[object], str]]  # a function of the row, the TestContext (verdicts) or None
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,8 @@ class HintTable:
                                                    for k, v in self.suppressed_by.items()})
         object.__setattr__(self, "exclusive", frozenset(code_value(c) for c in self.exclusive))
 
-    def for_codes(self, codes: Iterable, row: "JointRow | None" = None) -> list[str]:
-        """The hints for these codes, in code order, each once."""
+    def for_codes(self, codes: Iterable, row: "JointRow | object | None" = None) -> list[str]:
+        """The hints for these codes, in code order, each once; `row` is what a hint function is called with."""
         present = [code_value(c) for c in codes]
         chosen = [c for c in present if c in self.exclusive] or present
         out: list[str] = []

@@ -114,6 +114,8 @@ class FixChange(BaseModel):
     after: Scalar = None
     unit: str = ""  # e.g. N·m/°
     why: str = ""  # the rule and its numbers
+    before_attribute: str = ""  # where `before` was read when it is another spelling (a legacy attribute carried over)
+    assumed: bool = False  # no rating authored: a value the author must confirm (e.g. a first drive's maxForce)
 
 
 class FixJoint(BaseModel):

@@ -17,7 +17,8 @@ def add_parser(sub, engines_help: str, default_engine: str) -> None:
     fix = sub.add_parser(
         "fix", help="propose a drive-tuning layer for the driven-joint failures drive values can fix, and prove it",
         usage="%(prog)s PATH... [--tests A,B] [--out DIR] [--engine NAME] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
-        "       [--frequency HZ] [--damping-ratio ZETA] [--force-margin M] [--rounds N] [-j N] [--in-process] [--quiet] [--debug]",
+        "       [--frequency HZ] [--damping-ratio ZETA] [--force-margin M] [--rounds N] [--add-drives] [--raise-max-force]\n"
+        "       [-j N] [--in-process] [--quiet] [--debug]",
         description="Validate, measure the joints through the engine, propose stiffness, damping, maxForce and the per-axis "
         "velocity-limit spelling where the failures call for them, re-run the tests with the proposal, and keep "
         "only a layer that fixes something and breaks nothing that passed. The asset is never written. See docs/fix.md.",
@@ -32,6 +33,12 @@ def add_parser(sub, engines_help: str, default_engine: str) -> None:
     fix.add_argument("--damping-ratio", type=float, metavar="ZETA", help="target damping ratio (default 1.0, critical)")
     fix.add_argument("--force-margin", type=float, metavar="M", help="maxForce margin over the peak load (default 1.5)")
     fix.add_argument("--rounds", type=int, metavar="N", help="re-runs at most (default 3)")
+    fix.add_argument("--add-drives", action="store_true",
+                     help="give joints with no drive (or zero gains) a first drive sized from the measured inertia and "
+                          "gravity load, its maxForce the rated effort where the asset carries one, and prove it by the re-run")
+    fix.add_argument("--raise-max-force", action="store_true",
+                     help="let maxForce exceed the authored value (the actuator's rating); by default a drive that needs "
+                          "more is reported as 'needs X, rated Y'")
     fix.add_argument("--jobs", "-j", type=int, metavar="N", help="assets at once (default: number of CPU cores)")
     fix.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation)")
     fix.add_argument("--quiet", action="store_true", help="no progress and no table")
@@ -46,7 +53,7 @@ def run(args, console, load_config, usage_error) -> int:
     from ..core.status import ExitCode
     from ..engines import EngineUnavailable, engine_class
     from ..physics_tests import default_registry
-    from ..run.inputs import InputError
+    from ..run.inputs import InputError, path_problems
     from .pipeline import fix_assets
     from .targets import FixTargets
 
@@ -59,6 +66,9 @@ def run(args, console, load_config, usage_error) -> int:
             return usage_error(console, "fix runs on a headless engine (physx, sapien, newton); in Isaac Sim use the panel's Propose fix")
     except (ConfigError, UnknownTestError, EngineUnavailable) as exc:
         return usage_error(console, str(exc))
+    problems = path_problems(args.paths)
+    if problems:
+        return usage_error(console, "; ".join(problems))
     targets = FixTargets()
     for name, attr, low in (("frequency", "natural_frequency_hz", 0.0), ("damping_ratio", "damping_ratio", 0.0),
                             ("force_margin", "force_margin", 1.0), ("rounds", "max_rounds", 1)):
@@ -67,6 +77,7 @@ def run(args, console, load_config, usage_error) -> int:
             if not value > low and not (name == "rounds" and value >= low):
                 return usage_error(console, f"--{name.replace('_', '-')} must be > {low}")
             setattr(targets, attr, value)
+    targets.add_drives, targets.raise_max_force = args.add_drives, args.raise_max_force
     if args.jobs is not None and args.jobs < 1:
         return usage_error(console, "--jobs must be at least 1")
     out = Path(args.out)
@@ -119,14 +130,22 @@ def write_reports(report, out: Path, console) -> list[tuple[str, Path]]:
 
 
 def exit_code(report) -> int:
-    """validate's rule over the verdicts with the accepted layers (as authored where none was accepted)."""
-    from ..core.status import exit_code_for
+    """validate's rule over the verdicts with the accepted layers (as authored where none was accepted); and 1 while
+    a test still SKIPs for joints with no drive (a fix run that leaves a robot unjudged has not done its job)."""
+    from ..core.status import ExitCode, Status, exit_code_for
+    from ..physics_tests import default_registry
 
+    registry = default_registry()
     statuses = []
+    unjudged = False
     for asset in report.assets:
         fix = asset.fix
-        if fix is not None and fix.status == "accepted":
-            statuses += [t.after or t.before for t in fix.tests]
-        else:
-            statuses += [t.status for t in asset.tests]
-    return exit_code_for(statuses)
+        accepted = fix is not None and fix.status == "accepted"
+        after = {t.test: (t.after or t.before) for t in fix.tests} if accepted else {}
+        statuses += list(after.values()) if accepted else [t.status for t in asset.tests]
+        for result in asset.tests:  # the codes of the verdict as authored say whether --add-drives addresses it
+            still_skipped = after.get(result.name, result.status) == Status.SKIP
+            if still_skipped and registry.fix_rules_of(result.name).fix_flags(result) == ["--add-drives"]:
+                unjudged = True
+    code = exit_code_for(statuses)
+    return int(ExitCode.FAILED) if unjudged and code < ExitCode.FAILED else int(code)

@@ -6,6 +6,10 @@ or beyond what `fix` changes (a cause code and a sentence); a failing test whose
 touches (collision, mass and settling) is named as such. This module reads only those rules and the codes:
 it never matches a reason or names a test.
 
+With `add_drives` (`fix --add-drives`), the joints a SKIP left out for having no drive (the rules' `drive_less`
+exclusion codes, on a verdict code in `adds_drives_on`) get one: they are tuned as if they had a drive of zero
+gains. Without it, such a SKIP is said once per asset (cause `no_drive`, naming the flag).
+
 Not fixable by drive values whatever the rules say: a revolute range under 1° (a limit authored in radians and
 read as degrees), a joint outside any articulation, a joint with no drive, and tests that could not run
 (PRECHECK_FAILURE, ERROR). A joint the probe finds blocked at an endpoint (collision geometry, friction, a mimic
@@ -21,6 +25,7 @@ from typing import TYPE_CHECKING
 from ..core.fix_rules import not_fixable_result
 from ..core.results import NotFixable
 from ..core.status import Status
+from ..core.quantities import listed
 from .targets import UNIT_SUSPECT_RANGE
 
 if TYPE_CHECKING:
@@ -29,14 +34,16 @@ if TYPE_CHECKING:
     from ..core.results import AssetResult, TestResult
 
 FAILING = (Status.FAIL, Status.WARN)
-LEGACY_SPELLINGS = ("physxJoint:maxJointVelocity", "newton:velocityLimit")
+LEGACY_SPELLINGS = ("physxJoint:maxJointVelocity", "newton:velocityLimit")  # velocity caps carried per axis
+LEGACY_ONLY = ("physxJoint:armature",)  # PhysxJointAPI attributes the runtime ignores, carried per axis too
 
 
 @dataclass
 class Diagnosis:
     drive: dict[str, list[str]] = field(default_factory=dict)  # joint path -> why it is tuned ("test: reason")
     drive_tests: dict[str, set[str]] = field(default_factory=dict)  # joint path -> the tests it is tuned for
-    migrate: dict[str, str] = field(default_factory=dict)  # joint path -> legacy attribute to carry per axis
+    migrate: dict[str, list[str]] = field(default_factory=dict)  # joint path -> legacy attributes to carry per axis
+    added: set[str] = field(default_factory=set)  # joint paths with no drive that get one (--add-drives)
     not_fixable: list[NotFixable] = field(default_factory=list)
     failing: list[str] = field(default_factory=list)  # tests that FAIL or WARN
 
@@ -50,9 +57,11 @@ class Diagnosis:
         self.drive_tests.setdefault(path, set()).add(test)
 
 
-def diagnose(before: "AssetResult", asset: "AssetModel", registry: "TestRegistry") -> Diagnosis:
+def diagnose(before: "AssetResult", asset: "AssetModel", registry: "TestRegistry", add_drives: bool = False,
+             added: set[str] | None = None) -> Diagnosis:
+    """`added`: joints a layer already gave a first drive (a re-run's rows judge that drive)."""
     out = Diagnosis()
-    out.migrate = legacy_velocity_spellings(asset)
+    out.migrate = legacy_spellings(asset)
     by_name = {j.name: j for j in asset.joints.values()}
     for result in before.tests:
         if result.status in FAILING:
@@ -62,7 +71,16 @@ def diagnose(before: "AssetResult", asset: "AssetModel", registry: "TestRegistry
                                   why=f"{result.status.value}: {result.reason}"))
             continue
         _result(out, result, asset, by_name, registry)
+        _drive_less(out, result, asset, registry, add_drives)
+    drive_less = list(dict.fromkeys(n.joint for n in out.not_fixable if n.cause == "no_drive" and n.test))
+    if drive_less:  # one sentence for the asset instead of one per joint and test
+        out.not_fixable = [n for n in out.not_fixable if not (n.cause == "no_drive" and n.test)]
+        out.cannot(NotFixable(cause="no_drive", why=f"{len(drive_less)} joint(s) have no drive ({listed(drive_less)}), so "
+                              "the driven-joint tests skip them: `simready-physics fix --add-drives` proposes first drives "
+                              "and proves them"))
     for path in list(out.drive):
+        if path in out.added or path in (added or ()):
+            continue
         joint = asset.joints[path]
         cause, why = _beyond_drive_values(joint)
         if cause:
@@ -72,12 +90,37 @@ def diagnose(before: "AssetResult", asset: "AssetModel", registry: "TestRegistry
     return out
 
 
-def legacy_velocity_spellings(asset: "AssetModel") -> dict[str, str]:
-    """Joint path -> the legacy velocity-limit attribute it carries, where only a legacy spelling is authored on an
-    articulation joint (the runtime parses the per-axis one)."""
-    return {j.path: j.velocity_limit_source for j in asset.joints.values()
-            if j.is_dof and j.velocity_limit_source in LEGACY_SPELLINGS and j.articulation is not None
-            and not j.exclude_from_articulation}
+def legacy_spellings(asset: "AssetModel") -> dict[str, list[str]]:
+    """Joint path -> the legacy velocity-cap spelling it carries, where only a legacy spelling is authored on an
+    articulation joint (the runtime parses the per-axis one). The pipeline adds the other legacy attributes
+    (LEGACY_ONLY) it finds authored on the stage."""
+    return {j.path: [j.velocity_limit_source] for j in asset.joints.values() if movable(j)
+            and j.velocity_limit_source in LEGACY_SPELLINGS}
+
+
+def movable(joint: "JointInfo") -> bool:
+    """A revolute or prismatic joint PhysX simulates in an articulation (where the per-axis spellings apply)."""
+    return joint.is_dof and joint.articulation is not None and not joint.exclude_from_articulation
+
+
+def _drive_less(out: Diagnosis, result: "TestResult", asset: "AssetModel", registry: "TestRegistry", add: bool) -> None:
+    """A SKIP that left joints out for having no drive: with `add`, those joints get one; else it is said."""
+    rules = registry.fix_rules_of(result.name)
+    if result.status != Status.SKIP or result.code not in rules.adds_drives_on:
+        return
+    for ex in result.excluded_joints:
+        joint = asset.joints.get(ex.path)
+        if ex.code not in rules.drive_less or joint is None:
+            continue
+        if not add:
+            out.cannot(NotFixable(joint=joint.name, path=joint.path, test=result.name, cause="no_drive", why=""))
+            continue
+        cause, why = _beyond_drive_values(joint, adding=True)
+        if cause:
+            out.cannot(NotFixable(joint=joint.name, path=joint.path, cause=cause, why=why))
+            continue
+        out.added.add(joint.path)
+        out.tune(joint.path, result.name, f"{result.name}: SKIP, no drive: a first drive is added")
 
 
 def _result(out: Diagnosis, result: "TestResult", asset: "AssetModel", by_name: dict, registry: "TestRegistry") -> None:
@@ -119,15 +162,16 @@ def _row(out: Diagnosis, test: str, rules, row, joint: "JointInfo", by_name: dic
             out.tune(other.path, test, why)
 
 
-def _beyond_drive_values(joint: "JointInfo") -> tuple[str, str]:
-    """(cause, why) when no drive value can fix this joint whatever its rows say, else ('', '')."""
+def _beyond_drive_values(joint: "JointInfo", adding: bool = False) -> tuple[str, str]:
+    """(cause, why) when no drive value can fix this joint whatever its rows say, else ('', ''). `adding`: the joint
+    gets its first drive (no drive is then no reason)."""
     if joint.is_angular and joint.has_limits and (joint.upper - joint.lower) < UNIT_SUSPECT_RANGE:
         return "limit_unit", _unit_story(joint)
     if joint.articulation is None or joint.exclude_from_articulation:
         return ("outside_articulation", "outside any articulation: the engine gives no joint-space inertia to size a "
                                         "drive by and enforces no velocity cap; put the joint in an articulation")
-    if joint.drive is None or not joint.drive.active:
-        return "no_drive", "no UsdPhysics.DriveAPI to tune"
+    if not adding and (joint.drive is None or not joint.drive.active):
+        return "no_drive", "no UsdPhysics.DriveAPI to tune (`simready-physics fix --add-drives` proposes one)"
     return "", ""
 
 

@@ -32,6 +32,14 @@ def axis_velocity_attr(angular: bool) -> str:
 
 
 LEGACY_VELOCITY_ATTR = "physxJoint:maxJointVelocity"
+# legacy attribute -> the per-axis attribute name it is carried to (after physxJointAxis:<axis>:)
+PER_AXIS = {"physxJoint:maxJointVelocity": "maxJointVelocity", "newton:velocityLimit": "maxJointVelocity",
+            "physxJoint:armature": "armature"}
+
+
+def per_axis_attr(legacy: str, angular: bool) -> str:
+    """The per-axis spelling PhysX 5.12 and Isaac Sim both parse for a legacy joint attribute."""
+    return f"physxJointAxis:{drive_axis(angular)}:{PER_AXIS[legacy]}"
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,7 @@ class JointOverride:
     """What one joint's over carries: attribute -> value (USD units), applied API schemas, a comment."""
 
     path: str
-    values: dict[str, float] = field(default_factory=dict)
+    values: dict[str, float | str] = field(default_factory=dict)  # a str is a token (a drive's type)
     apis: list[str] = field(default_factory=list)
     comment: str = ""
 
@@ -107,8 +115,12 @@ def write_override_layer(path: str | Path, stage, overrides: list[JointOverride]
         prim = stage.GetPrimAtPath(item.path) if stage is not None else None
         for name, value in item.values.items():
             attr = prim.GetAttribute(name) if prim else None
-            type_name = attr.GetTypeName() if attr and attr.GetTypeName() else Sdf.ValueTypeNames.Float
             custom = not (attr and attr.IsDefined() and not attr.IsCustom()) and not name.startswith("drive:")
+            if isinstance(value, str):  # a token (a drive's type): uniform, as the schema declares it
+                spec_attr = Sdf.AttributeSpec(spec, name, Sdf.ValueTypeNames.Token, Sdf.VariabilityUniform, custom)
+                spec_attr.default = value
+                continue
+            type_name = attr.GetTypeName() if attr and attr.GetTypeName() else Sdf.ValueTypeNames.Float
             spec_attr = Sdf.AttributeSpec(spec, name, type_name, Sdf.VariabilityVarying, custom)
             spec_attr.default = float(value)
     _write_text(layer, path)

@@ -12,7 +12,7 @@ from ..core.results import FixChange, FixJoint, FixResult, FixTest, NotFixable
 from ..core.status import Status
 from ..core.usd import read_asset
 from .layers import (
-    DRIVE_ATTRS, JointOverride, UsdUnits, axis_velocity_attr, authored_value, drive_attr, drive_axis, open_stage,
+    DRIVE_ATTRS, JointOverride, UsdUnits, authored_value, drive_attr, drive_axis, open_stage, per_axis_attr,
     stage_metadata, write_composed_root, write_override_layer,
 )
 from .rounds import Round, verdict_of
@@ -41,6 +41,16 @@ def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict
         item = JointOverride(path, comment=(comments or {}).get(path, ""))
         rows = changes.setdefault(path, [])
         prop = proposals.get(path)
+        if prop is not None and prop.added:  # a first drive: its schema, a force drive, the held target
+            axis = drive_axis(joint.is_angular)
+            item.apis.append(f"PhysicsDriveAPI:{axis}")
+            item.values[drive_attr(joint.is_angular, "type")] = "force"
+            target = state.allow[path].hold if path in state.allow else 0.0
+            item.values[drive_attr(joint.is_angular, "targetPosition")] = (
+                math.degrees(target) if joint.is_angular else target / asset.meters_per_unit)
+            rows.append(FixChange(attribute=f"PhysicsDriveAPI:{axis}", before=None, after="applied, type force",
+                                  why="no drive authored: a first force drive (its maxForce is a torque the actuator's "
+                                      "rating bounds), held at the target the tests hold it at"))
         for name in DRIVE_ATTRS if prop is not None else ():
             if name not in prop.proposed:
                 continue
@@ -48,17 +58,20 @@ def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict
             value = units.to_usd(name, prop.proposed[name], joint.is_angular)
             item.values[attr] = value
             rows.append(FixChange(attribute=attr, before=authored_value(stage, path, attr), after=float(f"{value:.6g}"),
-                                  unit=UsdUnits.label(name, joint.is_angular), why=prop.why.get(name, "")))
-        if path in migrate:
-            legacy = migrate[path]
-            attr = axis_velocity_attr(joint.is_angular)
+                                  unit=UsdUnits.label(name, joint.is_angular), why=prop.why.get(name, ""),
+                                  assumed=name in prop.assumed))
+        for legacy in migrate.get(path, ()):
+            attr = per_axis_attr(legacy, joint.is_angular)
             value = authored_value(stage, path, legacy)
             item.values[attr] = value
-            item.apis.append(f"PhysxJointAxisAPI:{drive_axis(joint.is_angular)}")
-            rows.append(FixChange(attribute=attr, before=authored_value(stage, path, attr), after=value,
-                                  unit=UsdUnits.label("maxJointVelocity", joint.is_angular),
+            api = f"PhysxJointAxisAPI:{drive_axis(joint.is_angular)}"
+            if api not in item.apis:
+                item.apis.append(api)
+            name = attr.rsplit(":", 1)[-1]
+            rows.append(FixChange(attribute=attr, before=value, before_attribute=legacy, after=value,
+                                  unit=UsdUnits.label(name, joint.is_angular),
                                   why=f"{legacy} carried to the per-axis spelling PhysX 5.12 and Isaac Sim both parse "
-                                      f"(PhysxJointAxisAPI:{drive_axis(joint.is_angular)} applied)"))
+                                      f"({api} applied)"))
         out.append(item)
     return out, changes, stage
 
@@ -93,9 +106,9 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
     for path in set(best.proposals) | set(best.migrate):
         name = path.rsplit("/", 1)[-1]
         verdicts = "; ".join(f"{t} {b.value} -> {a.value if a else '-'}" for t, b, a in _joint_verdicts(state, best, path, name))
-        why = clip("; ".join(state.diagnosis.drive.get(path, [])[:2]), 300) or "only the legacy velocity-limit spelling"
-        what = "; ".join(f"{c.attribute.rsplit(':', 1)[-1]} {f'{c.before:.6g}' if c.before is not None else 'unset'} -> "
-                         f"{c.after:.6g} {c.unit} ({clip(c.why, 160)})" for c in changes.get(path, []))
+        why = clip("; ".join(state.diagnosis.drive.get(path, [])[:2]), 300) or "only legacy PhysxJointAPI spellings, carried per axis"
+        what = "; ".join(f"{c.attribute.rsplit(':', 1)[-1]} {_before_text(c)} -> {_value_text(c.after)} {c.unit}".rstrip()
+                         + f" ({clip(c.why, 160)})" for c in changes.get(path, []))
         comments[path] = f"{TOOL}. Why: {why}. Changes: {what}. Verdicts as authored -> with this layer: {verdicts or 'unchanged'}"
     overrides, _, stage = _overrides(state, best.proposals, best.migrate, comments)
     layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
@@ -105,6 +118,17 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
     state.final_layer = write_override_layer(layer_path, stage, overrides, header)
     state.final_root = write_composed_root(root_path, [state.final_layer, state.path], stage_metadata(stage),
                                            f"{TOOL}: {Path(state.path).name} with {layer_path.name} over it")
+
+
+def _value_text(value) -> str:
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def _before_text(change: FixChange) -> str:
+    """The value before: 'unset', or the value in another spelling ('180.5 as newton:velocityLimit')."""
+    if change.before is None:
+        return "unset"
+    return _value_text(change.before) + (f" as {change.before_attribute}" if change.before_attribute else "")
 
 
 def _joint_verdicts(state: "AssetFix", rnd: Round | None, path: str, name: str):
@@ -163,21 +187,25 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
             end = allow.ends.get(pose, math.nan) if allow is not None else math.nan
             test = allow.ends_test if allow is not None else ""
             unit = "rad" if m.angular else "m"
-            reached = for_people(end - info["error"], unit)
+            where = stop_text(pose, end, end - info["error"], allow.hold if allow is not None else 0.0, unit)
             if info.get("collision"):
                 bodies = sorted({b for pair in info["pairs"] for b in pair})
                 pairs = ", ".join(f"{a.rsplit('/', 1)[-1]} with {b.rsplit('/', 1)[-1]}" for a, b in info["pairs"])
-                why = (f"blocked before its {pose} endpoint {for_people(end, unit)} (stops at {reached}) even under an unlimited "
-                       f"probe drive; with the collisions of {pairs} filtered it reaches it: collision geometry stops it, "
-                       "not the drive. Fix the colliders, filter the pair, or narrow the joint's limits")
+                why = (f"{where} even under an unlimited probe drive; with the collisions of {pairs} filtered it reaches it: "
+                       "collision geometry stops it, not the drive. Fix the colliders, filter the pair, or narrow the joint's limits")
                 out.append(NotFixable(joint=m.name, path=path, test=test, cause="collision", why=why, bodies=bodies))
             else:
                 tried = ", ".join(b.rsplit("/", 1)[-1] for pair in info.get("candidates", []) for b in pair) or "none touch there"
                 out.append(NotFixable(joint=m.name, path=path, test=test, cause="blocked",
-                                      why=f"blocked before its {pose} endpoint {for_people(end, unit)} (stops at {reached}) even "
-                                          f"under a 20x stiffer unlimited probe drive, and not by the colliders touching there "
-                                          f"(filtered: {tried}): joint friction ({for_people(m.friction, 'N·m' if m.angular else 'N')}), "
-                                          "a mimic or loop constraint holds it"))
+                                      why=f"{where} even under a 20x stiffer unlimited probe drive, and not because of the "
+                                          f"colliders touching there (filtered: {tried}): joint friction "
+                                          f"({for_people(m.friction, 'N·m' if m.angular else 'N')}), a mimic or loop "
+                                          "constraint holds it"))
+    shown = best or (state.rounds[-1] if state.rounds else None)
+    for path, prop in (shown.proposals.items() if shown else ()):  # bounds that kept a value short (rating, stability)
+        for cause, sentence in prop.limits:
+            if not any(n.path == path and n.cause == cause for n in out):
+                out.append(NotFixable(joint=prop.name, path=path, cause=cause, why=sentence))
     for path, why in state.reverted.items():
         if not any(n.path == path for n in out):
             out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, cause="reverted", why=why))
@@ -208,6 +236,15 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     return out
 
 
+def stop_text(pose: str, end: float, stop: float, hold: float, unit: str) -> str:
+    """Where a blocked joint stopped, relative to the endpoint it was driven to from `hold`: short of it, or held past
+    it (something pushes it there), never 'blocked before' an endpoint it went beyond."""
+    toward = 1.0 if end >= hold else -1.0
+    if (stop - end) * toward > 0:
+        return f"held past its {pose} endpoint {for_people(end, unit)}, at {for_people(stop, unit)} (something pushes it there)"
+    return f"stops at {for_people(stop, unit)}, short of its {pose} endpoint {for_people(end, unit)}"
+
+
 def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
     if state.summary:
         return state.summary
@@ -221,9 +258,14 @@ def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
         if any(r.worth for r in state.rounds):
             return f"no layer accepted: every round that fixed a verdict broke one that passed{tail}"
         return f"no layer accepted: no round fixed a verdict{tail}"
-    fixed = f"{len(best.fixed)} of {len(failing)} failing verdict(s) fixed" + (f" ({', '.join(best.fixed)})" if best.fixed else "")
+    parts = [f"{len(best.fixed)} of {len(failing)} failing verdict(s) fixed" + (f" ({', '.join(best.fixed)})" if best.fixed else "")]
+    if best.judged:
+        added = len(state.diagnosis.added) if state.diagnosis else 0
+        parts = parts if failing else []
+        parts.append(f"{len(best.judged)} SKIP -> PASS with first drives on {added} joint(s) ({', '.join(best.judged)})")
+    fixed = ", ".join(parts)
     if best.improved:
         fixed += f", {len(best.improved)} FAIL -> WARN ({', '.join(best.improved)})"
     if best.warnings_removed:
-        fixed += f", {best.warnings_removed} forward-compatibility warning(s) gone (per-axis velocity spelling)"
+        fixed += f", {best.warnings_removed} forward-compatibility warning(s) gone (per-axis spellings)"
     return f"{fixed}; {len(result.joints)} joint override(s), {len(state.rounds)} round(s){tail}"

@@ -25,8 +25,8 @@ from ..core.status import Status
 from ..core.usd import read_asset
 from ..physics_tests import default_registry
 from ..run.worker import run_calls
-from .diagnose import diagnose
-from .layers import axis_velocity_attr, authored_value, open_stage
+from .diagnose import LEGACY_ONLY, diagnose, movable
+from .layers import authored_value, open_stage, per_axis_attr
 from .outcome import build_result, write_final_layers, write_round_layers
 from .plan import Plan, PlanRequest, plan_asset
 from .rounds import Round, best_round, compare
@@ -60,7 +60,7 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
     _keep(report, work / "before")
     states = [AssetFix(a, work / _slug(a.path), config, names) for a in report.assets]
     for state in states:
-        _prepare(state, set(joints or ()))
+        _prepare(state, set(joints or ()), targets)
     active = [s for s in states if not s.done]
     for index in range(1, targets.max_rounds + 1):
         if not active:
@@ -105,14 +105,14 @@ def _slug(path: str) -> str:
     return f"{p.stem}-{hashlib.sha1(str(p.resolve()).encode()).hexdigest()[:8]}"
 
 
-def _prepare(state: AssetFix, only: set[str]) -> None:
+def _prepare(state: AssetFix, only: set[str], targets: FixTargets) -> None:
     try:
         asset = read_asset(state.path)
     except Exception as exc:  # noqa: BLE001 - the verdicts already say why
         state.done, state.status, state.summary = True, "not_fixable", f"the asset cannot be read: {exc}"
         return
     registry = default_registry()
-    d = state.diagnosis = diagnose(state.before, asset, registry)
+    d = state.diagnosis = diagnose(state.before, asset, registry, targets.add_drives)
     statuses = {t.status for t in state.before.tests}
     if statuses & NOT_RUN and statuses <= NOT_RUN | {Status.NOT_APPLICABLE}:  # no verdict a layer could be proved by
         state.done, state.status = True, "not_fixable"
@@ -122,17 +122,31 @@ def _prepare(state: AssetFix, only: set[str]) -> None:
         for found in (d.drive, d.migrate):
             for path in [p for p in found if not ({p, p.rsplit("/", 1)[-1]} & only)]:
                 del found[path]
+        d.added &= set(d.drive)
     stage = open_stage(state.path)
-    for path in list(d.migrate):  # already spelled per axis (e.g. an asset fixed before): nothing to carry
+    for path, joint in asset.joints.items():  # other legacy PhysxJointAPI attributes the runtime ignores
+        if movable(joint) and (not only or {path, joint.name} & only):
+            extra = [a for a in LEGACY_ONLY if authored_value(stage, path, a) is not None]
+            if extra:
+                d.migrate.setdefault(path, []).extend(extra)
+    for path in list(d.migrate):
         joint = asset.joints[path]
-        if authored_value(stage, path, axis_velocity_attr(joint.is_angular)) is not None:
+        if joint.is_passive and path not in d.added:  # no drive moves it: a per-axis value changes no verdict
+            del d.migrate[path]
+            continue
+        # already spelled per axis (e.g. an asset fixed before): nothing to carry
+        d.migrate[path] = [a for a in d.migrate[path] if authored_value(stage, path, per_axis_attr(a, joint.is_angular)) is None]
+        if not d.migrate[path]:
             del d.migrate[path]
     state.allow = {p: allowance(asset.joints[p], state.config, state.names, registry) for p in d.drive}
     if not d.drive and not d.migrate:
         state.done = True
-        state.status = "nothing_to_fix" if not d.not_fixable else "not_fixable"
-        state.summary = ("no failing verdict to fix" if not d.failing and not d.not_fixable else
-                         "no failure that drive values can fix")
+        state.status = "nothing_to_fix" if not d.failing and not d.not_fixable else "not_fixable"
+        no_drive = ("nothing done: the driven-joint tests skip joints that have no drive; `simready-physics fix "
+                    "--add-drives` proposes first drives" if any(n.cause == "no_drive" and not n.joint for n in d.not_fixable)
+                    else "")
+        state.summary = (no_drive or "no failing verdict to fix" if not d.failing and not d.not_fixable else
+                         no_drive or "no failure that drive values can fix")
 
 
 def _plan(states: list[AssetFix], engine: str, config: ValidationConfig, targets: FixTargets, jobs) -> None:
@@ -180,7 +194,7 @@ def _next(state: AssetFix, rnd: Round, last: bool, only: set[str]) -> None:
     moved = bool(hit)  # a joint broken as a side effect (unchanged itself) is tuned next round, when drives can fix it
     asset = read_asset(state.path)
     registry = default_registry()
-    found = diagnose(rnd.after, asset, registry)
+    found = diagnose(rnd.after, asset, registry, added=state.diagnosis.added)
     for path, why in found.drive.items():  # rows drive values can still fix
         if path in state.reverted or path not in asset.joints or (only and not ({path, path.rsplit("/", 1)[-1]} & only)):
             continue

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..core.config import ValidationConfig
 from ..core.usd import read_asset
 from .probe import HOLD_SECONDS, ProbeResult, Waypoints, _ProbeRun, probe
-from .rules import Proposal, propose
+from .rules import Proposal, cap_max_force, propose
 from .targets import FixTargets, JointAllowance
 
 VERIFY_PASSES = 3
@@ -83,6 +83,7 @@ def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoint
     scene = SceneSpec(physics_fps=fps, gravity=9.81, ground=None, pin_base=True)
     caps = plan.probe.caps
     run = _ProbeRun(request.asset_path, request.engine, config, scene, workdir, asset, plan.probe.dofs, waypoints, caps)
+    stuck: set[str] = set()  # joints held at a bound (rating, stability): not raised again
     for attempt in range(VERIFY_PASSES):
         gains = {p: (prop.value("stiffness"), prop.value("damping"), prop.value("maxForce")) for p, prop in plan.proposals.items() if prop.changed}
         poses_of = {p: [k for k in request.allow[p].ends if k not in plan.probe.joints[p].blocked] for p in tuned}
@@ -92,25 +93,41 @@ def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoint
             prop, allow = plan.proposals[p], request.allow[p]
             errors = {pose: v[0] for pose, v in result.get(p, {}).items() if pose in ("hold", *poses_of[p])}
             plan.verified[p] = {pose: abs(e) for pose, e in errors.items()}
-            ratio = _shortfall(errors, allow, request.targets.escalated(prop.level).deflection_share)
+            share = request.targets.escalated(prop.level).deflection_share
+            ratio = _shortfall(errors, allow, share)
             if ratio <= 1.0:
                 continue
             short = True
             k, d, f = gains[p]
             held = max(k * abs(e) for e in errors.values())
             if math.isfinite(f) and held >= SATURATED * f:
-                prop.proposed["maxForce"] = 2.0 * f
-                prop.why["maxForce"] = prop.why.get("maxForce", "") + "; verified: the drive sat at its maxForce, x2"
-            else:
-                factor = ratio * RAISE_MARGIN
-                prop.proposed["stiffness"] = k * factor
-                prop.proposed["damping"] = d * math.sqrt(factor)
-                prop.why["stiffness"] = prop.why.get("stiffness", "") + f"; verified: static error {ratio:.3g}x the allowed share, x{factor:.3g}"
-                prop.why.setdefault("damping", "zeta kept as stiffness was raised")
-                prop.derived["omega_n"] = math.sqrt(prop.proposed["stiffness"] / prop.derived["inertia"])
-        if not short:
+                if not cap_max_force(prop, 2.0 * f, "; verified: the drive sat at its maxForce, x2", request.targets):
+                    stuck.add(p)
+                continue
+            bound = prop.derived.get("stiffness_bound", math.inf)
+            factor = min(ratio * RAISE_MARGIN, bound / k) if k > 0 else ratio * RAISE_MARGIN
+            if factor <= 1.0 + 1e-6:  # at the stability bound already: nothing stiffer integrates stably
+                stuck.add(p)
+                _at_bound(prop, ratio * share)
+                continue
+            prop.proposed["stiffness"] = k * factor
+            prop.proposed["damping"] = d * math.sqrt(factor)
+            prop.why["stiffness"] = prop.why.get("stiffness", "") + f"; verified: static error {ratio:.3g}x the allowed share, x{factor:.3g}"
+            prop.why.setdefault("damping", "zeta kept as stiffness was raised")
+            prop.derived["omega_n"] = math.sqrt(prop.proposed["stiffness"] / prop.derived["inertia"])
+        tuned = [p for p in tuned if p not in stuck]
+        if not short or not tuned:
             return
     plan.notes.append(f"static errors still above the allowed share after {VERIFY_PASSES} verify passes")
+
+
+def _at_bound(prop: Proposal, ratio: float) -> None:
+    """A joint still off by more than its whole tolerance at the stiffness bound: the band is not met within stable
+    stiffness (`ratio`: static error / tolerance)."""
+    if ratio > 1.0 and all(cause != "stability" for cause, _ in prop.limits):
+        prop.limits.append(("stability", f"with the stiffest drive the step integrates stably for its inertia, its static "
+                                         f"error is still {ratio:.3g}x the tolerance at the judged poses: the band cannot be "
+                                         "met within it"))
 
 
 def _shortfall(errors: dict[str, float], allow: JointAllowance, share: float) -> float:

@@ -26,12 +26,13 @@ class Round:
 
     index: int
     proposals: dict[str, "Proposal"]  # joint path -> proposal (changed ones)
-    migrate: dict[str, str]  # joint path -> legacy attribute carried per axis
+    migrate: dict[str, list[str]]  # joint path -> legacy attributes carried per axis
     layer: Path
     composed: Path
     after: "AssetResult | None" = None
     fixed: list[str] = field(default_factory=list)  # tests FAIL/WARN -> PASS
     improved: list[str] = field(default_factory=list)  # tests FAIL -> WARN
+    judged: list[str] = field(default_factory=list)  # tests SKIP -> PASS: drives added where there were none
     broken: list[str] = field(default_factory=list)  # tests PASS -> anything else
     regressed: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows PASS -> FAIL/WARN
     remaining: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows still FAIL/WARN
@@ -43,10 +44,10 @@ class Round:
 
     @property
     def worth(self) -> bool:
-        return bool(self.fixed or self.improved or self.warnings_removed)
+        return bool(self.fixed or self.improved or self.judged or self.warnings_removed)
 
     def score(self) -> tuple:
-        return (len(self.fixed), len(self.improved), self.warnings_removed, -len(self.remaining), -len(self.proposals), self.index)
+        return (len(self.fixed) + len(self.judged), len(self.improved), self.warnings_removed, -len(self.remaining), -len(self.proposals), self.index)
 
 
 def rows(result: "AssetResult") -> dict[tuple[str, str], Status]:
@@ -67,6 +68,8 @@ def compare(before: "AssetResult", rnd: Round) -> None:
             continue
         if old.status in FAILING and test.status == Status.PASS:
             rnd.fixed.append(test.name)
+        elif old.status == Status.SKIP and test.status == Status.PASS:
+            rnd.judged.append(test.name)
         elif old.status == Status.FAIL and test.status == Status.WARN:
             rnd.improved.append(test.name)
         elif old.status == Status.PASS and test.status != Status.PASS:

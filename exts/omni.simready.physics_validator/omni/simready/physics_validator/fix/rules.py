@@ -10,6 +10,16 @@ against gravity (+ joint friction), lever arm r of effort_limit's load F, and th
 with w = 2 pi f_n, zeta the target damping ratio, s the deflection share and m the force margin (FixTargets);
 a_sweep is the sweep's peak commanded acceleration. Everything here is SI (per radian); `layers.UsdUnits`
 turns it into USD's per-degree values. An authored value that already meets its requirement is not changed.
+
+Two bounds no proposal crosses, each said when it binds (`Proposal.limits`, reported as not fixable by drives):
+- the actuator's rating: an authored maxForce (else the rated effort a converter carried, `urdf:limit:effort`) is
+  never raised unless `FixTargets.raise_max_force`; a joint that needs more reads "needs X N·m, rated Y N·m";
+- stability: K <= I w_max² with w_max = 2 pi fps / steps_per_period (a natural period of at least 10 steps at the
+  test's 240 Hz), so the step integrates the drive; a tolerance that needs a stiffer drive is said not to be met.
+
+A joint with no drive (`--add-drives`) gets a force drive (maxForce a torque the actuator's rating bounds) with the
+same rules; its maxForce is the rated effort when the asset carries one, else the sized requirement, marked as an
+assumption the author must confirm.
 """
 
 from __future__ import annotations
@@ -40,6 +50,11 @@ class Proposal:
     why: dict[str, str] = field(default_factory=dict)  # per changed attribute: the rule with its numbers
     derived: dict[str, float] = field(default_factory=dict)  # inertia, loads, requirements, achieved omega_n/zeta
     level: int = 0
+    added: bool = False  # the joint had no drive: the proposal adds one (type, target, gains, maxForce)
+    rating: float = math.inf  # the actuator's rating maxForce stays within (inf: none authored)
+    rating_source: str = ""  # the attribute the rating was read from
+    assumed: set[str] = field(default_factory=set)  # proposed values the author must confirm (no rating authored)
+    limits: list[tuple[str, str]] = field(default_factory=list)  # (cause, sentence): a bound that kept a value short
 
     @property
     def changed(self) -> bool:
@@ -60,9 +75,10 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
     """The drive values `joint` needs, or None when its inertia was not measured."""
     t = targets.escalated(level)
     drive = joint.drive
-    out = Proposal(joint.path, joint.name, joint.is_angular, level=level)
+    out = Proposal(joint.path, joint.name, joint.is_angular, level=level, added=not has_drive(drive))
     out.current = {"stiffness": drive.stiffness if drive else 0.0, "damping": drive.damping if drive else 0.0,
                    "maxForce": drive.max_force if drive else math.inf}
+    out.rating, out.rating_source = rating(joint)
     inertia = measure.inertia_max
     if not math.isfinite(inertia):
         return None
@@ -92,6 +108,18 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
                       f"{allow.load_test}: held load + {allow.effort_force:g} N x {for_people(measure.lever_arm, 'm')} lever "
                       f"deflects < {t.deflection_share:.3g} x {for_people(allow.effort_tolerance, 'rad' if joint.is_angular else 'm')}"))
     k_req, k_why = max(needs, key=lambda item: item[0])
+    k_max = inertia * targets.omega_max(allow.fps) ** 2  # never escalated: it is the step's, not a target
+    if k_req > k_max * (1.0 + t.slack):
+        # the bound binds: said when even the whole tolerance (no share kept in reserve) needs more than it allows
+        unmet = [why for k, why in needs if k * t.deflection_share > k_max * (1.0 + t.slack)]
+        if unmet:
+            out.limits.append(("stability", f"{unmet[0]} needs stiffness {_usd_text(k_req, joint.is_angular, 'stiffness')}"
+                                            f" (at least {_usd_text(k_req * t.deflection_share, joint.is_angular, 'stiffness')} "
+                                            f"for the whole tolerance); the {allow.fps:g} Hz step integrates at most "
+                                            f"{_usd_text(k_max, joint.is_angular, 'stiffness')} for its inertia "
+                                            f"{for_people(inertia)} {_unit(joint.is_angular, 'inertia')} (a natural period of "
+                                            f"{targets.steps_per_period:g} steps): the band cannot be met within it"))
+        k_req, k_why = k_max, f"the stability bound I (2 pi fps / {targets.steps_per_period:g})², below {k_why}"
     stiffness = out.current["stiffness"]
     if stiffness < k_req * (1.0 - t.slack):
         stiffness = k_req
@@ -109,13 +137,83 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
     dynamic = load_max + inertia * allow.sweep_accel + measure.friction
     held = load_hold + test_load + measure.friction
     f_req = t.force_margin * max(dynamic, held)
-    if f_req > 0 and out.current["maxForce"] < f_req * (1.0 - t.slack):
-        out.proposed["maxForce"] = f_req
-        which = "gravity + sweep acceleration" if dynamic >= held else f"held load + {allow.effort_force:g} N test load"
-        out.why["maxForce"] = f"{t.force_margin:.3g} x {which} ({for_people(max(dynamic, held), _unit(joint.is_angular, 'load'))})"
+    which = "gravity + sweep acceleration" if dynamic >= held else f"held load + {allow.effort_force:g} N test load"
+    peak = for_people(max(dynamic, held), _unit(joint.is_angular, 'load'))
+    need = f"{t.force_margin:.3g} x {which} ({peak})"
+    # the rating is compared with the unescalated margin: an escalation is a target, not what the load needs
+    base = (targets.force_margin * max(dynamic, held), f"{targets.force_margin:.3g} x {which} ({peak})")
+    _max_force(out, f_req, need, targets, t.slack, base)
+    if out.added:
+        out.proposed.setdefault("stiffness", stiffness)
+        out.proposed.setdefault("damping", damping)
+        out.why.setdefault("damping", f"2 zeta sqrt(K I), zeta {t.damping_ratio:g}")
     out.derived = {"inertia": inertia, "load_max": load_max, "load_hold": load_hold, "test_load": test_load,
                    "stiffness_required": k_req, "max_force_required": f_req, "omega_n_target": w,
                    "omega_n": math.sqrt(stiffness / inertia) if stiffness > 0 else 0.0,
                    "zeta": damping / (2.0 * math.sqrt(stiffness * inertia)) if stiffness > 0 else math.inf,
-                   "zeta_target": t.damping_ratio}
+                   "zeta_target": t.damping_ratio, "stiffness_bound": k_max, "rating": out.rating}
     return out
+
+
+def has_drive(drive) -> bool:
+    """A drive that moves its joint (stiffness or damping > 0: core.asset_model.DriveInfo.active)."""
+    return drive is not None and (drive.stiffness > 0 or drive.damping > 0)
+
+
+def rating(joint: "JointInfo") -> tuple[float, str]:
+    """(the effort the drive's maxForce stays within, the attribute it comes from): an authored maxForce, else the
+    rated effort a converter carried (urdf:limit:effort, mjc:actuatorfrcrange); (inf, '') when neither is authored."""
+    drive = joint.drive
+    if has_drive(drive) and math.isfinite(drive.max_force):
+        return drive.max_force, f"drive:{'angular' if joint.is_angular else 'linear'}:physics:maxForce"
+    effort = getattr(joint, "effort_limit", None)
+    if effort is not None and math.isfinite(effort) and effort > 0:
+        return effort, str(getattr(joint, "effort_limit_source", "") or "effort limit")
+    return math.inf, ""
+
+
+def _max_force(out: Proposal, f_req: float, need: str, targets: "FixTargets", slack: float,
+               base: tuple[float, str]) -> None:
+    """maxForce: the requirement, within the rating unless asked (`raise_max_force`); a new drive gets the rating.
+    `base`: the requirement at the unescalated margin, which a rating below is reported against."""
+    unit = _unit(out.angular, "load")
+    capped = math.isfinite(out.rating) and not targets.raise_max_force
+    if out.added:  # a new drive: the rated effort where authored, else the requirement, assumed
+        if math.isfinite(out.rating):
+            out.proposed["maxForce"], out.why["maxForce"] = out.rating, f"the rated effort ({out.rating_source})"
+        elif f_req > 0:
+            out.proposed["maxForce"], out.why["maxForce"] = f_req, f"{need}; assumed: no rated effort authored, confirm it"
+            out.assumed.add("maxForce")
+    elif f_req > 0 and out.current["maxForce"] < f_req * (1.0 - slack):
+        value = min(f_req, out.rating) if capped else f_req
+        if value > out.current["maxForce"] * (1.0 + slack):
+            out.proposed["maxForce"], out.why["maxForce"] = value, need
+    f_base, base_need = base
+    if capped and f_base > out.rating * (1.0 + slack) and (out.added or math.isfinite(out.current["maxForce"])):
+        out.limits.append(("actuator_rating", f"needs {for_people(f_base, unit)} ({base_need}), rated "
+                                              f"{for_people(out.rating, unit)} ({out.rating_source}): kept at the rating; pass "
+                                              "--raise-max-force to exceed it"))
+
+
+def cap_max_force(out: Proposal, wanted: float, why: str, targets: "FixTargets") -> bool:
+    """Raise a proposal's maxForce to `wanted` within the rating (the verify pass); False when the rating stopped it."""
+    value = wanted if targets.raise_max_force or not math.isfinite(out.rating) else min(wanted, out.rating)
+    if value > out.value("maxForce") * 1.000001:
+        out.proposed["maxForce"] = value
+        out.why["maxForce"] = out.why.get("maxForce", "") + why
+    if value < wanted * 0.999999:
+        unit = _unit(out.angular, "load")
+        sentence = (f"needs more than {for_people(value, unit)} at the poses the tests judge (the drive sat at its maxForce), "
+                    f"rated {for_people(out.rating, unit)} ({out.rating_source}): kept at the rating; pass --raise-max-force "
+                    "to exceed it")
+        if all(c != "actuator_rating" for c, _ in out.limits):
+            out.limits.append(("actuator_rating", sentence))
+        return False
+    return True
+
+
+def _usd_text(value: float, angular: bool, name: str) -> str:
+    """A drive value as authored in USD (per degree for angular drives, stage units taken as SI)."""
+    if angular:
+        return f"{value * math.pi / 180.0:.4g} N·m/°" if name == "stiffness" else f"{value:.4g} N·m"
+    return f"{value:.4g} N/m" if name == "stiffness" else f"{value:.4g} N"

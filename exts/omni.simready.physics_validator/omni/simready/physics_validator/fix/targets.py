@@ -33,6 +33,14 @@ class FixTargets:
     max_rounds: int = 3  # re-runs: escalate, revert, re-run at most this often
     escalation: float = 2.0  # each escalation: f_n and margin x this, deflection share / this
     slack: float = 0.02  # an authored value within 2 % of the requirement meets it (idempotence)
+    steps_per_period: float = 10.0  # stiffness bound: a drive's natural period spans at least this many physics steps
+    raise_max_force: bool = False  # --raise-max-force: maxForce may exceed the authored value (the actuator's rating)
+    add_drives: bool = False  # --add-drives: joints with no drive (or zero gains) get first drives
+
+    def omega_max(self, fps: float) -> float:
+        """The stiffest natural frequency (rad/s) the step integrates stably, for a drive on a joint of any inertia:
+        K <= I x this². At 240 Hz: 150.8 rad/s (24 Hz), a natural period of 10 steps."""
+        return 2.0 * math.pi * fps / self.steps_per_period
 
     @property
     def omega(self) -> float:
@@ -52,7 +60,9 @@ class FixTargets:
     def describe(self) -> dict:
         return {"natural_frequency_hz": self.natural_frequency_hz, "omega_n_rad_s": round(self.omega, 4),
                 "damping_ratio": self.damping_ratio, "force_margin": self.force_margin,
-                "deflection_share": self.deflection_share, "max_rounds": self.max_rounds, "escalation": self.escalation}
+                "deflection_share": self.deflection_share, "max_rounds": self.max_rounds, "escalation": self.escalation,
+                "steps_per_period": self.steps_per_period, "raise_max_force": self.raise_max_force,
+                "add_drives": self.add_drives}
 
 
 def hold_target(joint: "JointInfo") -> float:

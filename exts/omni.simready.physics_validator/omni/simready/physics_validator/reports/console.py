@@ -1,22 +1,27 @@
 """Console summary of a run, in the shape of where it is read.
 
 On a terminal: a table, one row per asset and test, coloured verdicts, reasons people can act on.
-In a log or a pipe (stdout not a terminal): one line per asset (its worst verdict, the tests that
-failed, the short path), then under it the reason of each failing row, so 28 assets read as about 28
-lines plus the failures, never a table wrapped at 80 columns. Asset names are `short_name` in both,
-as in the progress lines. A PASS carrying warnings reads "PASS*" (core.status.verdict_label).
+In a log or a pipe (stdout not a terminal): one line per asset (its verdict with what was tested, the short
+path, the tests that count against it), then under it every test that did not PASS with its reason, its first
+fix hint and, when `simready-physics fix` can act on it, the command to try. Both shapes carry the same
+words: a SKIP says why in a pipe too. Asset names are `short_name` in both, as in the progress lines. A PASS
+carrying warnings reads "PASS*" (core.status.verdict_label). Counts are of tests, and say so.
+
+Which `fix` command applies is decided from codes, by each test's FixRules (`fix_flags`), never from a reason.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..core.results import AssetResult, RunReport
-from ..core.status import Status, verdict_label, verdict_text, worst
+from ..core.results import AssetResult, RunReport, TestResult
+from ..core.status import Status, verdict_label, verdict_text
 
 STATUS_STYLE = {
     Status.PASS: "bold green",
@@ -28,7 +33,10 @@ STATUS_STYLE = {
     Status.ERROR: "bold white on red",
 }
 FAILING = (Status.FAIL, Status.PRECHECK_FAILURE, Status.ERROR)
+TESTED = (Status.PASS, Status.WARN, Status.FAIL)  # verdicts of a test that exercised the asset
 LABEL_WIDTH = len("PRECHECK_FAILURE")
+FIX_COMMAND = "simready-physics fix"
+INDENT, DETAIL = "    ", "        "
 
 
 def short_name(path: str) -> str:
@@ -49,7 +57,7 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def styled(label: str, status: Status) -> str:
+def styled(label: str, status: Status | None) -> str:
     return f"[{STATUS_STYLE.get(status, 'bold')}]{escape(label)}[/]"
 
 
@@ -58,123 +66,158 @@ def failing_rows(asset: AssetResult, fail_on_skip: bool = False) -> list:
     return [r for r in asset.tests if r.status in FAILING or (fail_on_skip and r.status == Status.SKIP)]
 
 
-def asset_label(asset: AssetResult) -> tuple[str, Status | None]:
-    """The asset's worst verdict as shown ('PASS*' when its worst is a PASS that carries warnings)."""
-    status = worst(r.status for r in asset.tests)
-    if status is None:
+def _rank(status: Status, fail_on_skip: bool) -> int:
+    order = [Status.ERROR, Status.PRECHECK_FAILURE, Status.FAIL, Status.WARN, Status.PASS, Status.SKIP, Status.NOT_APPLICABLE]
+    if fail_on_skip:  # a SKIP counts against the asset: it outranks a PASS and a WARN
+        order.remove(Status.SKIP)
+        order.insert(order.index(Status.WARN), Status.SKIP)
+    return order.index(status)
+
+
+def asset_label(asset: AssetResult, fail_on_skip: bool = False) -> tuple[str, Status | None]:
+    """The asset's verdict as shown, with what was tested: 'PASS (1 tested, 4 SKIP)', 'PASS* (5 tested)',
+    'SKIP (0 tested, 4 SKIP, 1 NOT_APPLICABLE)'. With --fail-on-skip a SKIP outranks a PASS, so an asset
+    whose skips fail the run never reads PASS."""
+    if not asset.tests:
         return "NO RESULT", None
+    status = min((r.status for r in asset.tests), key=lambda s: _rank(s, fail_on_skip))
+    label = status.value
     if status == Status.PASS and any(verdict_label(r) == "PASS*" for r in asset.tests):
-        return "PASS*", status
-    return status.value, status
+        label = "PASS*"
+    tested = sum(1 for r in asset.tests if r.status in TESTED)
+    others = [s for s in Status if s not in TESTED]
+    parts = [f"{tested} tested"] + [f"{n} {s.value}" for s in others if (n := sum(1 for r in asset.tests if r.status == s))]
+    return f"{label} ({', '.join(parts)})", status
+
+
+def count_line(report: RunReport) -> str:
+    """'25 tests on 5 assets: PASS: 3  FAIL: 2  SKIP: 16  NOT_APPLICABLE: 4 (PASS*: 1 with warnings)'."""
+    counts = {k: v for k, v in report.counts().items() if v}
+    total = sum(counts.values())
+    text = "  ".join(f"{k}: {v}" for k, v in counts.items()) or "no results"
+    marked = sum(1 for r in report.all_results() if verdict_label(r) == "PASS*")
+    if marked:
+        text += f"  (PASS*: {marked} with warnings)"
+    return f"{plural(total, 'test')} on {plural(len(report.assets), 'asset')}: {text}"
+
+
+def command_path(path: str) -> str:
+    """The asset path as a shell argument: relative to the working folder when it lies below it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        rel = path
+    return shlex.quote(path if rel.startswith("..") else rel)
+
+
+def fix_command(asset_path: str, results: list[TestResult], registry) -> str:
+    """The `simready-physics fix` command that addresses these results, or '' when `fix` changes nothing they judge."""
+    if registry is None:
+        return ""
+    flags: list[str] = []
+    tests: list[str] = []
+    for result in results:
+        found = registry.fix_rules_of(result.name).fix_flags(result)
+        if found is None:
+            continue
+        flags += [f for f in found if f not in flags]
+        if not found:
+            tests.append(result.name)
+    if not flags and not tests:
+        return ""
+    scope = [] if flags else ["--tests", ",".join(tests)]  # --add-drives re-runs every test to prove the drives
+    return " ".join([FIX_COMMAND, command_path(asset_path), *scope, *flags])
+
+
+def _groups(results: list[TestResult]) -> list[tuple[str, Status, list[TestResult]]]:
+    """Non-passing results grouped by identical verdict and reason (five identical prechecks read once)."""
+    groups: dict[tuple[Status, str], list[TestResult]] = {}
+    for result in results:
+        if result.status == Status.PASS:
+            continue
+        reason = " ".join((result.reason or "no reason given").split())
+        groups.setdefault((result.status, reason), []).append(result)
+    return [(reason, status, members) for (status, reason), members in groups.items()]
+
+
+def detail_lines(asset: AssetResult, registry=None) -> list[tuple[str, str, Status | None]]:
+    """(indent, text, status) lines under an asset: per group of non-passing tests its reason, its first hint
+    (once when the next group shares it) and the fix command to try (once per command)."""
+    out: list[tuple[str, str, Status | None]] = []
+    last_hint, commands = "", set()
+    for reason, status, members in _groups(asset.tests):
+        out.append((INDENT, f"{', '.join(r.name for r in members)} {status.value}: {reason}", status))
+        hint = next((" ".join(h.split()) for r in members for h in r.fix_hints[:1]), "")
+        if hint and hint != last_hint:
+            out.append((DETAIL, f"hint: {hint}", None))
+            last_hint = hint
+        command = fix_command(asset.path, members, registry)
+        if command and command not in commands:
+            out.append((DETAIL, f"try: {command}", None))
+            commands.add(command)
+    return out
 
 
 def print_summary(report: RunReport, console: Console | None = None, compact: bool | None = None,
-                  fail_on_skip: bool = False) -> None:
-    """The run's summary: a table on a terminal, one line per asset otherwise (`compact` forces either)."""
+                  fail_on_skip: bool = False, registry=None) -> None:
+    """The run's summary: a table on a terminal, one line per asset otherwise (`compact` forces either).
+    `registry` (the front door's test registry) lets each failure name the `fix` command that addresses it."""
     console = console or Console()
     compact = not console.is_terminal if compact is None else compact
     title = f"simready-physics {report.tool_version} on {report.engine}"
     if compact:
-        _print_lines(report, console, title, fail_on_skip)
+        _print_lines(report, console, title, fail_on_skip, registry)
     else:
-        _print_table(report, console, title)
-    counts = {k: v for k, v in report.counts().items() if v}
-    marked = sum(1 for r in report.all_results() if verdict_label(r) == "PASS*")
-    text = "  ".join(f"{k}: {v}" for k, v in counts.items()) or "no results"
-    if marked:
-        text += f"  (PASS*: {marked} with warnings)"
-    console.print(f"{plural(len(report.assets), 'asset')}: {text}", highlight=False, soft_wrap=True)
+        _print_table(report, console, title, fail_on_skip, registry)
+    console.print(count_line(report), highlight=False, soft_wrap=True)
     if not report.complete:
         console.print(f"[bold yellow]interrupted[/]: {plural(len(report.not_run), 'test run')} did not run (listed in the JSON report)")
 
 
-def _print_table(report: RunReport, console: Console, title: str) -> None:
+def _print_table(report: RunReport, console: Console, title: str, fail_on_skip: bool, registry) -> None:
     table = Table(title=escape(title), show_lines=False, expand=False)
     table.add_column("asset", overflow="fold")
     table.add_column("test")
     table.add_column("verdict", no_wrap=True)
-    table.add_column("reason", overflow="fold")
+    table.add_column("reason, first hint, fix to try", overflow="fold")
     for asset in report.assets:
-        for result in asset.tests:
-            label = verdict_label(result)
-            reason = result.reason
-            if label == "PASS*":
-                reason = f"{verdict_text(result)}; {reason}" if reason else verdict_text(result)
-            table.add_row(escape(short_name(asset.path)), result.name, styled(label, result.status), escape(reason))
+        label, status = asset_label(asset, fail_on_skip)
+        name = f"{escape(short_name(asset.path))}\n{styled(label, status)}"
+        for index, result in enumerate(asset.tests):
+            shown = verdict_label(result)
+            text = result.reason
+            if shown == "PASS*":
+                text = f"{verdict_text(result)}; {text}" if text else verdict_text(result)
+            lines = [escape(text)]
+            if result.status != Status.PASS:
+                if result.fix_hints:
+                    lines.append(f"[dim]hint:[/] {escape(' '.join(result.fix_hints[0].split()))}")
+                command = fix_command(asset.path, [result], registry)
+                if command:
+                    lines.append(f"[dim]try:[/] {escape(command)}")
+            table.add_row(name if index == 0 else "", result.name, styled(shown, result.status), "\n".join(lines))
     console.print(table)
 
 
-def _print_lines(report: RunReport, console: Console, title: str, fail_on_skip: bool) -> None:
-    """One line per asset, then the reasons of its failing rows (identical reasons once)."""
+def _print_lines(report: RunReport, console: Console, title: str, fail_on_skip: bool, registry) -> None:
+    """One line per asset, then the reason, first hint and fix to try of each test that did not pass."""
     console.print(escape(f"{title}: {plural(len(report.assets), 'asset')}"), highlight=False, soft_wrap=True)
-    for asset in report.assets:
-        label, status = asset_label(asset)
+    labels = [asset_label(asset, fail_on_skip) for asset in report.assets]
+    width = max([LABEL_WIDTH, *(len(label) for label, _ in labels)])
+    for asset, (label, status) in zip(report.assets, labels):
         failing = failing_rows(asset, fail_on_skip)
-        line = f"{styled(f'{label:<{LABEL_WIDTH}}', status)} {escape(short_name(asset.path))}"
+        line = f"{styled(f'{label:<{width}}', status)} {escape(short_name(asset.path))}"
         if failing:
             line += f"  failing: {escape(', '.join(r.name for r in failing))}"
-        elif label == "PASS*":
+        elif label.startswith("PASS*"):
             line += "  " + escape(", ".join(f"{r.name}: {verdict_text(r)}" for r in asset.tests if verdict_label(r) == "PASS*"))
         console.print(line, highlight=False, soft_wrap=True)
-        by_reason: dict[str, list] = {}
-        for result in failing:
-            by_reason.setdefault(f"{result.status.value}: {' '.join((result.reason or 'no reason given').split())}", []).append(result.name)
-        for reason, names in by_reason.items():
-            console.print(f"    {escape(', '.join(names))} {escape(reason)}", highlight=False, soft_wrap=True)
-
-
-# -- simready-physics fix: the before/after table ------------------------------------------------------------------
-def _value(value) -> str:
-    if value is None:
-        return "—"
-    return f"{value:.4g}" if isinstance(value, float) else str(value)
-
-
-def _verdicts(joint) -> str:
-    parts = []
-    for test, before in joint.before.items():
-        after = joint.after.get(test)
-        if after is None or after == before:
-            parts.append(f"{test} {before.value}")
-        else:
-            parts.append(f"{test} {before.value}→{after.value}")
-    return ", ".join(parts)
+        for indent, text, _ in detail_lines(asset, registry):
+            console.print(f"{indent}{escape(text)}", highlight=False, soft_wrap=True)
 
 
 def print_fix_table(report: RunReport, console: Console | None = None, compact: bool | None = None) -> None:
-    """Per asset: the fix's outcome, each test before -> after, each changed attribute (old and new value) with the
-    joint's verdicts before -> after, and what drive values cannot fix. A table on a terminal, lines in a log."""
-    console = console or Console()
-    compact = not console.is_terminal if compact is None else compact
-    for asset in report.assets:
-        fix = asset.fix
-        if fix is None:
-            continue
-        console.print(f"[bold]fix[/] {escape(short_name(asset.path))}: [bold]{escape(fix.status)}[/] — {escape(fix.summary)}",
-                      highlight=False, soft_wrap=True)
-        changed = [t for t in fix.tests if t.after is not None and t.after != t.before]
-        tests = "  ".join(f"{t.test} {styled(t.before.value, t.before)}"
-                          + (f"→{styled(t.after.value, t.after)}" if t in changed else "") for t in fix.tests)
-        console.print(f"    tests: {tests}", highlight=False, soft_wrap=True)
-        if fix.joints and not compact:
-            table = Table(show_lines=False, expand=False, title=None)
-            for column in ("joint", "attribute", "before", "after", "unit", "verdicts before → after"):
-                table.add_column(column, overflow="fold")
-            for joint in fix.joints:
-                for n, change in enumerate(joint.changes):
-                    table.add_row(escape(joint.joint) if n == 0 else "", escape(change.attribute.split(":", 1)[-1]),
-                                  _value(change.before), _value(change.after), change.unit,
-                                  escape(_verdicts(joint)) if n == 0 else "")
-            console.print(table)
-        elif fix.joints:
-            for joint in fix.joints:
-                values = ", ".join(f"{c.attribute.rsplit(':', 1)[-1]} {_value(c.before)} → {_value(c.after)} {c.unit}".rstrip()
-                                   for c in joint.changes)
-                console.print(f"    {escape(joint.joint)}: {escape(values)} | {escape(_verdicts(joint))}", highlight=False, soft_wrap=True)
-        for item in fix.not_fixable:
-            where = " ".join(x for x in (item.joint, f"({item.test})" if item.test else "") if x)
-            bodies = f" [bodies: {', '.join(b.rsplit('/', 1)[-1] for b in item.bodies)}]" if item.bodies else ""
-            console.print(f"    not fixable by drives: {escape(where)} {item.cause}: {escape(item.why)}{escape(bodies)}",
-                          highlight=False, soft_wrap=True)
-        if fix.layer:
-            console.print(f"    layer: {escape(fix.layer)} (over the asset: {escape(fix.composed)})", highlight=False, soft_wrap=True)
+    """`simready-physics fix`'s before/after table (reports.fix_table)."""
+    from .fix_table import print_fix_table as _print
+
+    _print(report, console, compact)

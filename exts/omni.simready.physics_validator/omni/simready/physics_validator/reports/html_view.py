@@ -232,9 +232,11 @@ def fix_view(fix, html_dir) -> dict | None:
                     for t, b in joint.before.items()]
         for n, change in enumerate(joint.changes):
             rows.append({"joint": joint.joint if n == 0 else "", "path": joint.path, "span": len(joint.changes) if n == 0 else 0,
-                         "attribute": change.attribute, "before": "not authored" if change.before is None else f"{change.before:.4g}"
-                         if isinstance(change.before, float) else str(change.before),
-                         "after": f"{change.after:.4g}" if isinstance(change.after, float) else str(change.after),
+                         "attribute": change.attribute, "before": "not authored" if change.before is None else (
+                             f"{change.before:.4g}" if isinstance(change.before, float) else str(change.before))
+                         + (f" ({change.before_attribute})" if change.before_attribute else ""),
+                         "after": (f"{change.after:.4g}" if isinstance(change.after, float) else str(change.after))
+                         + (" (assumed: confirm the actuator's rating)" if change.assumed else ""),
                          "unit": change.unit, "why": change.why, "verdicts": verdicts if n == 0 else []})
     tests = [{"test": t.test, "before": t.before.value, "after": t.after.value if t.after else "",
               "changed": t.after is not None and t.after != t.before, "reason": t.after_reason or t.before_reason} for t in fix.tests]

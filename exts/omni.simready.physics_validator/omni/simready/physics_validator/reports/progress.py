@@ -21,8 +21,10 @@ FAILED = {Status.FAIL, Status.PRECHECK_FAILURE, Status.ERROR}
 
 
 class BatchProgress:
-    def __init__(self, console: Console | None = None, live: bool | None = None, per_test_lines: bool | None = None):
+    def __init__(self, console: Console | None = None, live: bool | None = None, per_test_lines: bool | None = None,
+                 fail_on_skip: bool = False):
         self.console = console or Console(stderr=True)
+        self.fail_on_skip = fail_on_skip
         self.live = self.console.is_terminal if live is None else live
         self.per_test_lines = self.live if per_test_lines is None else per_test_lines
         self.total = 0
@@ -83,9 +85,9 @@ class BatchProgress:
                 self._progress.advance(self._task)
             self._progress.update(self._task, failed=self.failed, reused=self.reused)
         elif not self.per_test_lines:
-            label, status = asset_label(asset_result)
-            failing = failing_rows(asset_result)
-            line = f"{escape(f'[{self.done}/{self.total}]')} {styled(f'{label:<{LABEL_WIDTH}}', status)} {escape(short_name(asset_result.path))}"
+            label, status = asset_label(asset_result, self.fail_on_skip)
+            failing = failing_rows(asset_result, self.fail_on_skip)
+            line = f"{escape(f'[{self.done}/{self.total}]')} {styled(label, status)}  {escape(short_name(asset_result.path))}"
             if failing:
                 line += f"  failing: {escape(', '.join(r.name for r in failing))}"
             self.console.print(line, highlight=False, soft_wrap=True)

@@ -88,3 +88,19 @@ def artifact_dir(out_dir: Path, asset_path: Path) -> Path:
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", asset_path.stem) or "asset"
     tag = hashlib.sha1(str(asset_path.resolve()).encode("utf-8")).hexdigest()[:8]
     return out_dir / f"{stem}-{tag}"
+
+
+def path_problems(paths: Iterable[str | os.PathLike]) -> list[str]:
+    """What makes these command-line paths a usage error (exit 2, nothing run, no report): a path that does not
+    exist, a file that is not USD by its extension, a folder with no USD file below it. A USD file that exists but
+    cannot be read is not one: it becomes a PRECHECK_FAILURE verdict saying why, and the other assets still run."""
+    out = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            if not find_usd_files(path):
+                out.append(f"no USD files found in {path} (looked for {', '.join(USD_EXTENSIONS)})")
+        elif not path.exists():
+            out.append(f"no such file or folder: {path}")
+        elif path.suffix.lower() not in USD_EXTENSIONS:
+            out.append(f"not a USD file: {path} (expected {', '.join(USD_EXTENSIONS)}, or a folder of them)")
+    return out

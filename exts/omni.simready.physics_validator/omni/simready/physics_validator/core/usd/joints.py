@@ -81,6 +81,7 @@ def _read_single_axis(ctx: ReadContext, prim, desc, joint: JointInfo) -> None:
     if drive.enabled:
         joint.drive = _drive(ctx, "angular" if angular else "linear", drive, angular, joint.path)
     _velocity_limit(ctx, prim, joint)
+    _effort_limit(ctx, prim, joint)
     state = authored(prim, f"state:{'angular' if angular else 'linear'}:physics:position")
     if state is not None and finite(state):
         joint.joint_state_position = joint_value(ctx, float(state), angular)
@@ -170,3 +171,20 @@ def _velocity_limit(ctx: ReadContext, prim, joint: JointInfo) -> None:
         joint.velocity_limit = math.radians(value) if angular else value * ctx.mpu
         joint.velocity_limit_source = name
         return
+
+
+# Where converters put the actuator's rated effort (stage force or torque units): the URDF converter's custom
+# attribute, then MuJoCo's joint actuator force range (the larger magnitude of its two ends).
+EFFORT_SPELLINGS = (("urdf:limit:effort",), ("mjc:actuatorfrcrange:min", "mjc:actuatorfrcrange:max"))
+
+
+def _effort_limit(ctx: ReadContext, prim, joint: JointInfo) -> None:
+    """The rated effort a converter carried over (`fix` never sizes a drive's maxForce above it unless asked)."""
+    unit = ctx.kpu * ctx.mpu**2 if joint.type == "revolute" else ctx.kpu * ctx.mpu
+    for names in EFFORT_SPELLINGS:
+        values = [authored(prim, name) for name in names]
+        found = [abs(float(v)) for v in values if v is not None and finite(v) and float(v) != 0]
+        if found:
+            joint.effort_limit = max(found) * unit
+            joint.effort_limit_source = names[0] if len(names) == 1 else names[0].rsplit(":", 1)[0]
+            return

@@ -1,24 +1,27 @@
-"""drive_gain_validation's fix hints, by code."""
+"""drive_gain_validation's fix hints, by code: what `simready-physics fix` changes for the same finding."""
 
 from ....core.hints import HintTable
 from ..codes import DrivenCode
-from ..hints import ADD_DRIVE, DEAD_DRIVE
+from ..hints import DEAD_DRIVE, EXPLODED, add_drives, drive_snippet
 from .codes import DriveGainValidationCode as Code
 
 OVERSHOOT = (
-    "Overshoot: raise driveDamping on the joint's UsdPhysics.DriveAPI (damping resists velocity and lowers the "
-    "peak); do not lower stiffness to compensate, that slows settling."
+    "Overshoot: the drive is under-damped. Raise driveDamping toward critical, 2 sqrt(driveStiffness x the joint's "
+    "inertia) (`simready-physics fix` proposes that value); do not lower stiffness to compensate, that slows settling."
 )
 SETTLE = (
-    "Not settled: raise driveStiffness for a stronger restoring force and make sure driveMaxForce is high enough "
-    "to deliver it; a low maxForce cap prevents the drive from closing the position error."
+    "Not settled: the drive does not close the error within the window. Raise driveStiffness (natural frequency "
+    "sqrt(stiffness / inertia)) with driveDamping near critical, and keep driveMaxForce at or above the torque the "
+    "step needs within the actuator's rating; a maxForce cap below it leaves the error open."
 )
-OSCILLATE = "Oscillation: raise driveDamping; sometimes a little more driveMaxForce is needed for damping to act."
-EXPLODED = "Check link masses and inertias and that the drive gains are not extreme."
+OSCILLATE = (
+    "Oscillation: the drive rings. Raise driveDamping toward critical, 2 sqrt(driveStiffness x the joint's inertia), "
+    "as `simready-physics fix` proposes."
+)
 
 HINTS = HintTable(
     {
-        DrivenCode.NOTHING_TO_TEST: (ADD_DRIVE,),
+        DrivenCode.NOTHING_TO_TEST: (add_drives, drive_snippet),
         DrivenCode.EXPLODED: (EXPLODED,),
         DrivenCode.DEAD_DRIVE: (DEAD_DRIVE,),
         Code.OVERSHOOT: (OVERSHOOT,),

@@ -1,30 +1,28 @@
-"""effort_limit's fix hints, by code."""
+"""effort_limit's fix hints, by code: what `simready-physics fix` changes for the same finding (docs/fix.md)."""
 
 from ....core.hints import HintTable
 from ..codes import DrivenCode
-from ..hints import ADD_DRIVE, DEAD_DRIVE
+from ..hints import DEAD_DRIVE, add_drives, drive_snippet
 from .codes import EffortLimitCode as Code
 
-MAX_FORCE = (
-    "Joint breaks under the external force: raise driveMaxForce on the failing joint's UsdPhysics.DriveAPI to the "
-    "real robot's rated torque, and check driveStiffness and driveDamping resist loads on top of gravity."
+GAVE_WAY = (
+    "The drive gives way under the load: the held load plus the test load's torque (in the reason) over "
+    "driveStiffness must stay inside the deflection allowance, so raise driveStiffness, and driveMaxForce must exceed "
+    "that torque. driveMaxForce is the actuator's rating: `simready-physics fix` raises it only up to the authored "
+    "value (unless --raise-max-force) and otherwise reports the torque needed against the rating."
+)
+SAG = (
+    "The drive cannot hold its pose against gravity alone: its static error is the gravity torque over driveStiffness. "
+    "Raise driveStiffness, and check driveMaxForce covers the gravity torque of the links it carries (within the "
+    "actuator's rating; a rating below it means the actuator cannot hold the arm there)."
+)
+BEYOND = (
+    "A joint was pushed past its authored limits: the drive holding it is too soft or saturates at driveMaxForce "
+    "under the load; raise driveStiffness (and driveMaxForce within the actuator's rating)."
 )
 MASS = (
     "Check that link mass and inertia values are physically plausible: unrealistically low masses make a 10 N load "
     "break joints (and destabilise the solver) even with correct drives."
-)
-LOAD = (
-    "If the asset is not meant to hold external loads (e.g. a kinematic articulation), lower "
-    "force_magnitude_newtons to its expected operating load."
-)
-GAVE_WAY = (
-    "The drive gives way under the load: raise driveMaxForce on the joint's UsdPhysics.DriveAPI to the real "
-    "actuator's rated torque (it must exceed the load's torque about the axis, shown in the reason) and raise "
-    "driveStiffness so the held pose deflects less than 10 % of the joint's range."
-)
-SAG = (
-    "The drive cannot hold its pose against gravity alone: raise driveStiffness and driveMaxForce so that the "
-    "gravity torque of the links it carries is a small fraction of what the drive can deliver."
 )
 HELD = (
     "Something other than the drive holds this joint against a load its driveMaxForce cannot: check joint friction "
@@ -35,16 +33,19 @@ NO_LEVER_ARM = (
     "Not judged: no load can turn this joint, because no collider of the bodies it moves lies off its axis. Give its "
     "moving link (or the tool welded to it) its collision geometry, so the load has a lever arm; then re-run."
 )
-EXPLODE = "The simulation exploded under load: check link masses and inertias and that the drive gains are not extreme."
+EXPLODE = (
+    "The simulation exploded under load: check link masses and inertias, and that no drive is stiffer than the "
+    "240 Hz step integrates for its joint's inertia (a natural frequency above about 24 Hz)."
+)
 
 HINTS = HintTable(
     {
-        DrivenCode.NOTHING_TO_TEST: (ADD_DRIVE,),
+        DrivenCode.NOTHING_TO_TEST: (add_drives, drive_snippet),
         Code.SAGGED: (SAG,),
         DrivenCode.EXPLODED: (EXPLODE,),
-        DrivenCode.DEAD_DRIVE: (DEAD_DRIVE, LOAD),
-        Code.GAVE_WAY: (GAVE_WAY, LOAD),
-        Code.BEYOND_LIMITS: (MAX_FORCE, MASS, LOAD),
+        DrivenCode.DEAD_DRIVE: (DEAD_DRIVE,),
+        Code.GAVE_WAY: (GAVE_WAY,),
+        Code.BEYOND_LIMITS: (BEYOND, MASS),
         Code.HELD_BY_OTHER: (HELD,),
         Code.NO_LEVER_ARM: (NO_LEVER_ARM,),
     },

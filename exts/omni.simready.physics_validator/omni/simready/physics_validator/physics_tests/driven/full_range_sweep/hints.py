@@ -1,29 +1,32 @@
-"""full_range_sweep's fix hints, by code."""
+"""full_range_sweep's fix hints, by code: what `simready-physics fix` changes for the same finding (docs/fix.md)."""
 
 from ....core.hints import HintTable
 from ..codes import DrivenCode
-from ..hints import ADD_DRIVE, DEAD_DRIVE
+from ..hints import DEAD_DRIVE, EXPLODED, STATIC_OFFSET, add_drives, drive_snippet
 from .codes import FullRangeSweepCode as Code
 
 REACH = (
-    "Joint cannot reach a limit: raise driveStiffness and driveMaxForce on its UsdPhysics.DriveAPI (or its direct "
-    "NewtonActuator), and check that collision geometry does not block the joint before the authored limit."
+    "The joint does not reach or hold the endpoint: its error there is the load it holds (gravity, friction) over "
+    "driveStiffness, or the drive runs out of force. Raise driveStiffness until load / stiffness is inside the rest "
+    "tolerance and keep driveMaxForce at or above the holding torque (within the actuator's rating; if the rating is "
+    "lower, the actuator cannot hold that pose). A joint that stops at the same angle however stiff its drive is "
+    "blocked before the limit: `simready-physics fix` probes it and names the colliding bodies."
 )
-ZERO = ("Joint cannot return to its home position: raise driveDamping to dissipate energy, or lower "
-        "sweep_speed_scale.")
-HOLD = "Rest-hold failure: drive stiffness or damping is too low to hold the joint at the commanded limit."
-EXPLODE = (
-    "Bounding box exploded: check the articulation is rooted correctly, every body has valid mass and inertia, "
-    "and the joint limits are physically possible (very stiff drives > 5e4 can also destabilise the solver)."
+ZERO = (
+    "The joint ends off its home position by a static offset: the gravity (and friction) load over driveStiffness. "
+    "Raise driveStiffness until load / stiffness is inside the zero-return tolerance, with driveDamping near critical "
+    "(2 sqrt(stiffness x inertia)); more damping does not remove an offset. `simready-physics fix` sizes the "
+    "stiffness from the measured load, within what the 240 Hz step integrates stably, and says when the band "
+    "cannot be met there."
 )
 
 HINTS = HintTable(
     {
-        DrivenCode.NOTHING_TO_TEST: (ADD_DRIVE,),
+        DrivenCode.NOTHING_TO_TEST: (add_drives, drive_snippet),
         DrivenCode.DEAD_DRIVE: (DEAD_DRIVE,),
-        Code.ENDPOINT_NOT_HELD: (REACH, HOLD),
+        Code.ENDPOINT_NOT_HELD: (REACH, STATIC_OFFSET),
         Code.NOT_RETURNED: (ZERO,),
-        DrivenCode.EXPLODED: (EXPLODE,),
+        DrivenCode.EXPLODED: (EXPLODED,),
     },
     suppressed_by={Code.ENDPOINT_NOT_HELD: {DrivenCode.DEAD_DRIVE}},  # a dead drive explains the missed endpoint
     exclusive=frozenset({DrivenCode.EXPLODED}),

@@ -2,21 +2,22 @@
 
 from ....core.hints import HintTable
 from ..codes import DrivenCode
-from ..hints import ADD_DRIVE, DEAD_DRIVE
+from ..hints import DEAD_DRIVE, EXPLODED, add_drives, drive_snippet
 from .codes import VelocityLimitCode as Code
 
 WRONG_PRIM = (
-    "Verify physxJoint:maxJointVelocity is authored on the joint prim that carries PhysxJointAPI, in degrees per "
-    "second for revolute joints and metres per second for prismatic joints; PhysX caps revolute and prismatic "
-    "articulation joints only (not spherical or fixed joints)."
+    "Verify the cap is authored on the joint prim as physxJointAxis:<angular|linear>:maxJointVelocity with "
+    "PhysxJointAxisAPI:<axis> applied (the spelling PhysX 5.12 and Isaac Sim both parse), in degrees per second for "
+    "revolute joints and metres per second for prismatic joints; PhysX caps revolute and prismatic articulation "
+    "joints only (not spherical or fixed joints)."
 )
 ARTICULATION = (
     "PhysX enforces maxJointVelocity only on articulation joints: put this joint in an articulation (apply "
     "UsdPhysics.ArticulationRootAPI to the robot root and do not set physics:excludeFromArticulation on it)."
 )
 NEWTON_ONLY = (
-    "newton:velocityLimit is read by Newton only: author physxJoint:maxJointVelocity (deg/s for revolute joints) "
-    "so PhysX caps the joint too."
+    "newton:velocityLimit is read by Newton only: author physxJointAxis:<angular|linear>:maxJointVelocity (deg/s for "
+    "revolute joints) with PhysxJointAxisAPI applied so PhysX caps the joint too (`simready-physics fix` carries it)."
 )
 UNPARSED = (
     "The physics runtime ignores {source}: PhysX 5.12 / ovphysx 0.7 no longer parses PhysxJointAPI (Isaac Sim 5.x "
@@ -24,20 +25,21 @@ UNPARSED = (
     "PhysxJointAxisAPI:{axis} applied; it is honoured by both."
 )
 RETUNE = (
-    "If the cap is enforced but single-frame spikes exceed it, soften the drive (lower stiffness, raise damping, "
-    "lower maxForce); raising tolerance_percent is a last resort."
+    "If the cap is authored where the runtime reads it and the joint still overruns it, the drive pushes harder than "
+    "the solver holds the cap: check that driveMaxForce is the real actuator's rating (an unlimited maxForce drives "
+    "the joint into its cap harder than any motor could). `simready-physics fix` changes neither the cap nor the "
+    "rating: both are the author's choice."
 )
 AUTHOR_LIMIT = (
-    "If velocity limiting is required, author physxJoint:maxJointVelocity (deg/s for revolute, m/s for prismatic "
-    "joints) on each joint that must be speed-limited, e.g. `float physxJoint:maxJointVelocity = 180` with "
-    "PhysxJointAPI applied."
+    "If velocity limiting is required, author the actuator's cap on each joint that must be speed-limited, e.g. "
+    "`float physxJointAxis:angular:maxJointVelocity = 180` (deg/s; physxJointAxis:linear:... in m/s for prismatic "
+    "joints) with PhysxJointAxisAPI:angular applied."
 )
 EXERCISE = (
-    "Velocity limit not exercised: the drive never pushed the joint to its cap, so the cap was not verified. A drive "
-    "that can reach the cap within the joint's range (more driveStiffness or driveMaxForce) exercises it; a cap far "
-    "above what the actuator can do is not a velocity limit PhysX ever has to enforce."
+    "Velocity limit not exercised: the drive never brought the joint to its cap within its range, so the cap was not "
+    "verified. A stiffer drive (driveStiffness, with driveMaxForce within the actuator's rating) reaches it sooner; a "
+    "cap above what the actuator can reach is one PhysX never has to enforce, which is no defect of the asset."
 )
-EXPLODED = "Check link masses and inertias, drive stiffness, and that the joint limits are plausible."
 
 
 def unparsed(row) -> str:
@@ -49,7 +51,7 @@ def unparsed(row) -> str:
 
 HINTS = HintTable(
     {
-        DrivenCode.NOTHING_TO_TEST: (ADD_DRIVE,),
+        DrivenCode.NOTHING_TO_TEST: (add_drives, drive_snippet),
         Code.NO_VELOCITY_LIMIT: (AUTHOR_LIMIT,),
         DrivenCode.EXPLODED: (EXPLODED,),
         DrivenCode.DEAD_DRIVE: (DEAD_DRIVE,),
