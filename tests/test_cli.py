@@ -33,7 +33,7 @@ def test_list_tests_shows_names_versions_and_defaults(capsys):
     assert main(["list-tests"]) == 0
     out = capsys.readouterr().out
     version = default_registry().get("ground_drop").version
-    assert f"ground_drop {version}" in out and "FET003_BASE_PHYSX" in out and "rest_tolerance=0.02" in out
+    assert f"ground_drop {version}" in out and "FET003_BASE_PHYSX" in out and "rest_tolerance_m=0.02 m" in out
 
 
 def test_validate_writes_json_and_junit_and_exits_by_verdict(tmp_path):
@@ -77,7 +77,8 @@ def test_skipped_verdicts_are_junit_skips(tmp_path):
     [
         (["--tests", "grond_drop"], "unknown test 'grond_drop'"),
         (["--set", "ground_drop.rest_tolerence=0.1"], "unknown key 'ground_drop.rest_tolerence'"),
-        (["--set", "ground_drop.rest_tolerance=-1"], "greater than 0"),
+        (["--set", "ground_drop.rest_tolerance_m=-1"], "greater than 0"),
+        (["--set", "ground_drop.rest_tolerance_m=2deg"], "'ground_drop.rest_tolerance_m' is in m: '2deg' is an angle"),
         (["--engine", "bullet"], "unknown engine 'bullet'"),
     ],
 )
@@ -89,23 +90,52 @@ def test_usage_errors_exit_2_with_a_clear_message(tmp_path, capsys, args, messag
     assert message in err and "Traceback" not in err
 
 
-def test_missing_file_is_a_precheck_failure_and_the_others_still_run(tmp_path):
+@pytest.mark.parametrize("bad, message", [
+    ("missing.usda", "no such file or folder: {}"),
+    ("missing_folder", "no such file or folder: {}"),
+    ("notes.txt", "not a USD file: {} (expected .usd, .usda, .usdc, .usdz, or a folder of them)"),
+])
+def test_a_missing_or_non_usd_path_is_a_usage_error_with_one_line_and_no_report(tmp_path, bad, message):
+    """README: exit 2 for usage errors. Nothing runs, nothing is written, one line says why (even beside a good file)."""
     box_asset(tmp_path / "good.usda")
+    (tmp_path / "notes.txt").write_text("not an asset")
     out = tmp_path / "o"
-    code, stdout, stderr = run_cli("validate", tmp_path / "missing.usda", tmp_path / "good.usda", "--tests", "ground_drop", "--out", out, "--no-video")
+    for command in ("validate", "fix"):
+        code, stdout, stderr = run_cli(command, tmp_path / bad, tmp_path / "good.usda", "--out", out)
+        assert code == 2, stderr
+        assert stderr.splitlines() == ["error: " + message.format(tmp_path / bad)] and stdout == ""
+        assert not out.exists()
+
+
+def test_an_unreadable_usd_file_is_a_precheck_failure_and_the_others_still_run(tmp_path):
+    box_asset(tmp_path / "good.usda")
+    (tmp_path / "broken.usda").write_text("#usda 1.0\n( this is not usd")
+    out = tmp_path / "o"
+    code, stdout, stderr = run_cli("validate", tmp_path / "broken.usda", tmp_path / "good.usda", "--tests", "ground_drop", "--out", out, "--no-video")
     assert code == 1
     assert "Traceback" not in stderr + stdout
     report = json.loads((out / "report.json").read_text())
     by_name = {Path(a["path"]).name: a["tests"][0] for a in report["assets"]}
-    assert by_name["missing.usda"]["status"] == "PRECHECK_FAILURE"
-    assert "file not found" in by_name["missing.usda"]["reason"]
+    assert by_name["broken.usda"]["status"] == "PRECHECK_FAILURE"
     assert by_name["good.usda"]["status"] == "PASS"
 
 
 def test_show_config_prints_effective_values(capsys):
-    assert main(["show-config", "--set", "ground_drop.rest_tolerance=0.05"]) == 0
+    assert main(["show-config", "--set", "ground_drop.rest_tolerance_m=5cm"]) == 0
     out = capsys.readouterr().out
-    assert "[ground_drop]" in out and "rest_tolerance = 0.05" in out and "[run]" in out
+    assert "[ground_drop]" in out and "rest_tolerance_m = 0.05  # m" in out and "[run]" in out
+    assert "watchdog_seconds = 120.0  # s" in out and "zero_return_tolerance_rad = 0.01  # rad" in out
+    assert "tolerance_fraction = 0.05  # fraction" in out
+
+
+def test_show_config_is_toml_and_an_old_setting_name_gives_a_notice(capsys):
+    import tomllib
+
+    assert main(["show-config", "--set", "ground_drop.rest_tolerance=0.03"]) == 0
+    captured = capsys.readouterr()
+    assert tomllib.loads(captured.out)["ground_drop"]["rest_tolerance_m"] == 0.03  # the unit comments are TOML comments
+    assert captured.err.splitlines() == ["notice: --set ground_drop.rest_tolerance=0.03: 'ground_drop.rest_tolerance' is now "
+                                         "ground_drop.rest_tolerance_m (the same value, in m); the old name is still read"]
 
 
 def test_unwritable_json_report_is_not_a_green_run(tmp_path, capsys):
@@ -130,6 +160,40 @@ def test_kit_engine_outside_kit_is_a_usage_error(tmp_path, capsys):
     assert not (tmp_path / "o" / "report.json").exists()  # nothing ran
 
 
+def test_a_drive_less_robot_says_why_it_skips_in_a_pipe(tmp_path, shared_assets):
+    """The UR5 as converted (no drive): the console, not a terminal, says per test why it skipped, the first hint
+    once and the fix command that adds drives; the asset row says nothing was tested (real physx run)."""
+    ur5 = shared_assets / "erd_ur5" / "ur5.usda"
+    code, stdout, stderr = run_cli("validate", ur5, "--tests", "ground_drop,full_range_sweep,effort_limit",
+                                   "--out", tmp_path / "o", "--no-video", "--no-html")
+    assert code == 0, stderr
+    joints = ", ".join(("shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint", "wrist_2_joint",
+                        "wrist_3_joint"))
+    lines = stdout.splitlines()
+    assert lines[1:] == [
+        "SKIP (0 tested, 2 SKIP, 1 NOT_APPLICABLE) erd_ur5/ur5.usda",
+        "    ground_drop NOT_APPLICABLE: world-anchored: fixed joint /ur5/Physics/world_joint holds the asset to the world, "
+        "so it cannot fall by design",
+        f"    full_range_sweep SKIP: no driven joint with both limits to sweep: 6 passive ({joints})",
+        f"        hint: 6 joints have no drive ({joints}): add a UsdPhysics.DriveAPI to each (a USD snippet per joint is in "
+        "the report), or run `simready-physics fix --add-drives` on the asset to measure, propose and prove first drives.",
+        f"        try: simready-physics fix {ur5} --add-drives",
+        f"    effort_limit SKIP: no driven joint to load: 6 passive ({joints})",
+        "3 tests on 1 asset: SKIP: 2  NOT_APPLICABLE: 1",
+    ]
+    assert stderr.splitlines()[1] == "[1/1] SKIP (0 tested, 2 SKIP, 1 NOT_APPLICABLE)  erd_ur5/ur5.usda"
+    report = json.loads((tmp_path / "o" / "report.json").read_text())
+    snippet = report["assets"][0]["tests"][1]["fix_hints"][1]  # paste-ready: a layer over the asset gives each joint a drive
+    layer = tmp_path / "drives.usda"
+    meta = f'subLayers = [@{ur5}@]\n    defaultPrim = "ur5"\n    metersPerUnit = 1\n    kilogramsPerUnit = 1\n    upAxis = "Z"'
+    layer.write_text(snippet.replace("#usda 1.0", f"#usda 1.0\n(\n    {meta}\n)", 1))  # the asset's stage metadata, as a root
+    from omni.simready.physics_validator.core.usd import read_asset
+
+    driven = read_asset(layer).joints
+    assert all(driven[f"/ur5/Physics/{j}"].drive.active for j in joints.split(", "))
+    assert driven["/ur5/Physics/shoulder_lift_joint"].drive.max_force == 150.0  # the rated effort (urdf:limit:effort)
+
+
 def test_empty_folder_is_a_usage_error(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "readme.txt").write_text("no assets here")
@@ -149,7 +213,9 @@ def test_fail_on_skip_turns_a_skip_into_exit_1(tmp_path, capsys):
     assert main([*argv, "--fail-on-skip"]) == 1
     captured = capsys.readouterr()
     assert "--fail-on-skip: 1 test SKIP (nothing validated)" in captured.err
-    assert "failing: velocity_limit" in captured.out and "velocity_limit SKIP: " in captured.out
+    row = next(line for line in captured.out.splitlines() if "novel.usda" in line)
+    assert row.startswith("SKIP (0 tested, 1 SKIP)") and row.endswith("failing: velocity_limit")  # never 'PASS ... failing'
+    assert "    velocity_limit SKIP: " in captured.out
 
 
 def test_missing_video_extra_is_said_once_with_the_install_command(tmp_path, capsys, monkeypatch):
@@ -181,11 +247,12 @@ def test_piped_run_prints_one_line_per_asset(tmp_path):
     code, stdout, stderr = run_cli("validate", tmp_path / "assets", "--tests", "ground_drop", "--out", tmp_path / "o", "--no-video")
     assert code == 1, stderr
     lines = stdout.splitlines()
-    assert len(lines) == 4 + 1 + 2, stdout  # assets + failing rows + title and totals
-    assert lines[0].endswith(": 4 assets") and lines[-1].startswith("4 assets: PASS: 3  FAIL: 1")
+    assert len(lines) == 4 + 2 + 2, stdout  # assets + the failing test's reason and hint + title and totals
+    assert lines[0].endswith(": 4 assets") and lines[-1] == "4 tests on 4 assets: PASS: 3  FAIL: 1"
     stuck = next(line for line in lines if "assets/stuck.usda" in line)
-    assert stuck.startswith("FAIL") and stuck.endswith("failing: ground_drop")
+    assert stuck.startswith("FAIL (1 tested)") and stuck.endswith("failing: ground_drop")
     assert lines[lines.index(stuck) + 1].startswith("    ground_drop FAIL: ")
+    assert lines[lines.index(stuck) + 2].startswith("        hint: ")  # ground_drop's failure is not the drives': no fix
     err = stderr.splitlines()
     assert len(err) == 1 + 4 + 1 + 3, stderr  # "4 assets, ..." + one per asset + total + JSON/JUnit/HTML paths
     assert "\x1b" not in stdout + stderr
@@ -208,7 +275,7 @@ def test_list_tests_fits_the_terminal_and_shows_factory_defaults():
     assert proc.returncode == 0, proc.stderr
     assert "PydanticUndefined" not in proc.stdout and "joints=[]" in proc.stdout
     assert max(len(line) for line in proc.stdout.splitlines()) <= 60
-    assert "rest_tolerance=0.02" in proc.stdout.replace("\n    ", " ")
+    assert "rest_tolerance_m=0.02 m" in proc.stdout.replace("\n    ", " ")
 
 
 def test_help_and_docs_list_the_same_engines_and_every_flag():

@@ -11,23 +11,64 @@ from omni.simready.physics_validator.physics_tests import default_registry
 
 def test_ground_drop_defaults_are_the_spec_values():
     cfg = ValidationConfig.defaults(default_registry()).for_test("ground_drop")
-    assert (cfg.drop_height_factor, cfg.floor_margin, cfg.rest_tolerance) == (8.0, 0.1, 0.02)
+    assert (cfg.drop_height_factor, cfg.floor_margin, cfg.rest_tolerance_m) == (8.0, 0.1, 0.02)
     assert (cfg.rest_detection_hold_seconds, cfg.rest_detection_max_seconds, cfg.simulation_seconds) == (2.0, 8.0, 10.0)
     assert (cfg.penetration_check_seconds, cfg.physics_fps, cfg.ground_restitution) == (1.0, 240.0, 0.0)
 
 
 def test_set_override_parses_values_and_names_bad_keys():
     cfg = ValidationConfig.defaults(default_registry())
-    cfg.apply_set(["ground_drop.rest_tolerance=0.01", "run.video=false"])
-    assert cfg.for_test("ground_drop").rest_tolerance == 0.01 and cfg.run.video is False
+    cfg.apply_set(["ground_drop.rest_tolerance_m=0.01", "run.video=false"])
+    assert cfg.for_test("ground_drop").rest_tolerance_m == 0.01 and cfg.run.video is False
     with pytest.raises(ConfigError, match=r"unknown key 'ground_drop.rest_tolerence'"):
         cfg.apply_set(["ground_drop.rest_tolerence=0.01"])
-    with pytest.raises(ConfigError, match=r"'ground_drop.rest_tolerance'"):
-        cfg.apply_set(["ground_drop.rest_tolerance=abc"])
+    with pytest.raises(ConfigError, match=r"'ground_drop.rest_tolerance_m'"):
+        cfg.apply_set(["ground_drop.rest_tolerance_m=abc"])
     with pytest.raises(ConfigError, match=r"unknown section 'ground_dorp'"):
         cfg.apply_set(["ground_dorp.rest_tolerance=0.1"])
     with pytest.raises(ConfigError, match="expected test.key=value"):
         cfg.apply_set(["rest_tolerance"])
+
+
+@pytest.mark.parametrize("setting, key, value", [
+    ("full_range_sweep.zero_return_tolerance_rad=0.5deg", "zero_return_tolerance_rad", 0.5 * 3.141592653589793 / 180),
+    ("full_range_sweep.rest_tolerance_m=5mm", "rest_tolerance_m", 0.005),
+    ("velocity_limit.tolerance_fraction=2%", "tolerance_fraction", 0.02),
+    ("drive_gain_validation.max_overshoot_pct=20%", "max_overshoot_pct", 20.0),
+    ("drive_gain_validation.step_magnitude_deg=0.5rad", "step_magnitude_deg", 0.5 * 180 / 3.141592653589793),
+    ("ground_drop.rest_detection_max_seconds=500ms", "rest_detection_max_seconds", 0.5),
+    ("full_range_sweep.max_sweep_range=2m", "max_sweep_range", 2.0),  # a setting in rad or m takes either
+    ("ground_drop.rest_tolerance_m=0.03", "rest_tolerance_m", 0.03),  # a plain number: the setting's own unit
+])
+def test_set_accepts_values_with_units(setting, key, value):
+    cfg = ValidationConfig.defaults(default_registry())
+    cfg.apply_set([setting])
+    assert getattr(cfg.for_test(setting.split(".")[0]), key) == pytest.approx(value)
+
+
+def test_a_unit_of_another_kind_is_an_error_naming_both():
+    cfg = ValidationConfig.defaults(default_registry())
+    with pytest.raises(ConfigError, match=r"'ground_drop.rest_tolerance_m' is in m: '5deg' is an angle"):
+        cfg.apply_set(["ground_drop.rest_tolerance_m=5deg"])
+    with pytest.raises(ConfigError, match=r"unknown unit 'furlong'"):
+        cfg.apply_set(["ground_drop.rest_tolerance_m=3furlong"])
+
+
+def test_renamed_settings_are_read_under_their_old_names_with_a_notice():
+    """ground_drop's metres and the sweep's radians no longer share a name; the old names still set them."""
+    cfg = ValidationConfig.defaults(default_registry())
+    cfg.apply_set(["ground_drop.rest_tolerance=0.01", "full_range_sweep.rest_tolerance=0.2",
+                   "velocity_limit.tolerance_percent=0.1"])
+    assert cfg.for_test("ground_drop").rest_tolerance_m == 0.01
+    sweep = cfg.for_test("full_range_sweep")
+    assert (sweep.rest_tolerance_rad, sweep.rest_tolerance_m) == (0.2, 0.2)  # the old key judged both joint kinds
+    assert cfg.for_test("velocity_limit").tolerance_fraction == 0.1
+    assert len(cfg.notices) == 3
+    assert "'ground_drop.rest_tolerance' is now ground_drop.rest_tolerance_m (the same value, in m)" in cfg.notices[0]
+    assert "rest_tolerance_rad and full_range_sweep.rest_tolerance_m (the same value, in rad and m)" in cfg.notices[1]
+    from omni.simready.physics_validator.physics_tests.ground.ground_drop.config import GroundDropConfig
+
+    assert GroundDropConfig.model_validate({"rest_tolerance": 0.004}).rest_tolerance_m == 0.004  # an older report's config
 
 
 def test_toml_file_overrides_and_errors(tmp_path):

@@ -12,6 +12,7 @@ from pxr import Sdf, Usd
 from omni.simready.physics_validator.core.config import ValidationConfig
 from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.run.batch import validate_batch
+from omni.simready.physics_validator.fix import FixTargets
 from tests.fix.helpers import assert_fixed_and_nothing_broken, run_fix, tree_digest
 from tests.fixtures.driven_arms import horizontal_arm
 
@@ -30,7 +31,7 @@ def fixed(tmp_path_factory, physx_available):
     (folder / "notes.txt").write_text("a sibling file the fix must not touch\n")
     before = tree_digest(folder)
     mtimes = {p: p.stat().st_mtime_ns for p in folder.iterdir()}
-    fix = run_fix(asset, root / "out").assets[0].fix
+    fix = run_fix(asset, root / "out", targets=FixTargets(raise_max_force=True)).assets[0].fix  # 0.1 N·m is too weak
     return dict(root=root, folder=folder, asset=asset, fix=fix, before=before, mtimes=mtimes)
 
 

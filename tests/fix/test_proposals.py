@@ -65,7 +65,7 @@ def test_max_force_has_margin_over_the_peak_gravity_load_and_the_joint_holds(tmp
     way; the probe measures the gravity load through the engine, maxForce = 1.5 x (peak load + I x sweep accel) or
     1.5 x (held load + effort_limit's 10 N on its lever), and effort_limit passes with it."""
     asset = horizontal_arm(tmp_path / "weak_force.usda", max_force=0.1)
-    fix = run_fix(asset, tmp_path / "out").assets[0].fix
+    fix = run_fix(asset, tmp_path / "out", targets=FixTargets(raise_max_force=True)).assets[0].fix
     assert_fixed_and_nothing_broken(fix)
     assert verdicts(fix)["effort_limit"] == ("FAIL", "PASS")
     (joint,) = fix.joints
@@ -88,7 +88,8 @@ def test_legacy_velocity_limit_is_carried_to_the_per_axis_spelling(tmp_path):
     assert verdicts(fix) == {"velocity_limit": ("FAIL", "PASS")}
     (joint,) = fix.joints
     (change,) = joint.changes
-    assert (change.attribute, change.before, change.after) == ("physxJointAxis:angular:maxJointVelocity", None, 90.0)
+    assert (change.attribute, change.before, change.after) == ("physxJointAxis:angular:maxJointVelocity", 90.0, 90.0)
+    assert change.before_attribute == "physxJoint:maxJointVelocity"  # authored, in the legacy spelling
     from pxr import Usd
 
     stage = Usd.Stage.Open(fix.layer)

@@ -34,7 +34,7 @@ RAISE = FixTargets(raise_max_force=True)  # the authored maxForce (1 N·m here) 
 
 def joint(stiffness=10.0, damping=0.0, max_force=1.0, angular=True):
     drive = SimpleNamespace(stiffness=stiffness, damping=damping, max_force=max_force, target_position=0.0)
-    return SimpleNamespace(path="/R/j", name="j", is_angular=angular, drive=drive)
+    return SimpleNamespace(path="/R/j", name="j", is_angular=angular, drive=drive, effort_limit=None, effort_limit_source=None)
 
 
 def measure(**kw):
@@ -157,7 +157,7 @@ def test_a_first_drive_takes_the_rated_effort_or_states_its_assumption():
     assert p.proposed["maxForce"] == 2.0 and not p.assumed
     assert [cause for cause, _ in p.limits] == ["actuator_rating"]
     assert "rated 2 N·m (urdf:limit:effort)" in p.limits[0][1]
-    unrated = SimpleNamespace(path="/R/j", name="j", is_angular=True, drive=None)
+    unrated = SimpleNamespace(path="/R/j", name="j", is_angular=True, drive=None, effort_limit=None, effort_limit_source=None)
     p = propose(unrated, measure(), allow(), FixTargets())
     assert p.proposed["maxForce"] == pytest.approx(F_HAND) and p.assumed == {"maxForce"} and not p.limits
     assert "assumed" in p.why["maxForce"]

@@ -1,4 +1,9 @@
-"""The console summary: one line per asset in a log or pipe, a table on a terminal, PASS* for a PASS with warnings."""
+"""The console summary: one line per asset in a log or pipe, a table on a terminal, PASS* for a PASS with warnings.
+
+Every test that did not PASS prints its reason and first hint in both shapes, with the `fix` command to try when
+the test's fix rules say `fix` addresses it (decided from codes); asset rows say what was tested; counts are of
+tests. Non-terminal output is asserted line by line.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,14 @@ import re
 
 from rich.console import Console
 
-from omni.simready.physics_validator.core.results import AssetResult, RunReport, TestResult
+from omni.simready.physics_validator.core.quantities import listed
+from omni.simready.physics_validator.core.results import AssetResult, ExcludedJoint, JointRow, RunReport, TestResult
 from omni.simready.physics_validator.core.status import Status
-from omni.simready.physics_validator.reports.console import print_summary, short_name
+from omni.simready.physics_validator.physics_tests import default_registry
+from omni.simready.physics_validator.reports.console import asset_label, print_summary, short_name
 
 TESTS = ("ground_drop", "velocity_limit", "full_range_sweep", "drive_gain_validation", "effort_limit")
+REGISTRY = default_registry()
 
 
 def library(count: int = 28) -> RunReport:
@@ -36,62 +44,153 @@ def library(count: int = 28) -> RunReport:
     return RunReport(tool_version="0.1.0", engine="physx", assets=assets)
 
 
+def drive_less_robot(path: str = "robots/ur5/ur5.usda") -> AssetResult:
+    """A robot imported without drives: ground_drop not applicable, the four driven-joint tests SKIP (every joint
+    passive), each with the hint its code gives."""
+    excluded = [ExcludedJoint(joint=j, path=f"/ur5/Physics/{j}", code="PASSIVE", why="passive") for j in ("shoulder", "elbow")]
+    hint = "2 joints have no drive (shoulder, elbow): add a UsdPhysics.DriveAPI to each"
+    tests = [TestResult(name="ground_drop", status=Status.NOT_APPLICABLE, code="WORLD_ANCHORED", reason="world-anchored")]
+    for name, what in zip(TESTS[1:], ("to test", "with both limits to sweep", "to step", "to load")):
+        tests.append(TestResult(name=name, status=Status.SKIP, code="NOTHING_TO_TEST", reason=f"no driven joint {what}: 2 passive",
+                                fix_hints=[hint, "#usda 1.0 ..."], excluded_joints=excluded))
+    return AssetResult(path=path, tests=tests)
+
+
+def failing_arm(path: str = "robots/arm.usda") -> AssetResult:
+    """A FAIL fix can tune (a joint row that did not return), a FAIL it cannot (ground_drop), a PASS, a WARN."""
+    row = JointRow(joint="elbow", status=Status.FAIL, code="NOT_RETURNED", reason="did not return")
+    tests = [
+        TestResult(name="ground_drop", status=Status.FAIL, code="NEVER_TOUCHED", reason="never touched the floor",
+                   fix_hints=["Apply UsdPhysics.RigidBodyAPI"]),
+        TestResult(name="velocity_limit", status=Status.PASS, code="OK", reason="capped"),
+        TestResult(name="full_range_sweep", status=Status.FAIL, code="JOINTS_FAILED", reason="1 of 3 joints failed the sweep",
+                   joints=[row], fix_hints=["The joint ends off its home position by a static offset"]),
+        TestResult(name="drive_gain_validation", status=Status.WARN, code="JOINTS_FAILED", reason="1 of 3 joints rings",
+                   joints=[JointRow(joint="elbow", status=Status.WARN, code="OSCILLATION", reason="rings")],
+                   fix_hints=["Oscillation: the drive rings."]),
+        TestResult(name="effort_limit", status=Status.PASS, code="OK", reason="held"),
+    ]
+    return AssetResult(path=path, tests=tests)
+
+
 def printed(report: RunReport, terminal: bool, width: int = 80, **kw) -> list[str]:
     out = io.StringIO()
     print_summary(report, Console(file=out, force_terminal=terminal, width=width), **kw)
     return out.getvalue().splitlines()
 
 
-def test_not_a_terminal_prints_one_line_per_asset_and_the_failing_reasons():
+def test_a_drive_less_robot_says_why_every_test_skipped_and_what_to_try_in_a_pipe():
+    """Not a terminal: the SKIP reasons, the first hint once (shared by all four) and the --add-drives command."""
+    report = RunReport(tool_version="0.1.0", engine="physx", assets=[drive_less_robot()])
+    assert printed(report, terminal=False, registry=REGISTRY) == [
+        "simready-physics 0.1.0 on physx: 1 asset",
+        "SKIP (0 tested, 4 SKIP, 1 NOT_APPLICABLE) ur5/ur5.usda",
+        "    ground_drop NOT_APPLICABLE: world-anchored",
+        "    velocity_limit SKIP: no driven joint to test: 2 passive",
+        "        hint: 2 joints have no drive (shoulder, elbow): add a UsdPhysics.DriveAPI to each",
+        "        try: simready-physics fix robots/ur5/ur5.usda --add-drives",
+        "    full_range_sweep SKIP: no driven joint with both limits to sweep: 2 passive",
+        "    drive_gain_validation SKIP: no driven joint to step: 2 passive",
+        "    effort_limit SKIP: no driven joint to load: 2 passive",
+        "5 tests on 1 asset: SKIP: 4  NOT_APPLICABLE: 1",
+    ]
+
+
+def test_fail_lines_carry_their_hint_and_the_fix_command_only_where_fix_acts():
+    """ground_drop's failure is not the drives' (no fix line); the sweep's and the WARN's rows are (one line each)."""
+    report = RunReport(tool_version="0.1.0", engine="physx", assets=[failing_arm()])
+    assert printed(report, terminal=False, registry=REGISTRY) == [
+        "simready-physics 0.1.0 on physx: 1 asset",
+        "FAIL (5 tested)  robots/arm.usda  failing: ground_drop, full_range_sweep",
+        "    ground_drop FAIL: never touched the floor",
+        "        hint: Apply UsdPhysics.RigidBodyAPI",
+        "    full_range_sweep FAIL: 1 of 3 joints failed the sweep",
+        "        hint: The joint ends off its home position by a static offset",
+        "        try: simready-physics fix robots/arm.usda --tests full_range_sweep",
+        "    drive_gain_validation WARN: 1 of 3 joints rings",
+        "        hint: Oscillation: the drive rings.",
+        "        try: simready-physics fix robots/arm.usda --tests drive_gain_validation",
+        "5 tests on 1 asset: PASS: 2  FAIL: 2  WARN: 1",
+    ]
+
+
+def test_a_row_fix_cannot_act_on_gets_no_fix_command():
+    """velocity_limit's overspeed is the cap's and the actuator's: no `fix` line (its rules say velocity_cap_exceeded)."""
+    row = JointRow(joint="j", status=Status.FAIL, code="OVERSPEED", reason="too fast")
+    result = TestResult(name="velocity_limit", status=Status.FAIL, code="JOINTS_FAILED", reason="1 of 1 too fast", joints=[row])
+    report = RunReport(assets=[AssetResult(path="a/r.usda", tests=[result])])
+    assert not any("try:" in line for line in printed(report, terminal=False, registry=REGISTRY))
+
+
+def test_not_a_terminal_prints_one_line_per_asset_and_every_non_passing_reason():
     report = library()
     lines = printed(report, terminal=False)
-    failing_rows = 2 + 2 + 1  # two robots x two failing tests, one broken file (its five identical reasons once)
-    assert len(lines) == len(report.assets) + failing_rows + 2  # + title and totals
+    # under each asset its non-passing tests, identical reasons once: 23 plain assets x 1 not-applicable line, two
+    # robots x (not applicable + two FAIL), the broken file's five prechecks once, robot_12's not-applicable line,
+    # robot_20's SKIP and not-applicable lines
+    assert len(lines) == len(report.assets) + 23 + 2 * 3 + 1 + 1 + 2 + 2  # + title and totals
     assert lines[0] == "simready-physics 0.1.0 on physx: 28 assets"
-    assert lines[-1].startswith("28 assets: PASS: ")
+    assert lines[-1] == "140 tests on 28 assets: PASS: 28  FAIL: 4  SKIP: 1  NOT_APPLICABLE: 102  PRECHECK_FAILURE: 5  (PASS*: 1 with warnings)"
     for asset in report.assets:  # the short name whole on its line: never split mid-word at 80 columns
         assert sum(short_name(asset.path) in line for line in lines) == 1
     robot = next(line for line in lines if "robot_03.usda" in line)
-    assert robot.startswith("FAIL ") and robot.endswith("failing: full_range_sweep, effort_limit")
-    reasons = lines[lines.index(robot) + 1:lines.index(robot) + 3]
-    assert reasons == ["    full_range_sweep FAIL: 2 of 8 joints failed the sweep [x]", "    effort_limit FAIL: 1 joint broke under load"]
+    assert robot.startswith("FAIL (3 tested, 2 NOT_APPLICABLE) ") and robot.endswith("failing: full_range_sweep, effort_limit")
+    block = lines[lines.index(robot) + 1:lines.index(robot) + 4]
+    assert block == ["    velocity_limit, drive_gain_validation NOT_APPLICABLE: no revolute or prismatic joint",
+                     "    full_range_sweep FAIL: 2 of 8 joints failed the sweep [x]", "    effort_limit FAIL: 1 joint broke under load"]
     broken = lines.index(next(line for line in lines if "robot_09.usda" in line))
-    assert lines[broken].startswith("PRECHECK_FAILURE")
+    assert lines[broken].startswith("PRECHECK_FAILURE (0 tested, 5 PRECHECK_FAILURE)")
     assert lines[broken + 1] == f"    {', '.join(TESTS)} PRECHECK_FAILURE: unloadable asset: empty file"
     assert "\x1b" not in "\n".join(lines)
+
+
+def test_asset_rows_say_what_was_tested():
+    assert asset_label(drive_less_robot())[0] == "SKIP (0 tested, 4 SKIP, 1 NOT_APPLICABLE)"
+    one = AssetResult(path="a.usda", tests=[TestResult(name="ground_drop", status=Status.PASS)] +
+                      [TestResult(name=n, status=Status.SKIP) for n in TESTS[1:]])
+    assert asset_label(one) == ("PASS (1 tested, 4 SKIP)", Status.PASS)
 
 
 def test_a_pass_with_warnings_reads_pass_star():
     lines = printed(library(), terminal=False)
     marked = next(line for line in lines if "robot_12.usda" in line)
-    assert marked.startswith("PASS* ") and marked.endswith("effort_limit: PASS with 8 warnings")
+    assert marked.startswith("PASS* (2 tested, 3 NOT_APPLICABLE) ") and marked.endswith("effort_limit: PASS with 8 warnings")
     assert "(PASS*: 1 with warnings)" in lines[-1]
     clean = next(line for line in lines if "robot_00.usda" in line)
-    assert clean.startswith("PASS ") and "warning" not in clean
+    assert clean.startswith("PASS (1 tested, 4 NOT_APPLICABLE) ") and "warning" not in clean
 
 
-def test_fail_on_skip_lists_the_skipped_rows_as_failing():
+def test_fail_on_skip_never_reads_pass_beside_a_failing_skip():
+    """With --fail-on-skip an asset whose skips fail the run reads SKIP, not 'PASS ... failing: ...'."""
     report = library()
-    assert not any("failing" in line for line in printed(report, terminal=False) if "robot_20.usda" in line)
+    plain = next(line for line in printed(report, terminal=False) if "robot_20.usda" in line)
+    assert plain.startswith("PASS (1 tested, 1 SKIP, 3 NOT_APPLICABLE) ") and "failing" not in plain
     lines = printed(report, terminal=False, fail_on_skip=True)
     skipped = lines.index(next(line for line in lines if "robot_20.usda" in line))
+    assert lines[skipped].startswith("SKIP (1 tested, 1 SKIP, 3 NOT_APPLICABLE) ")
     assert lines[skipped].endswith("failing: velocity_limit")
-    assert lines[skipped + 1] == "    velocity_limit SKIP: no driven joint has a velocity limit"
+    assert "    velocity_limit SKIP: no driven joint has a velocity limit" in lines[skipped + 1:skipped + 3]
 
 
-def test_terminal_gets_the_table_with_the_same_short_names_and_marker():
-    report = library(3)
-    report.assets[1].tests[4] = TestResult(name="effort_limit", status=Status.PASS, warnings=["w"] * 8)
-    text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(printed(report, terminal=True, width=160)))
-    assert "┃ asset" in text and "some_rather_long_vendor_folder_01/robot_01.usda" in text
-    assert "PASS*" in text and "PASS with 8 warnings" in text
-    assert "/work/shared" not in text  # short names, as in the progress lines
+def test_terminal_gets_the_table_with_reasons_hints_and_fix_commands():
+    report = RunReport(tool_version="0.1.0", engine="physx", assets=[drive_less_robot(), failing_arm()])
+    text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(printed(report, terminal=True, width=200, registry=REGISTRY)))
+    assert "┃ asset" in text and "ur5/ur5.usda" in text and "SKIP (0 tested, 4 SKIP, 1 NOT_APPLICABLE)" in text
+    assert text.count("hint: 2 joints have no drive") == 4  # every non-passing row, in the table too
+    assert text.count("try: simready-physics fix robots/ur5/ur5.usda --add-drives") == 4
+    assert "try: simready-physics fix robots/arm.usda --tests full_range_sweep" in text
+    assert "10 tests on 2 assets: PASS: 2  FAIL: 2  WARN: 1  SKIP: 4  NOT_APPLICABLE: 1" in text
 
 
-def test_one_asset_is_singular():
+def test_one_asset_is_singular_and_counts_are_of_tests():
     report = RunReport(assets=[AssetResult(path="/a/mug.usda", tests=[TestResult(name="ground_drop", status=Status.PASS)])])
     lines = printed(report, terminal=False)
-    assert lines[0].endswith(": 1 asset") and lines[-1].startswith("1 asset: PASS: 1")
+    assert lines[0].endswith(": 1 asset") and lines[-1] == "1 test on 1 asset: PASS: 1"
+
+
+def test_lists_are_complete_or_end_in_plus_n_more():
+    assert listed(["a", "b", "c"], 3) == "a, b, c"
+    assert listed([f"j{i}" for i in range(6)], 4, "; ") == "j0; j1; j2; j3; +2 more"
 
 
 def test_short_name_is_folder_and_file():

@@ -197,6 +197,7 @@ def _validate(args, console: Console) -> int:
             engine_class(name)
     except (ConfigError, UnknownTestError, EngineUnavailable, ValueError) as exc:  # ValueError: --compare syntax
         return _usage_error(console, str(exc))
+    _say_notices(config, console)
     from .run.inputs import path_problems
 
     problems = path_problems(args.paths)
@@ -381,60 +382,36 @@ def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | N
 
 
 def _list_tests(console: Console | None = None) -> int:
-    """One block per test (name, version, features; summary; defaults), wrapped to the terminal's width."""
-    import textwrap
-
+    """One block per test (name, version, features; summary; defaults with units), wrapped to the terminal's width."""
     from .physics_tests import default_registry
+    from .reports.settings import test_listing
 
     console = console or Console(highlight=False)
-    width = max(40, console.width)
-    for index, (name, test_cls) in enumerate(default_registry().items()):
-        if index:
-            console.print()
-        heading = textwrap.wrap(f"{name} {test_cls.version}  {', '.join(test_cls.features)}", width=width, subsequent_indent="    ")
-        console.print(f"[bold]{escape(name)}[/]{escape(heading[0][len(name):])}", soft_wrap=True)
-        for line in heading[1:]:
-            console.print(escape(line), soft_wrap=True)
-        for text, first, rest in (
-            (test_cls.summary, "  ", "  "),
-            (", ".join(f"{key}={_default_text(field)}" for key, field in test_cls.Config.model_fields.items()), "  defaults: ", "    "),
-        ):
-            for line in textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False):
-                console.print(escape(line), soft_wrap=True)
+    names = set(default_registry().names())
+    for line in test_listing(default_registry(), max(40, console.width)):
+        head = line.split(" ", 1)[0]
+        console.print(f"[bold]{escape(head)}[/]{escape(line[len(head):])}" if head in names else escape(line), soft_wrap=True)
     return ExitCode.OK
 
 
-def _default_text(field) -> str:
-    """A config field's default as --set takes it (TOML): default_factory values too, never PydanticUndefined."""
-    import tomli_w
-
-    value = field.get_default(call_default_factory=True)
-    try:
-        return tomli_w.dumps({"v": _toml_safe(value)}).strip()[len("v = "):]
-    except (TypeError, ValueError):
-        return str(value)
-
-
 def _show_config(args) -> int:
-    import tomli_w
-
     from .core.config import ConfigError
+    from .reports.settings import config_toml
 
     console = Console(stderr=True, soft_wrap=True)
     try:
         config = _load_config(args)
     except ConfigError as exc:
         return _usage_error(console, str(exc))
-    print(tomli_w.dumps(_toml_safe(config.to_dict())))
+    _say_notices(config, console)
+    print(config_toml(config))
     return ExitCode.OK
 
 
-def _toml_safe(value):
-    if isinstance(value, dict):
-        return {k: _toml_safe(v) for k, v in value.items() if v is not None}
-    if isinstance(value, float) and value != value:
-        return "nan"
-    return value
+def _say_notices(config, console: Console) -> None:
+    """Renamed settings read under their old name: said once each, on stderr."""
+    for notice in config.notices:
+        console.print(f"[yellow]notice:[/] {escape(notice)}", highlight=False, soft_wrap=True)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,20 @@
 """Run configuration: every default threshold lives in one pydantic model per test.
 
-Overrides come from a TOML file (`[ground_drop] rest_tolerance = 0.01`) and from
-`--set ground_drop.rest_tolerance=0.01`. Unknown keys and wrong types are errors that name the key:
-a typo must never silently fall back to a default.
+Overrides come from a TOML file (`[ground_drop] rest_tolerance_m = 0.01`) and from
+`--set ground_drop.rest_tolerance_m=0.01`. Unknown keys and wrong types are errors that name the key:
+a typo must never silently fall back to a default. Each setting declares its unit (core.setting_units): a value
+may carry one (`--set ground_drop.rest_tolerance_m=5mm`). A setting that was renamed is still read under its old
+name, with a notice (`ValidationConfig.notices`) saying the new one.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, ClassVar, Literal, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .setting_units import UnitError, convert, unit_of
 
 try:
     import tomllib
@@ -27,9 +31,24 @@ class TestConfig(BaseModel):
 
     __test__ = False
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # an old setting name -> the name(s) it now sets (read with a notice; `ValidationConfig.notices`)
+    renamed: ClassVar[dict[str, tuple[str, ...]]] = {}
 
-    physics_fps: float = Field(240.0, gt=0, description="Physics steps per simulated second.")
-    capture_fps: float = Field(15.0, gt=0, description="Video frames per simulated second.")
+    @model_validator(mode="before")
+    @classmethod
+    def _old_names(cls, data: Any) -> Any:
+        """A renamed setting given under its old name (a config dict from an older report or cache) sets the new one."""
+        if isinstance(data, dict) and cls.renamed:
+            data = dict(data)
+            for old, new in cls.renamed.items():
+                if old in data:
+                    value = data.pop(old)
+                    for name in new:
+                        data.setdefault(name, value)
+        return data
+
+    physics_fps: float = Field(240.0, gt=0, description="Physics steps per simulated second.", json_schema_extra={"unit": "Hz"})
+    capture_fps: float = Field(15.0, gt=0, description="Video frames per simulated second.", json_schema_extra={"unit": "Hz"})
 
 
 class RunConfig(BaseModel):
@@ -38,10 +57,12 @@ class RunConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     watchdog_seconds: float = Field(
-        120.0, gt=0, description="A test whose physics makes no progress for this long (wall clock) is a hang: ERROR."
+        120.0, gt=0, description="A test whose physics makes no progress for this long (wall clock) is a hang: ERROR.",
+        json_schema_extra={"unit": "s"},
     )
     max_test_seconds: float = Field(
-        3600.0, gt=0, description="Wall-clock cap per test even while it progresses (a test that never decides): ERROR."
+        3600.0, gt=0, description="Wall-clock cap per test even while it progresses (a test that never decides): ERROR.",
+        json_schema_extra={"unit": "s"},
     )
     video: bool = Field(True, description="Record a video per test (needs the [video] extra).")
     video_width: int = Field(640, ge=16)
@@ -78,6 +99,7 @@ class ValidationConfig:
         self.tests: dict[str, TestConfig] = dict(tests)
         self.run = run or RunConfig()
         self.physx = physx or PhysxConfig()
+        self.notices: list[str] = []  # renamed settings read under their old name
 
     @classmethod
     def defaults(cls, registry) -> "ValidationConfig":
@@ -93,7 +115,9 @@ class ValidationConfig:
         return out
 
     def copy(self) -> "ValidationConfig":
-        return ValidationConfig({k: v.model_copy() for k, v in self.tests.items()}, self.run.model_copy(), self.physx.model_copy())
+        out = ValidationConfig({k: v.model_copy() for k, v in self.tests.items()}, self.run.model_copy(), self.physx.model_copy())
+        out.notices = list(self.notices)
+        return out
 
     def engine_settings(self, engine: str) -> dict[str, Any]:
         """The settings of `engine` that can change a verdict, as dotted keys ({"physx.target": ...} for
@@ -110,16 +134,39 @@ class ValidationConfig:
                 raise ConfigError(f"{origin}: '{section}' must be a table of keys, got {values!r}")
             target = self._section(section, origin)
             merged = target.model_dump()
+            model = type(target)
             for key, value in values.items():
-                if key not in type(target).model_fields:
-                    known = ", ".join(sorted(type(target).model_fields))
-                    raise ConfigError(f"{origin}: unknown key '{section}.{key}' (known keys: {known})")
-                merged[key] = value
+                for new in self._renamed(model, section, key, origin):
+                    merged[new] = self._with_unit(model, section, new, value, origin)
             try:
                 validated = type(target).model_validate(merged)
             except ValidationError as exc:
                 raise ConfigError(_describe_validation_error(exc, section, origin)) from None
             self._store(section, validated)
+
+    def _renamed(self, model, section: str, key: str, origin: str) -> tuple[str, ...]:
+        """The setting(s) `key` sets: itself, or what it was renamed to (with a notice); unknown keys are errors."""
+        if key in model.model_fields:
+            return (key,)
+        new = getattr(model, "renamed", {}).get(key)
+        if new:
+            notice = (f"{origin}: '{section}.{key}' is now {' and '.join(f'{section}.{n}' for n in new)} (the same value, "
+                      f"in {' and '.join(unit_of(model, n) or 'its unit' for n in new)}); the old name is still read")
+            if notice not in self.notices:
+                self.notices.append(notice)
+            return tuple(new)
+        known = ", ".join(sorted(model.model_fields))
+        raise ConfigError(f"{origin}: unknown key '{section}.{key}' (known keys: {known})")
+
+    @staticmethod
+    def _with_unit(model, section: str, key: str, value: Any, origin: str) -> Any:
+        """A value written with a unit ('0.5deg', '5mm', '2%') in the setting's own unit."""
+        if not isinstance(value, str):
+            return value
+        try:
+            return convert(value, unit_of(model, key), f"{section}.{key}")
+        except UnitError as exc:
+            raise ConfigError(f"{origin}: {exc}") from None
 
     def apply_file(self, path: str | Path) -> None:
         path = Path(path)

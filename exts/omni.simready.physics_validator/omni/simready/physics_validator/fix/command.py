@@ -98,7 +98,7 @@ def run(args, console, load_config, usage_error) -> int:
         return usage_error(console, str(exc))
     written = write_reports(report, out, console)
     if not args.quiet:
-        from ..reports.console import print_fix_table
+        from ..reports.fix_table import print_fix_table
 
         print_fix_table(report, Console())
         for label, path in written:

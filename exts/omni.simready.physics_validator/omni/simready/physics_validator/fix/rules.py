@@ -166,9 +166,9 @@ def rating(joint: "JointInfo") -> tuple[float, str]:
     drive = joint.drive
     if has_drive(drive) and math.isfinite(drive.max_force):
         return drive.max_force, f"drive:{'angular' if joint.is_angular else 'linear'}:physics:maxForce"
-    effort = getattr(joint, "effort_limit", None)
+    effort = joint.effort_limit
     if effort is not None and math.isfinite(effort) and effort > 0:
-        return effort, str(getattr(joint, "effort_limit_source", "") or "effort limit")
+        return effort, joint.effort_limit_source or "the rated effort"
     return math.inf, ""
 
 

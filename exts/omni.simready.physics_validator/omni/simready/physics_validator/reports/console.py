@@ -215,9 +215,3 @@ def _print_lines(report: RunReport, console: Console, title: str, fail_on_skip: 
         for indent, text, _ in detail_lines(asset, registry):
             console.print(f"{indent}{escape(text)}", highlight=False, soft_wrap=True)
 
-
-def print_fix_table(report: RunReport, console: Console | None = None, compact: bool | None = None) -> None:
-    """`simready-physics fix`'s before/after table (reports.fix_table)."""
-    from .fix_table import print_fix_table as _print
-
-    _print(report, console, compact)

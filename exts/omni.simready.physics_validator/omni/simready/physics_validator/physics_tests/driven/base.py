@@ -42,7 +42,8 @@ class DrivenJointConfig(TestConfig):
         description="Only these joints (prim names or paths); empty = every driven joint. QA uses it to re-run one joint.",
     )
     bbox_explode_ratio: float = Field(
-        10.0, gt=1, description="Fail (break, for effort_limit) when the asset's AABB volume exceeds this x its baseline."
+        10.0, gt=1, description="Fail (break, for effort_limit) when the asset's AABB volume exceeds this x its baseline.",
+        json_schema_extra={"unit": "x"},
     )
 
 

@@ -19,8 +19,8 @@ class FullRangeSweepFixRules(DrivenFixRules):
                           max_sweep_range=config.max_sweep_range, velocity_limit=joint.velocity_limit,
                           profile=config.interpolation_profile)
         swept = plan.upper - plan.lower
-        rest = range_scaled_tolerance(config.rest_tolerance, swept, config.rest_range_fraction)
-        zero = range_scaled_tolerance(config.zero_return_tolerance, swept, config.zero_range_fraction)
+        rest = range_scaled_tolerance(config.rest_tolerance_for(joint.is_angular), swept, config.rest_range_fraction)
+        zero = range_scaled_tolerance(config.zero_return_tolerance_for(joint.is_angular), swept, config.zero_range_fraction)
         out.ends = {"max": plan.max_target, "min": plan.min_target}
         out.ends_test, out.fps = test, config.physics_fps
         out.deflections += [("max", f"{test} hold at max", rest), ("min", f"{test} hold at min", rest)]

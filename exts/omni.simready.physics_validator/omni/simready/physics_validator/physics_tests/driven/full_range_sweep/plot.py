@@ -1,5 +1,6 @@
 """full_range_sweep's plot: tracking error (measured - commanded) with each hold window shaded and
-±rest_tolerance; the zero-return tolerance at the end."""
+±rest_tolerance; the zero-return tolerance at the end, in an inset of the final hold drawn at its own scale (a ±0.57°
+band is a hairline on a ±15° axis)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from ....plotting.common import (
 
 
 HOLDS = (("max_target", "hold max"), ("min_target", "hold min"), ("zero_target", "hold zero"))
+ZERO_BAND_COLOR = "#e07b00"  # the zero-return band: its own colour, shaded in the inset
+INSET_SCALE = 4.0  # the inset spans this many zero-return tolerances (or the final error, if larger)
 
 
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
@@ -36,13 +39,15 @@ def full_range_sweep_plot(result: TestResult, series: dict):
     rows = rows_by_joint(result)
     order = failing_first(joints, rows)
     shown = order[:MAX_PANELS]
-    tolerance = num(result.config.get("rest_tolerance"), 0.1)
-    zero_tolerance = num(result.config.get("zero_return_tolerance"), 0.01)
+    config = result.config
+    tolerance = num(config.get("rest_tolerance_rad", config.get("rest_tolerance")), 0.1)  # older reports: one name
+    zero_tolerance = num(config.get("zero_return_tolerance_rad", config.get("zero_return_tolerance")), 0.01)
     figure, axes = grid(len(shown))
     for ax, joint in zip(axes, shown):
         row = rows.get(joint)
         t, q, target = arr(series, f"{joint}/time"), arr(series, f"{joint}/q"), arr(series, f"{joint}/target")
         row_tol = num(row.limits.get("rest_tolerance"), tolerance) if row else tolerance
+        row_zero = num(row.limits.get("zero_return_tolerance"), zero_tolerance) if row else zero_tolerance
         factor, label = scale(joint_unit(row, "hold_error_max"), row_tol)
         error = (q - target) * factor
         worst_hold = 0.0
@@ -60,8 +65,8 @@ def full_range_sweep_plot(result: TestResult, series: dict):
                         ha="center", va="bottom", fontsize=6, color="#7a5b00")
                 worst_hold = max(worst_hold, float(np.nanmax(np.abs(error[first: last + 1]))))
         ax.axhspan(-row_tol * factor, row_tol * factor, color=PASS_COLOR, alpha=0.15, label="±rest_tolerance (holds)")
-        ax.axhline(zero_tolerance * factor, color=LIMIT_COLOR, ls=":", lw=1, label="±zero_return_tolerance (end)")
-        ax.axhline(-zero_tolerance * factor, color=LIMIT_COLOR, ls=":", lw=1)
+        ax.axhline(row_zero * factor, color=ZERO_BAND_COLOR, ls=":", lw=1, label="±zero_return_tolerance (end, inset)")
+        ax.axhline(-row_zero * factor, color=ZERO_BAND_COLOR, ls=":", lw=1)
         ax.plot(t, error, color=status_color(row), lw=1.4, label="measured − commanded")
         if len(t):
             ax.plot(t[-1], error[-1], "o", color=status_color(row), ms=4)
@@ -69,13 +74,35 @@ def full_range_sweep_plot(result: TestResult, series: dict):
                  for key, name in (("hold_error_max", "at max"), ("hold_error_min", "at min"), ("zero_error", "end"))
                  if row is not None and num(row.measured.get(key)) is not None]
         if worst:
-            note(ax, "error " + " · ".join(worst) + f"  (limits {fmt_scaled(row_tol, factor, label)}, end {fmt_scaled(zero_tolerance, factor, label)})")
+            note(ax, "error " + " · ".join(worst) + f"  (limits {fmt_scaled(row_tol, factor, label)}, end {fmt_scaled(row_zero, factor, label)})")
         span = max(3.0 * row_tol * factor, min(1.3 * worst_hold, 25.0 * row_tol * factor))
         ax.set_ylim(-span, span)
         ax.set_xlabel("time (s)", fontsize=7)
         ax.set_ylabel(f"tracking error ({label})", fontsize=7)
         title_for(ax, joint, row)
+        _zero_inset(ax, t, error, target, row, row_zero * factor, label)
     figure.tight_layout()
     shared_legend(figure, axes)
     return [(figure, caption("full_range_sweep: tracking error near each hold (shaded) against ±rest_tolerance",
                              len(shown), len(joints)))]
+
+
+def _zero_inset(ax, t: np.ndarray, error: np.ndarray, target: np.ndarray, row, band: float, label: str) -> None:
+    """The final hold at zero at the zero-return band's own scale: the band shaded, the final error marked."""
+    zero = num(row.limits.get("zero_target")) if row is not None else None
+    if zero is None or not len(t) or band <= 0:
+        return
+    runs = [r for r in _runs(np.abs(target - zero) <= 1e-9 * max(1.0, abs(zero))) if r[1] - r[0] >= 1]
+    if not runs:
+        return
+    first, last = runs[-1]
+    window = error[first: last + 1]
+    span = max(INSET_SCALE * band, 1.2 * float(np.nanmax(np.abs(window[-max(1, len(window) // 4):]))))
+    inset = ax.inset_axes([0.60, 0.06, 0.38, 0.40])
+    inset.axhspan(-band, band, color=ZERO_BAND_COLOR, alpha=0.35, lw=0)
+    inset.axhline(0.0, color="#999999", lw=0.5)
+    inset.plot(t[first: last + 1], window, color=status_color(row), lw=1.2)
+    inset.plot(t[last], error[last], "o", color=status_color(row), ms=3)
+    inset.set_ylim(-span, span)
+    inset.tick_params(labelsize=5, length=2, pad=1)
+    inset.set_title(f"end: ±{band:.3g} {label}", fontsize=6, pad=2, color=ZERO_BAND_COLOR)

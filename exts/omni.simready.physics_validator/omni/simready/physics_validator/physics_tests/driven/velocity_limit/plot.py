@@ -16,7 +16,7 @@ def velocity_limit_plot(result: TestResult, series: dict):
     if not joints:
         return []
     rows = rows_by_joint(result)
-    tolerance = num(result.config.get("tolerance_percent"), 0.05)
+    tolerance = num(result.config.get("tolerance_fraction", result.config.get("tolerance_percent")), 0.05)
     order = failing_first(joints, rows)
     shown = order[:MAX_PANELS]
     figure, axes = grid(len(shown))

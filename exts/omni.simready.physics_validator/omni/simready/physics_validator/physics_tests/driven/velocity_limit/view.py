@@ -7,8 +7,8 @@ from .plot import velocity_limit_plot
 VIEW = TestView(
     judged=(
         JudgedMetric("joints_failed", "zero"),
-        JudgedMetric("max_velocity_ratio", "max", threshold_label="1 + tolerance_percent",
-                     threshold_of=lambda config: 1.0 + float(config["tolerance_percent"])),
+        JudgedMetric("max_velocity_ratio", "max", threshold_label="1 + tolerance_fraction",  # tolerance_percent in older reports
+                     threshold_of=lambda config: 1.0 + float(config.get("tolerance_fraction", config.get("tolerance_percent")))),
     ),
     row_limits={"peak_velocity": "allowed", "peak": "allowed", "peak_displacement_rate": "allowed"},
     row_positions=frozenset({"target", "travel"}),

@@ -1,7 +1,7 @@
 """ground_drop's plot: the quantities its verdict is decided on.
 
 - **rest deviation**: how far the bounding box's centre and its corners moved within the trailing rest window
-  (2 s), against `rest_tolerance` (2 cm), from first contact on; the rest checks' start and deadline, and the
+  (2 s), against `rest_tolerance_m` (2 cm), from first contact on; the rest checks' start and deadline, and the
   window that decided (the rest window on a PASS, the last window otherwise) shaded;
 - **lowest point near the floor**: bounds min z against floor ± floor_margin (touching and penetrating),
   and over the whole run.
@@ -69,7 +69,7 @@ def ground_drop_plot(result: TestResult, series: dict):
     cfg, metrics = result.config, result.metrics
     floor = num(metrics.get("floor_level"), num(cfg.get("floor_level"), 0.0))
     margin = num(cfg.get("floor_margin"), 0.1)
-    tolerance = num(cfg.get("rest_tolerance"), 0.02)
+    tolerance = num(cfg.get("rest_tolerance_m", cfg.get("rest_tolerance")), 0.02)
     hold = num(cfg.get("rest_detection_hold_seconds"), 2.0)
     delay = num(cfg.get("penetration_check_seconds"), 1.0)
     limit = num(cfg.get("rest_detection_max_seconds"), 8.0)
@@ -92,7 +92,7 @@ def ground_drop_plot(result: TestResult, series: dict):
         early = (td >= touch) & (td <= checks + 1e-9)  # drawn faint: the test does not judge yet
         judged = td >= checks
         ax_dev.axhspan(0, tolerance * mm, color=PASS_COLOR, alpha=0.12)
-        ax_dev.axhline(tolerance * mm, color=FAIL_COLOR, ls="--", lw=1.2, label=f"rest_tolerance {tolerance * mm:g} mm")
+        ax_dev.axhline(tolerance * mm, color=FAIL_COLOR, ls="--", lw=1.2, label=f"rest_tolerance_m {tolerance * mm:g} mm")
         for mask, alpha, suffix in ((early, 0.35, None), (judged, 1.0, "")):
             ax_dev.plot(td[mask], corner[mask] * mm, color="#d46a00", lw=1.5, alpha=alpha,
                         label=None if suffix is None else "corners (worst)")
@@ -144,4 +144,4 @@ def ground_drop_plot(result: TestResult, series: dict):
     ax_all.set_ylabel("height above the floor (m)", fontsize=8)
     ax_all.grid(alpha=0.3)
     figure.tight_layout()
-    return [(figure, "ground_drop: movement in the rest window against rest_tolerance, and the lowest point against the floor band")]
+    return [(figure, "ground_drop: movement in the rest window against rest_tolerance_m, and the lowest point against the floor band")]

@@ -8,7 +8,8 @@ VIEW = TestView(
         JudgedMetric("touched", "true"),
         JudgedMetric("max_penetration", "max", "floor_margin"),
         JudgedMetric("penetrated", "false"),
-        JudgedMetric("max_rest_deviation", "max", "rest_tolerance"),
+        JudgedMetric("max_rest_deviation", "max", threshold_label="rest_tolerance_m",  # (rest_tolerance in older reports)
+                     threshold_of=lambda config: float(config.get("rest_tolerance_m", config.get("rest_tolerance")))),
         JudgedMetric("settle_seconds_after_contact", "max", "rest_detection_max_seconds"),
         JudgedMetric("rested", "true"),
         JudgedMetric("diverged", "false"),
