@@ -97,9 +97,9 @@ def test_no_collider_is_a_precheck_failure_not_an_engine_error(tmp_path, name):
 
 def test_config_defaults_follow_the_specs():
     reg = default_registry()
-    assert reg.get("velocity_limit").Config().tolerance_percent == 0.05
+    assert reg.get("velocity_limit").Config().tolerance_fraction == 0.05
     frs = reg.get("full_range_sweep").Config()
-    assert (frs.rest_tolerance, frs.zero_return_tolerance, frs.sweep_speed_scale, frs.pause_at_limits_seconds,
+    assert (frs.rest_tolerance_rad, frs.zero_return_tolerance_rad, frs.sweep_speed_scale, frs.pause_at_limits_seconds,
             frs.bbox_explode_ratio, frs.rest_check_fatal) == (0.10, 0.01, 0.8, 0.15, 10.0, True)
     dgv = reg.get("drive_gain_validation").Config()
     assert (dgv.step_magnitude_deg, dgv.max_overshoot_pct, dgv.max_settling_seconds, dgv.max_oscillations,

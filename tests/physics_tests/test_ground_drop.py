@@ -127,8 +127,8 @@ def test_y_up_centimetre_twin_gives_the_same_verdict_and_metrics(tmp_path):
 
 def test_rest_tolerance_override_changes_the_verdict(tmp_path):
     path = box_asset(tmp_path / "rolling.usda", shape="sphere", velocity=(0.05, 0.0, 0.0))
-    strict = run_ground_drop(path, rest_tolerance=0.001)
-    assert strict.config["rest_tolerance"] == 0.001
+    strict = run_ground_drop(path, rest_tolerance_m=0.001)
+    assert strict.config["rest_tolerance_m"] == 0.001
     assert strict.status == Status.FAIL
 
 

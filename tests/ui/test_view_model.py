@@ -161,23 +161,23 @@ def test_rows_follow_registry_order(panel):
 # -- thresholds -------------------------------------------------------------------------------------------
 def test_thresholds_are_shown_from_the_pydantic_model(panel):
     fields = {f.key: f for f in panel.thresholds("ground_drop")}
-    assert fields["rest_tolerance"].value == pytest.approx(0.02)
-    assert fields["rest_tolerance"].description
+    assert fields["rest_tolerance_m"].value == pytest.approx(0.02)
+    assert fields["rest_tolerance_m"].description
     assert fields["physics_fps"].type_name == "float"
 
 
 def test_threshold_edit_accepted(panel):
-    outcome = panel.edit_threshold("ground_drop", "rest_tolerance", "0.05")
-    assert outcome.ok and "rest_tolerance" in outcome.message
-    assert panel.config.for_test("ground_drop").rest_tolerance == pytest.approx(0.05)
-    assert panel.validate().config.for_test("ground_drop").rest_tolerance == pytest.approx(0.05)
+    outcome = panel.edit_threshold("ground_drop", "rest_tolerance_m", "0.05")
+    assert outcome.ok and "rest_tolerance_m" in outcome.message
+    assert panel.config.for_test("ground_drop").rest_tolerance_m == pytest.approx(0.05)
+    assert panel.validate().config.for_test("ground_drop").rest_tolerance_m == pytest.approx(0.05)
 
 
 @pytest.mark.parametrize(
     "key, text, fragment",
     [
-        ("rest_tolerance", "-1", "greater than 0"),
-        ("rest_tolerance", "abc", "rest_tolerance"),
+        ("rest_tolerance_m", "-1", "greater than 0"),
+        ("rest_tolerance_m", "abc", "rest_tolerance_m"),
         ("rest_tolernce", "0.1", "unknown key 'ground_drop.rest_tolernce'"),
     ],
 )
@@ -190,19 +190,19 @@ def test_threshold_edit_rejected_with_a_message(panel, key, text, fragment):
 
 def test_thresholds_are_frozen_while_running(panel):
     panel.validate()
-    outcome = panel.edit_threshold("ground_drop", "rest_tolerance", "0.05")
+    outcome = panel.edit_threshold("ground_drop", "rest_tolerance_m", "0.05")
     assert not outcome.ok and "while a validation runs" in outcome.message
     panel.on_finished()
-    assert panel.edit_threshold("ground_drop", "rest_tolerance", "0.05").ok
+    assert panel.edit_threshold("ground_drop", "rest_tolerance_m", "0.05").ok
     panel.reset_thresholds("ground_drop")
-    assert panel.config.for_test("ground_drop").rest_tolerance == pytest.approx(0.02)
+    assert panel.config.for_test("ground_drop").rest_tolerance_m == pytest.approx(0.02)
 
 
 def test_a_running_request_keeps_its_config_when_thresholds_change_later(panel):
     request = panel.validate()
     panel.on_finished()
-    panel.edit_threshold("ground_drop", "rest_tolerance", "0.07")
-    assert request.config.for_test("ground_drop").rest_tolerance == pytest.approx(0.02)
+    panel.edit_threshold("ground_drop", "rest_tolerance_m", "0.07")
+    assert request.config.for_test("ground_drop").rest_tolerance_m == pytest.approx(0.02)
 
 
 # -- re-runs ------------------------------------------------------------------------------------------
