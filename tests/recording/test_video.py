@@ -37,9 +37,9 @@ def test_video_decodes_with_the_recorded_frame_count_and_size(recorded_drop):
     assert meta["codec"].startswith("h264")
     assert timeline["capture_interval_steps"] == 16  # 240 // 15
     assert len(frames) == timeline["frame_count"] + timeline["final_card_frames"]
-    # One frame per 16 physics steps over the whole simulated run.
+    # One frame per 16 physics steps over the whole simulated run, and one at each change of phase (chapter).
     simulated = recorded_drop.result.simulated_seconds
-    assert timeline["frame_count"] == pytest.approx(simulated * 15, abs=1.0)
+    assert timeline["frame_count"] == pytest.approx(simulated * 15 + len(timeline["chapters"]) - 1, abs=1.0)
 
 
 def test_box_stays_in_frame_and_moves_between_first_and_last_frame(recorded_drop):

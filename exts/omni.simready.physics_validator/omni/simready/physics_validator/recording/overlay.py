@@ -3,10 +3,12 @@
 - the **caption** (top left): test and asset, simulated time, what is happening (ctx.label) and, when the
   test loads the asset, the load ("load 10 N" in the arrow's colour), on a dark translucent panel so it
   reads on the light floor as on the dark walls;
-- the **verdict card** (the last 1.5 s and the poster): the verdict on its colour and the reason wrapped at
-  word boundaries (5 lines at most), centred horizontally, its bottom edge at 75 % of the height: above the lowest
-  `CONTROL_BAR_FRACTION` of the frame, where browsers draw the video controls. A reason longer than the
-  card holds ends with an ellipsis on a word boundary; the full reason is in the report next to the video.
+- the **verdict strip** (the last frames and the poster, `strip_card`): the frame of the asset's last pose shrunk
+  into the top of the picture, and below it, never over it, a strip with the verdict on its colour, the test and
+  time, and the reason wrapped at word boundaries (3 lines at most), its bottom edge above the lowest
+  `CONTROL_BAR_FRACTION` of the frame, where browsers draw the video controls. A reason longer than the strip holds
+  ends with an ellipsis on a word boundary; the full reason is in the report next to the video. (`card`, the
+  centred card over the picture, is kept for callers that want it.)
 
 Sizes scale with the frame height (the reference is 360 px).
 """
@@ -19,6 +21,8 @@ CONTROL_BAR_FRACTION = 0.15  # bottom part of the frame a browser's video contro
 CARD_BOTTOM_FRACTION = 0.75  # the card's lowest edge, as a fraction of the height (margin above the controls,
 # which cover more than 15 % when the player is shown smaller than the video)
 CARD_MAX_LINES = 5  # lines of reason on the card at most; the report next to the video has it whole
+STRIP_MAX_LINES = 3  # lines of reason in the verdict strip
+BACKDROP_RGB = (12, 18, 32)  # around the shrunk picture and under the strip
 PANEL_RGBA = (12, 18, 32, 178)
 CARD_RGBA = (12, 18, 32, 220)
 TEXT_RGB = (255, 255, 255)
@@ -186,3 +190,47 @@ class Overlay:
             y += line_h
         out = np.asarray(Image.alpha_composite(base, layer).convert("RGB"))
         return out, (int(x0), int(y0), int(x0 + card_w), int(y0 + card_h)), lines
+
+    def strip_card(self, image: np.ndarray, verdict: str, reason: str, subtitle: str = ""
+                   ) -> tuple[np.ndarray, tuple[int, int, int, int], tuple[int, int, int, int], list[str]]:
+        """The final frame: `image` (the asset's last pose) shrunk into the top, the verdict strip below it.
+        Returns (frame, the shrunk picture's box, the strip's box, the reason's lines); boxes are (x0, y0, x1, y1)."""
+        from PIL import Image, ImageDraw
+
+        pad, gap = 2 * self.pad, self.pad
+        badge_h = _line_height(self.verdict_font) + 2 * self.pad
+        line_h = _line_height(self.reason_font) + max(2, round(3 * self.scale))
+        max_w = self.width - 2 * self.margin
+        lines = wrap(self.reason_font, reason, max_w - 2 * pad, STRIP_MAX_LINES) if reason else []
+        strip_h = int(2 * pad + badge_h + (gap + line_h * len(lines) if lines else 0))
+        bottom = int(self.height * (1.0 - CONTROL_BAR_FRACTION)) - self.margin
+        top = max(int(self.height * 0.3), bottom - strip_h)
+        picture_h = top - self.margin
+        picture_w = int(round(self.width * picture_h / self.height))
+        px = (self.width - picture_w) // 2
+        frame = Image.new("RGB", (self.width, self.height), BACKDROP_RGB)
+        frame.paste(Image.fromarray(image).resize((picture_w, picture_h), Image.LANCZOS), (px, 0))
+        base = frame.convert("RGBA")
+        layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
+        draw = ImageDraw.Draw(layer)
+        color = VERDICT_RGB.get(verdict, (90, 90, 90))
+        x0, x1 = self.margin, self.width - self.margin
+        draw.rounded_rectangle((x0, top, x1, bottom), radius=pad, fill=CARD_RGBA, outline=color + (255,),
+                               width=max(2, round(2 * self.scale)))
+        bx, by = x0 + pad, top + pad
+        badge_w = _width(self.verdict_font, verdict) + 3 * self.pad
+        draw.rounded_rectangle((bx, by, bx + badge_w, by + badge_h), radius=self.pad, fill=color + (255,))
+        head = self.verdict_font.getbbox("Hg")[1]
+        draw.text((bx + 1.5 * self.pad, by + self.pad - head), verdict, font=self.verdict_font, fill=TEXT_RGB + (255,))
+        if subtitle:
+            sub = fit(self.text_font, subtitle, x1 - pad - (bx + badge_w + pad), words=False)
+            sub_top = self.text_font.getbbox("Hg")[1]
+            draw.text((bx + badge_w + pad, by + (badge_h - _line_height(self.text_font)) / 2 - sub_top), sub,
+                      font=self.text_font, fill=MUTED_RGB + (255,))
+        y = by + badge_h + gap
+        head = self.reason_font.getbbox("Hg")[1]
+        for line in lines:
+            draw.text((x0 + pad, y - head), line, font=self.reason_font, fill=MUTED_RGB + (255,))
+            y += line_h
+        out = np.asarray(Image.alpha_composite(base, layer).convert("RGB"))
+        return out, (int(px), 0, int(px + picture_w), int(picture_h)), (int(x0), int(top), int(x1), int(bottom)), lines

@@ -4,8 +4,10 @@ Every `physics_fps // capture_fps` steps (the reference suite's capture interval
 engine's body poses and bounds, renders one frame with the overlay (test, time, ctx.label), and
 streams it to the encoder. A change of ctx.label starts a chapter. When the label names a joint
 ("joint <name>: ..."), that joint's child body is tinted and its anchor marked; the forces the test
-applied this step (ctx.applied_forces) are drawn as arrows from their application points. `close(result)` appends a
-final card with the verdict, finishes the mp4, writes the USD replay and a timeline JSON
+applied this step (ctx.applied_forces) are drawn as arrows from their application points; a change of ctx.label
+captures a frame too, so a load shorter than the capture interval still shows. A floor is drawn only when the test's
+scene has a ground (ctx.scene). `close(result)` appends the final frames (the asset's last pose shrunk above a
+verdict strip that never covers it; also the poster), finishes the mp4, writes the USD replay and a timeline JSON
 (chapters + per-frame bounds), and returns the artifact paths. A failure inside recording is a
 warning on the result, never a changed verdict.
 """
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from ..core.results import TestResult
 
 FINAL_CARD_SECONDS = 1.5
+MIN_CARD_SECONDS, CARD_SHARE = 0.5, 0.25  # a short video's card: at least 0.5 s, at most a quarter of it
 JOINT_LABEL = re.compile(r"^joint (?P<name>[^:]+):")
 CAPTION_RGB = (255, 255, 255)
 TIME_RGB = (208, 216, 230)
@@ -78,6 +81,8 @@ class Recording:
         self._last_label: str | None = None
         self._last_bounds = None
         self._room_built = False
+        self.floor = True  # whether the room has a floor (the test's scene has a ground)
+        self.asset_box: tuple[int, int, int, int] | None = None  # where the final frames show the asset (pixels)
 
     # -- observer -----------------------------------------------------------------------------------
     def __call__(self, ctx: "TestContext") -> None:
@@ -85,7 +90,9 @@ class Recording:
             return
         try:
             self._steps_seen += 1
-            if (self._steps_seen - 1) % self.interval == 0:
+            # every capture interval, and at each change of phase: a load segment shorter than the interval
+            # (effort_limit's 12 directions) still shows its arrow and its joint
+            if (self._steps_seen - 1) % self.interval == 0 or (ctx.label or "") != self._last_label:
                 self._capture(ctx)
         except Exception as exc:  # noqa: BLE001 - recording must never change a verdict
             self.stopped = True
@@ -135,10 +142,11 @@ class Recording:
         self.render_seconds += time.perf_counter() - started
 
     def _build_room(self, ctx: "TestContext", lo: np.ndarray, hi: np.ndarray) -> None:
-        floor_z = self._floor_height(ctx, lo)
         diag = float(np.linalg.norm(hi - lo)) if np.all(np.isfinite(hi - lo)) else 1.0
         center = (lo + hi) / 2.0 if np.all(np.isfinite(lo + hi)) else np.zeros(3)
-        self.renderer.build_room(floor_z, center[:2], max(8.0 * diag, 3.0))
+        self.floor = ctx.scene is None or ctx.scene.ground is not None  # a scene without ground gets no floor drawn
+        floor_z = self._floor_height(ctx, lo) if self.floor else float(center[2])
+        self.renderer.build_room(floor_z, center[:2], max(8.0 * diag, 3.0), floor=self.floor)
         self._size = diag if np.isfinite(diag) and diag > 0 else 1.0
         self._room_built = True
 
@@ -212,6 +220,8 @@ class Recording:
                 "frame_count": len(self.frames),
                 "final_card_frames": self._card_frames() if "video" in artifacts else 0,
                 "final_card_box": list(self.card_box) if self.card_box and "video" in artifacts else None,
+                "final_asset_box": list(self.asset_box) if self.asset_box and "video" in artifacts else None,
+                "floor": self.floor,
                 "final_card_lines": self.card_lines,
                 "size": [self.renderer.width, self.renderer.height],
                 "chapters": self.chapters,
@@ -225,14 +235,18 @@ class Recording:
         return artifacts
 
     def _card_frames(self) -> int:
-        return max(1, int(round(FINAL_CARD_SECONDS * self.fps)))
+        """The card's length: 1.5 s, but never more than a quarter of the video (at least 0.5 s)."""
+        seconds = min(FINAL_CARD_SECONDS, max(MIN_CARD_SECONDS, CARD_SHARE * len(self.frames) / self.fps))
+        return max(1, int(round(seconds * self.fps)))
 
     def _final_card(self, result: "TestResult") -> np.ndarray:
+        """The last frames and the poster: the asset's final pose, shrunk into the frame above a verdict strip that
+        never covers it, the strip above the player's control bar."""
         verdict = result.status.value if hasattr(result.status, "value") else str(result.status)
         last_time = self.frames[-1]["sim_time"]
         image = self.renderer.render(self.poses[-1], self._last_bounds, size=self._size)
-        image = self.overlay.caption(image, [(self.title, CAPTION_RGB), (f"t = {last_time:.3f} s", TIME_RGB)])
-        image, self.card_box, self.card_lines = self.overlay.card(image, verdict, result.reason or "")
+        image, self.asset_box, self.card_box, self.card_lines = self.overlay.strip_card(
+            image, verdict, result.reason or "", f"{self.title}  ·  t = {last_time:.3f} s")
         for _ in range(self._card_frames()):
             self.encoder.append(image)
         return image

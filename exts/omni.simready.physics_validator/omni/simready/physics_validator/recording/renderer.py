@@ -95,8 +95,10 @@ class SceneRenderer:
         self._arrows: list = []
 
     # -- scene --------------------------------------------------------------------------------------
-    def build_room(self, floor_z: float, center_xy, size: float) -> None:
-        """A floor with a grid and two blue walls behind the asset (seen from CAMERA_DIRECTION)."""
+    def build_room(self, floor_z: float, center_xy, size: float, floor: bool = True) -> None:
+        """Two blue walls behind the asset (seen from CAMERA_DIRECTION) and, when the test's scene has a ground, a
+        floor with a grid at `floor_z`. Without one (the driven-joint tests pin the base and have no ground) no floor
+        is drawn: the walls are centred on `floor_z` (then the asset's height) so nothing suggests one."""
         pv = self.pv
         for actor in self._room_actors:
             self.plotter.remove_actor(actor)
@@ -105,14 +107,16 @@ class SceneRenderer:
             return
         cx, cy = float(center_xy[0]), float(center_xy[1])
         half = size / 2.0
-        floor = pv.Plane(center=(cx, cy, floor_z), direction=(0, 0, 1), i_size=size, j_size=size)
-        grid = pv.Plane(center=(cx, cy, floor_z + 1e-4 * size), direction=(0, 0, 1), i_size=size, j_size=size,
-                        i_resolution=20, j_resolution=20)
-        wall_h = size * 0.6
-        back_x = pv.Plane(center=(cx - half, cy, floor_z + wall_h / 2), direction=(1, 0, 0), i_size=wall_h, j_size=size)
-        back_y = pv.Plane(center=(cx, cy + half, floor_z + wall_h / 2), direction=(0, -1, 0), i_size=wall_h, j_size=size)
-        self._room_actors.append(self.plotter.add_mesh(floor, color=ROOM_FLOOR, ambient=0.3))
-        self._room_actors.append(self.plotter.add_mesh(grid, color=ROOM_GRID, style="wireframe", line_width=1))
+        wall_h = size * 0.6 if floor else 3.0 * size  # no floor: walls reaching far below, no edge to read as one
+        wall_z = floor_z + wall_h / 2 if floor else floor_z
+        back_x = pv.Plane(center=(cx - half, cy, wall_z), direction=(1, 0, 0), i_size=wall_h, j_size=size)
+        back_y = pv.Plane(center=(cx, cy + half, wall_z), direction=(0, -1, 0), i_size=wall_h, j_size=size)
+        if floor:
+            plane = pv.Plane(center=(cx, cy, floor_z), direction=(0, 0, 1), i_size=size, j_size=size)
+            grid = pv.Plane(center=(cx, cy, floor_z + 1e-4 * size), direction=(0, 0, 1), i_size=size, j_size=size,
+                            i_resolution=20, j_resolution=20)
+            self._room_actors.append(self.plotter.add_mesh(plane, color=ROOM_FLOOR, ambient=0.3))
+            self._room_actors.append(self.plotter.add_mesh(grid, color=ROOM_GRID, style="wireframe", line_width=1))
         self._room_actors.append(self.plotter.add_mesh(back_x, color=ROOM_WALL, ambient=0.25))
         self._room_actors.append(self.plotter.add_mesh(back_y, color=ROOM_WALL, ambient=0.2))
 

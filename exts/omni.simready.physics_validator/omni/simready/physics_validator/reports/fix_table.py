@@ -35,8 +35,9 @@ def _name(change) -> str:
     return change.attribute.rsplit(":", 1)[-1] if short else change.attribute
 
 
-def _after(change) -> str:
-    return _value(change.after) + (" (assumed: confirm the actuator's rating)" if change.assumed else "")
+def _after(change, unit: str = "") -> str:
+    text = f"{_value(change.after)} {unit}".rstrip()
+    return text + (" (assumed: confirm the actuator's rating)" if change.assumed else "")
 
 
 def _verdicts(joint) -> str:
@@ -77,7 +78,7 @@ def print_fix_table(report: RunReport, console: Console | None = None, compact: 
             console.print(table)
         elif fix.joints:
             for joint in fix.joints:
-                values = ", ".join(f"{_name(c)} {_before(c)} → {_after(c)} {c.unit}".rstrip()
+                values = ", ".join(f"{_name(c)} {_before(c)} → {_after(c, c.unit)}"
                                    for c in joint.changes)
                 verdicts = _verdicts(joint)
                 console.print(f"    {escape(joint.joint)}: {escape(values)}" + (f" | {escape(verdicts)}" if verdicts else ""),
