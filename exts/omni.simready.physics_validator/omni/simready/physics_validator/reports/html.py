@@ -9,7 +9,10 @@ tests can read it; a PASS with warnings reads PASS*, core.status.verdict_label),
 verdict and reason, the video with its chapters grouped per joint, the metrics in units for people with
 the threshold that judges each (the failing number marked), fix hints, warnings, the plots of the
 deciding quantity, the per-joint table, and, collapsed, the other settings, excluded joints and the log.
-Videos and plots are copied/drawn into `html/media/`; the replay layer is linked relatively.
+Plots are drawn into `html/media/`. Videos, posters and the replay layer are linked relatively where they lie in
+the run's report folder (each video is stored once); a report written elsewhere copies the videos and posters
+into `html/media/`, so that folder stands alone. Near-identical warnings (the same sentence for many joints) are
+grouped: one line with how many and which joints (`html_view.warning_groups`).
 Series come from `TestResult.series` (in memory) or the `series` artifact (series.json), since
 `series` is not part of the JSON report. Needs the `[html]` extra (jinja2, matplotlib).
 """
@@ -69,7 +72,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
     for a_index, asset in ordered:
         slug = asset_anchor(asset.path)
         folder = media_dir / f"a{a_index}-{_slug(Path(asset.path).stem)}"
-        tests = [_test_view(result, slug, folder, html_dir, write_plots, registry.view_of(result.name))
+        tests = [_test_view(result, slug, folder, html_dir, write_plots, registry.view_of(result.name), Path(out_dir))
                  for result in sorted(asset.tests, key=view.rank)]
         cells = {t["r"].name: t for t in tests}
         status = asset.status.value if asset.status is not None else ""
@@ -98,7 +101,8 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
     return index
 
 
-def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, write_plots, test_view: TestView) -> dict:
+def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, write_plots, test_view: TestView,
+               out_dir: Path) -> dict:
     series = _series_of(result)
     plots = [{"src": _rel(p["path"], html_dir), "title": p["title"]}
              for p in write_plots(result, series, folder, _slug(result.name), test_view)]
@@ -113,8 +117,9 @@ def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, writ
         "short": view.short_label(result),
         "words": view.verdict_words(result),
         "open": status in view.OPEN,
-        "video": _copy_artifact(result, "video", folder, html_dir),
-        "poster": _copy_artifact(result, "poster", folder, html_dir),
+        "video": _media(result, "video", folder, html_dir, out_dir),
+        "poster": _media(result, "poster", folder, html_dir, out_dir),
+        "warning_groups": view.warning_groups(result.warnings),
         "chapters": view.chapter_groups(_chapters(result), result.joints),
         "replay": _link(result.artifacts.get("replay"), html_dir),
         "other_artifacts": {
@@ -180,11 +185,14 @@ def _link(path: str | None, html_dir: Path) -> str | None:
     return _rel(p, html_dir)
 
 
-def _copy_artifact(result: TestResult, key: str, folder: Path, html_dir: Path) -> str | None:
-    """Copy a media artifact (video, poster) into the report folder, so the folder stands alone."""
+def _media(result: TestResult, key: str, folder: Path, html_dir: Path, out_dir: Path) -> str | None:
+    """A media artifact (video, poster) for the page: linked where it lies in the run's folder (stored once), else
+    copied into the report's media folder, so a report written elsewhere stands alone."""
     source = result.artifacts.get(key)
     if not source or not Path(source).is_file():
         return None
+    if Path(source).resolve().is_relative_to(out_dir.resolve()):
+        return _rel(Path(source), html_dir)
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{_slug(result.name)}{''.join(Path(source).suffixes[-1:])}"
     shutil.copyfile(source, target)

@@ -207,6 +207,24 @@ def chapter_groups(chapters: list[dict], rows) -> dict:
     return {"general": general, "joints": joints}
 
 
+WARNING_SUBJECT = re.compile(r"^(?P<subject>[^\s:]+): (?P<rest>.*)$", re.S)  # "/robot/joints/elbow: ...", "elbow: ..."
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def warning_groups(warnings: list[str]) -> list[dict]:
+    """Warnings grouped when they say the same about different prims (the same sentence after the prim path, numbers
+    aside): [{"text": the first one, "count": how many, "others": the other prims' names}], in first-seen order."""
+    groups: dict[str, dict] = {}
+    for warning in warnings:
+        match = WARNING_SUBJECT.match(warning)
+        key = NUMBER.sub("#", match.group("rest")) if match else warning
+        group = groups.setdefault(key, {"text": warning, "count": 0, "others": []})
+        group["count"] += 1
+        if group["count"] > 1 and match:
+            group["others"].append(match.group("subject").rsplit("/", 1)[-1])
+    return list(groups.values())
+
+
 def verdict_words(result) -> str:
     return verdict_text(result)
 

@@ -1,6 +1,6 @@
 """full_range_sweep's plot: tracking error (measured - commanded) with each hold window shaded and
-±rest_tolerance; the zero-return tolerance at the end, in an inset of the final hold drawn at its own scale (a ±0.57°
-band is a hairline on a ±15° axis)."""
+±rest_tolerance; the zero-return tolerance at the end, in a panel beside it showing the final hold at the band's own
+scale (a ±0.57° band is a hairline on a ±15° axis), so nothing of the main plot is covered."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def full_range_sweep_plot(result: TestResult, series: dict):
                         ha="center", va="bottom", fontsize=6, color="#7a5b00")
                 worst_hold = max(worst_hold, float(np.nanmax(np.abs(error[first: last + 1]))))
         ax.axhspan(-row_tol * factor, row_tol * factor, color=PASS_COLOR, alpha=0.15, label="±rest_tolerance (holds)")
-        ax.axhline(row_zero * factor, color=ZERO_BAND_COLOR, ls=":", lw=1, label="±zero_return_tolerance (end, inset)")
+        ax.axhline(row_zero * factor, color=ZERO_BAND_COLOR, ls=":", lw=1, label="±zero_return_tolerance (end, right panel)")
         ax.axhline(-row_zero * factor, color=ZERO_BAND_COLOR, ls=":", lw=1)
         ax.plot(t, error, color=status_color(row), lw=1.4, label="measured − commanded")
         if len(t):
@@ -98,11 +98,14 @@ def _zero_inset(ax, t: np.ndarray, error: np.ndarray, target: np.ndarray, row, b
     first, last = runs[-1]
     window = error[first: last + 1]
     span = max(INSET_SCALE * band, 1.2 * float(np.nanmax(np.abs(window[-max(1, len(window) // 4):]))))
-    inset = ax.inset_axes([0.60, 0.06, 0.38, 0.40])
+    from mpl_toolkits.axes_grid1 import make_axes_locatable
+
+    inset = make_axes_locatable(ax).append_axes("right", size="28%", pad=0.28)
     inset.axhspan(-band, band, color=ZERO_BAND_COLOR, alpha=0.35, lw=0)
     inset.axhline(0.0, color="#999999", lw=0.5)
     inset.plot(t[first: last + 1], window, color=status_color(row), lw=1.2)
     inset.plot(t[last], error[last], "o", color=status_color(row), ms=3)
     inset.set_ylim(-span, span)
     inset.tick_params(labelsize=5, length=2, pad=1)
-    inset.set_title(f"end: ±{band:.3g} {label}", fontsize=6, pad=2, color=ZERO_BAND_COLOR)
+    inset.set_xticks([])
+    inset.set_title(f"end, ±{band:.3g}{label if label in ('°', '') else ' ' + label}", fontsize=6, pad=2, color=ZERO_BAND_COLOR)
