@@ -113,7 +113,7 @@ def test_report_from_the_json_file_reads_series_json(drop_run, tmp_path):
     assert good.series == {} and Path(good.artifacts["series"]).is_file()
     index = write_html_report(reloaded, tmp_path, default_registry())
     html = index.read_text()
-    assert "ground_drop: movement in the rest window against rest_tolerance" in html
+    assert "ground_drop: movement in the rest window against rest_tolerance_m" in html
     pngs = list((tmp_path / "html" / "media").rglob("ground_drop-*.png"))
     assert len(pngs) == 2  # good and ghost box; the anchored box has no series
     videos = list((tmp_path / "html" / "media").rglob("*.mp4"))
