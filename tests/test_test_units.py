@@ -102,6 +102,7 @@ def test_every_hint_and_fix_rule_names_a_declared_code():
         used = set(table.by_code) | set(table.suppressed_by) | set(table.exclusive)
         rules = test_cls.fix_rules
         used |= set(rules.tunes) | set(rules.migrated) | set(rules.not_fixable) | set(rules.tune_on_skip)
+        used |= set(rules.adds_drives_on)
         undeclared = {code_value(c) for c in used} - declared
         assert not undeclared, f"{name}: hints or fix rules name codes it does not declare: {undeclared}"
     assert CommonCode.NO_VERDICT.value in registry.declared_codes(registry.get(registry.names()[0]))
