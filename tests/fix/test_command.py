@@ -25,7 +25,8 @@ def test_an_accepted_fix_exits_by_the_verdicts_with_the_layer_and_writes_its_fil
     asset = horizontal_arm(tmp_path / "weak.usda", max_force=0.1)
     out = tmp_path / "out"
     code, text = run(capsys, asset, "--tests", "full_range_sweep,effort_limit", "--out", out, "--in-process",
-                     "--frequency", "4", "--damping-ratio", "0.9", "--force-margin", "2", "--rounds", "2", "-j", "1")
+                     "--frequency", "4", "--damping-ratio", "0.9", "--force-margin", "2", "--rounds", "2", "-j", "1",
+                     "--raise-max-force")  # its 0.1 N·m is no real actuator's rating: raising it is asked for
     assert code == 0, text  # FAIL as authored, PASS with the accepted layer
     assert (out / "weak.fix.usda").is_file() and (out / "weak.fixed.usda").is_file()
     report = json.loads((out / "report.json").read_text())
@@ -42,7 +43,7 @@ def test_measured_in_worker_processes_the_fix_is_the_same_layer(tmp_path, capsys
     """Without --in-process the validations and the probe run in the run layer's worker processes: the same
     proposal, proved by the same verdicts, byte for byte the same layer as in this process."""
     asset = horizontal_arm(tmp_path / "weak.usda", max_force=0.1)
-    common = ["--tests", "full_range_sweep,effort_limit", "--rounds", "2", "-j", "1", "--quiet"]
+    common = ["--tests", "full_range_sweep,effort_limit", "--rounds", "2", "-j", "1", "--quiet", "--raise-max-force"]
     layers = []
     for mode, extra in (("workers", []), ("here", ["--in-process"])):
         code, text = run(capsys, asset, "--out", tmp_path / mode, *common, *extra)
@@ -81,5 +82,19 @@ def test_missing_and_unreadable_files_are_said_plainly(tmp_path, capsys):
     (tmp_path / "broken.usda").write_text("this is not USD\n")
     code, text = run(capsys, tmp_path / "missing.usda", tmp_path / "broken.usda", "--tests", "full_range_sweep",
                      "--out", tmp_path / "out", "--in-process")
+    assert code == 2 and text.strip() == f"error: no such file or folder: {tmp_path / 'missing.usda'}"  # as validate
+    assert not (tmp_path / "out").exists()
+    code, text = run(capsys, tmp_path / "broken.usda", "--tests", "full_range_sweep", "--out", tmp_path / "out", "--in-process")
     assert code == 1  # PRECHECK_FAILURE, as validate
-    assert "file not found" in text and "the asset cannot be read" in text and "not a valid usda layer" in text
+    assert "the asset cannot be read" in text and "not a valid usda layer" in text
+
+
+def test_a_weak_drive_keeps_its_authored_max_force_and_says_what_it_needs(tmp_path, capsys):
+    """Without --raise-max-force the authored maxForce (0.1 N·m) is the rating: no layer raises it, and the need is
+    said against it."""
+    asset = horizontal_arm(tmp_path / "weak.usda", max_force=0.1)
+    code, text = run(capsys, asset, "--tests", "effort_limit", "--out", tmp_path / "out", "--in-process", "--rounds", "1")
+    assert code == 1, text
+    rated = [line for line in text.splitlines() if line.startswith("    beyond the actuator's rating: joint: needs ")]
+    assert len(rated) == 1 and "rated 0.1 N·m (drive:angular:physics:maxForce): kept at the rating" in rated[0], text
+    assert "maxForce" not in "".join(p.read_text() for p in (tmp_path / "out").glob("*.fix.usda"))

@@ -144,6 +144,8 @@ class FixTest(BaseModel):
     after: Status | None = None
     before_reason: str = ""
     after_reason: str = ""
+    before_code: str = ""  # the verdicts' codes (what `fix` and CI read; reasons are for people)
+    after_code: str = ""
 
 
 class NotFixable(BaseModel):

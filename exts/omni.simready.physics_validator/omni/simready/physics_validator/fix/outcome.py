@@ -155,7 +155,8 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
     for test in state.before.tests:
         after = next((t for t in shown.after.tests if t.name == test.name), None) if shown and shown.after and best else None
         result.tests.append(FixTest(test=test.name, before=test.status, after=after.status if after else None,
-                                    before_reason=test.reason, after_reason=after.reason if after else ""))
+                                    before_reason=test.reason, after_reason=after.reason if after else "",
+                                    before_code=test.code, after_code=after.code if after else ""))
     if shown is not None:
         _, changes, _ = _overrides(state, shown.proposals, shown.migrate)
         for path, rows in changes.items():
