@@ -87,5 +87,5 @@ def test_an_asset_where_no_test_applies_has_nothing_to_fix(tmp_path):
                                                  for n in ("ground_drop", "effort_limit")])
     state = AssetFix(before=before, work=tmp_path, config=ValidationConfig.defaults(default_registry()),
                      names=["ground_drop", "effort_limit"])
-    _prepare(state, set())
+    _prepare(state, set(), FixTargets())
     assert (state.done, state.status) == (True, "nothing_to_fix"), state.summary
