@@ -106,7 +106,7 @@ def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoint
                 continue
             bound = prop.derived.get("stiffness_bound", math.inf)
             factor = min(ratio * RAISE_MARGIN, bound / k) if k > 0 else ratio * RAISE_MARGIN
-            if factor <= 1.0 + 1e-6:  # at the stability bound already: nothing stiffer integrates stably
+            if factor <= 1.0 + 1e-6:  # at the stability bound already: nothing stiffer behaves as designed
                 stuck.add(p)
                 _at_bound(prop, ratio * share)
                 continue
@@ -125,7 +125,7 @@ def _at_bound(prop: Proposal, ratio: float) -> None:
     """A joint still off by more than its whole tolerance at the stiffness bound: the band is not met within stable
     stiffness (`ratio`: static error / tolerance)."""
     if ratio > 1.0 and all(cause != "stability" for cause, _ in prop.limits):
-        prop.limits.append(("stability", f"with the stiffest drive the step integrates stably for its inertia, its static "
+        prop.limits.append(("stability", f"with the stiffest drive the step resolves for its inertia, its static "
                                          f"error is still {ratio:.3g}x the tolerance at the judged poses: the band cannot be "
                                          "met within it"))
 

@@ -15,7 +15,8 @@ Two bounds no proposal crosses, each said when it binds (`Proposal.limits`, repo
 - the actuator's rating: an authored maxForce (else the rated effort a converter carried, `urdf:limit:effort`) is
   never raised unless `FixTargets.raise_max_force`; a joint that needs more reads "needs X N·m, rated Y N·m";
 - stability: K <= I w_max² with w_max = 2 pi fps / steps_per_period (a natural period of at least 10 steps at the
-  test's 240 Hz), so the step integrates the drive; a tolerance that needs a stiffer drive is said not to be met.
+  test's 240 Hz), so the step resolves the drive as its gains say (FixTargets.omega_max); a tolerance that needs a
+  stiffer drive is said not to be met.
 
 A joint with no drive (`--add-drives`) gets a force drive (maxForce a torque the actuator's rating bounds) with the
 same rules; its maxForce is the rated effort when the asset carries one, else the sized requirement, marked as an
@@ -115,7 +116,7 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
         if unmet:
             out.limits.append(("stability", f"{unmet[0]} needs stiffness {_usd_text(k_req, joint.is_angular, 'stiffness')}"
                                             f" (at least {_usd_text(k_req * t.deflection_share, joint.is_angular, 'stiffness')} "
-                                            f"for the whole tolerance); the {allow.fps:g} Hz step integrates at most "
+                                            f"for the whole tolerance); the {allow.fps:g} Hz step resolves at most "
                                             f"{_usd_text(k_max, joint.is_angular, 'stiffness')} for its inertia "
                                             f"{for_people(inertia)} {_unit(joint.is_angular, 'inertia')} (a natural period of "
                                             f"{targets.steps_per_period:g} steps): the band cannot be met within it"))

@@ -36,9 +36,8 @@ STATIC_OFFSET = (
     "remove a static offset. `simready-physics fix` sizes these from the measured load and proves them."
 )
 EXPLODED = (
-    "The simulation exploded: check that every body has a valid mass and inertia and that the joint limits are "
-    "physically possible; a drive stiffer than the 240 Hz step integrates for the joint's inertia (a natural "
-    "frequency above about 24 Hz) can also destabilise it. `simready-physics fix` does not change masses."
+    "The simulation exploded: check that the articulation is rooted correctly, that every body has a valid mass and "
+    "inertia and that the joint limits are physically possible. `simready-physics fix` does not change masses."
 )
 
 

@@ -33,10 +33,7 @@ NO_LEVER_ARM = (
     "Not judged: no load can turn this joint, because no collider of the bodies it moves lies off its axis. Give its "
     "moving link (or the tool welded to it) its collision geometry, so the load has a lever arm; then re-run."
 )
-EXPLODE = (
-    "The simulation exploded under load: check link masses and inertias, and that no drive is stiffer than the "
-    "240 Hz step integrates for its joint's inertia (a natural frequency above about 24 Hz)."
-)
+EXPLODE = "The simulation exploded under load: check link masses and inertias, and that the joint limits are physically possible."
 
 HINTS = HintTable(
     {

@@ -16,8 +16,8 @@ ZERO = (
     "The joint ends off its home position by a static offset: the gravity (and friction) load over driveStiffness. "
     "Raise driveStiffness until load / stiffness is inside the zero-return tolerance, with driveDamping near critical "
     "(2 sqrt(stiffness x inertia)); more damping does not remove an offset. `simready-physics fix` sizes the "
-    "stiffness from the measured load, within what the 240 Hz step integrates stably, and says when the band "
-    "cannot be met there."
+    "stiffness from the measured load, within what the 240 Hz step resolves for the joint's inertia, and says when the "
+    "band cannot be met there."
 )
 
 HINTS = HintTable(
