@@ -6,6 +6,7 @@ from the file, as Kit's open stage would be; no omni import."""
 from __future__ import annotations
 
 import hashlib
+import math
 
 import pytest
 from pxr import Usd
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.usefixtures("physx_available")
 
 JOINT = "/Robot/joints/joint"
 MAX_FORCE = "drive:angular:physics:maxForce"
+STIFFNESS = "drive:angular:physics:stiffness"
 
 
 def _joint_rows(vm):
@@ -33,9 +35,10 @@ def _only(vm, *names):
 
 @pytest.fixture(scope="module")
 def weak_arm_panel(tmp_path_factory):
-    """The horizontal arm with maxForce 0.1 N·m (its gravity load is 0.49 N·m): effort_limit FAILs its joint."""
+    """The horizontal arm on a soft drive (1 N·m/rad against its 0.49 N·m gravity load: it sags 28°) rated 5 N·m:
+    effort_limit FAILs its joint, and a stiffer drive within the rating fixes it (fix never raises the rating)."""
     folder = tmp_path_factory.mktemp("panel_fix")
-    asset = horizontal_arm(folder / "arm.usda", max_force=0.1)
+    asset = horizontal_arm(folder / "arm.usda", max_force=5.0, stiffness=1.0, damping=0.1)
     vm = ValidatorViewModel(runner=HeadlessRunner("physx"))
     _only(vm, "effort_limit")
     vm.set_stage(str(asset), "/Robot")
@@ -67,8 +70,9 @@ def test_propose_fix_applies_the_proven_layer_to_the_session_layer_only_and_remo
     assert {t.test: (t.before.value, t.after.value) for t in result.tests} == {"effort_limit": ("FAIL", "PASS")}
     session = list(stage.GetSessionLayer().subLayerPaths)
     assert len(session) == 1 and session[0].endswith(".fix.usda")
-    proposed = stage.GetPrimAtPath(JOINT).GetAttribute(MAX_FORCE).Get()
-    assert proposed > 0.49  # at least the measured gravity load, with margin
+    proposed = stage.GetPrimAtPath(JOINT).GetAttribute(STIFFNESS).Get()  # N·m/°
+    assert proposed * 180.0 / math.pi > 0.49 / math.radians(18.0)  # holds its gravity load inside the 18° allowance
+    assert stage.GetPrimAtPath(JOINT).GetAttribute(MAX_FORCE).Get() == pytest.approx(5.0)  # the rating, kept
     assert "applied to the session only" in vm.message
     # the user's layers and the file are untouched
     assert stage.GetRootLayer().ExportToString() == root_before and not stage.GetRootLayer().dirty
@@ -76,7 +80,7 @@ def test_propose_fix_applies_the_proven_layer_to_the_session_layer_only_and_remo
 
     vm.remove_fix()
     assert list(stage.GetSessionLayer().subLayerPaths) == []
-    assert stage.GetPrimAtPath(JOINT).GetAttribute(MAX_FORCE).Get() == pytest.approx(0.1)
+    assert stage.GetPrimAtPath(JOINT).GetAttribute(STIFFNESS).Get() == pytest.approx(math.pi / 180.0, rel=1e-4)  # 1 N·m/rad
     assert vm.message == "fix removed from the session"
 
 

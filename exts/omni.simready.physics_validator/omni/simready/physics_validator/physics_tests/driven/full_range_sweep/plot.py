@@ -107,5 +107,6 @@ def _zero_inset(ax, t: np.ndarray, error: np.ndarray, target: np.ndarray, row, b
     inset.plot(t[last], error[last], "o", color=status_color(row), ms=3)
     inset.set_ylim(-span, span)
     inset.tick_params(labelsize=5, length=2, pad=1)
-    inset.set_xticks([])
+    inset.set_xlabel("time (s)", fontsize=6)
+    inset.set_ylabel(f"error ({label})", fontsize=6, labelpad=1)
     inset.set_title(f"end, ±{band:.3g}{label if label in ('°', '') else ' ' + label}", fontsize=6, pad=2, color=ZERO_BAND_COLOR)
