@@ -308,6 +308,14 @@ def missing_path(folder: Path) -> list[Path]:
     return [folder / "does_not_exist.usda"]
 
 
+def not_a_usd_file(folder: Path) -> list[Path]:
+    """A text file given as the asset (notes.txt), beside nothing else."""
+    folder.mkdir(parents=True, exist_ok=True)
+    notes = folder / "notes.txt"
+    notes.write_text("not an asset\n")
+    return [notes]
+
+
 def good_and_bad_batch(folder: Path) -> list[Path]:
     """A good asset next to broken ones: the good one's verdict must still be reported."""
     good = good_box(folder / "batch" / "good.usda")

@@ -341,7 +341,8 @@ def _good(folder: Path) -> list[Path]:
 
 
 CASES: list[Case] = [
-    Case("missing_path", "a path that does not exist", b.missing_path, PRECHECK, (1,), "file not found"),
+    Case("missing_path", "a path that does not exist", b.missing_path, frozenset(), (2,), stderr="no such file or folder:"),
+    Case("not_a_usd_file", "a text file (notes.txt)", b.not_a_usd_file, frozenset(), (2,), stderr="not a USD file:"),
     Case("empty_folder", "a folder without USD files", b.empty_folder, frozenset(), (2,), stderr="no USD files found in"),
     Case("zero_byte", "a zero-byte .usda", b.zero_byte, PRECHECK, (1,), "empty file"),
     Case("truncated_usdc", "a .usdc cut in half", b.truncated_usdc, PRECHECK, (1,), "truncated"),

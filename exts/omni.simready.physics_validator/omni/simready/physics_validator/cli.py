@@ -177,7 +177,7 @@ def _load_config(args):
 
 def _usage_error(console: Console, message: str) -> int:
     console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)  # [extras] are text, not markup
-    return ExitCode.USAGE
+    return int(ExitCode.USAGE)
 
 
 def _validate(args, console: Console) -> int:
