@@ -130,12 +130,11 @@ class TestContext:
 
     def joint_inertia(self, joint_path: str) -> float | None:
         """The joint-space inertia M_ii (kg m^2 or kg) at the current pose, when the engine gives a mass matrix
-        (core.engine.EngineIntrospection); None otherwise. PhysX leaves a joint's armature out of it."""
-        read = getattr(self.engine, "mass_matrix", None)
-        if read is None:
+        (`engine_capabilities.reads_mass_matrix`); None otherwise. PhysX leaves a joint's armature out of it."""
+        if not self._capabilities.reads_mass_matrix:
             return None
         try:
-            value = float(np.asarray(read(), float)[self.dof_index(joint_path), self.dof_index(joint_path)])
+            value = float(np.asarray(self.engine.mass_matrix(), float)[self.dof_index(joint_path), self.dof_index(joint_path)])
         except Exception:  # noqa: BLE001 - an engine that cannot say
             return None
         return value if math.isfinite(value) and value > 0 else None
