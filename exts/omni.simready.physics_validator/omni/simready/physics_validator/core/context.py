@@ -6,6 +6,7 @@ result (metrics, warnings, per-joint rows, fix hints, time series). Tests never 
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
