@@ -107,3 +107,23 @@ def test_a_joint_held_by_something_other_than_its_drive_is_not_a_pass(tmp_path):
     (row,) = result.joints
     assert row.status is Status.SKIP and "held by something other than its drive" in row.reason
     assert row.limits["load_torque"] >= 2.0 * 0.1 and row.measured["max_deflection"] < 0.01 * row.limits["deflection_tolerance"]
+
+
+def test_an_asset_that_blows_up_while_held_fails_exploded_not_skipped(tmp_path):
+    """A NaN pose has no lever arm: read as "no collider point off the axis" it SKIPped every joint (NO_LEVER_ARM)
+    of Newton's MJCF humanoid under generic drives, whose hinge triples close loops PhysX cannot articulate and which
+    goes NaN while merely held; the sweep and drive_gain_validation FAIL it EXPLODED, and so must effort_limit."""
+    newton = pytest.importorskip("newton")
+    from pathlib import Path
+
+    from tests.fixtures.weak_drives import overlay
+
+    humanoid = Path(newton.__file__).parent / "tests" / "assets" / "humanoid_mjc.usda"
+    if not humanoid.is_file():
+        pytest.skip(f"newton {newton.__version__} ships no {humanoid.name}")
+    result = run_test(overlay(humanoid, tmp_path, "humanoid_mjc"), "effort_limit", require_engine("physx"))
+    assert result.status is Status.FAIL, result.reason
+    first, *rest = result.joints
+    assert first.status is Status.FAIL and first.code == "EXPLODED" and "before any load" in first.reason
+    assert rest and all(r.status is Status.SKIP and r.code == "NOT_LOADED" for r in rest)
+    assert not any(r.code == "NO_LEVER_ARM" for r in result.joints)

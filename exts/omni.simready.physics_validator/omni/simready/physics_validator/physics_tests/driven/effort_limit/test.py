@@ -71,8 +71,13 @@ class EffortLimitTest(DrivenJointTest):
         frames_per_direction = max(1, int(round(cfg.test_duration_seconds / ctx.dt / len(directions))))
         series = SeriesRecorder(ctx)
         ctx.metric("frames_per_direction", frames_per_direction)
-        stopped = False
-        for joint in selection.tested:
+        blew_up = self._explosion_while_held(ctx, held)
+        stopped = bool(blew_up)
+        for index, joint in enumerate(selection.tested):
+            if blew_up and index == 0:
+                ctx.joint_row(JointRow(joint=joint.name, path=joint.path, status=Status.FAIL, codes=[DrivenCode.EXPLODED],
+                                       reason=blew_up))
+                continue
             point = None if stopped else load_point(ctx.asset, joint, ctx.body_poses())
             if stopped or point is None or not point.torques:
                 code, why = ((Code.NOT_LOADED, "not loaded: the test stopped at the first failing joint") if stopped else
@@ -87,6 +92,19 @@ class EffortLimitTest(DrivenJointTest):
             if row.status is Status.FAIL:
                 stopped = cfg.stop_on_first_break or (load.broke is not None and load.broke.code == DrivenCode.EXPLODED)
         self._verdict(ctx)
+
+    def _explosion_while_held(self, ctx: TestContext, held: HeldPose) -> str:
+        """Why the asset counts as exploded while merely held, before any load, or ''. A NaN pose has no lever arm
+        to load: read as "nothing to load" it would SKIP what is an explosion, so the first tested joint FAILs
+        EXPLODED and the rest are not loaded."""
+        low, high = ctx.bounds()
+        if not np.all(np.isfinite(held.pose)):
+            what = "the joint state went NaN"
+        elif not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
+            what = "its bounding box went non-finite (NaN)"
+        else:
+            return ""
+        return f"simulation exploded while the drives held the start pose, before any load: {what}"
 
     def _hold(self, ctx: TestContext, selection) -> Iterator[None]:
         """Hold the configuration the robot starts in (clamped inside the limits) with the authored gains, settle,
@@ -186,7 +204,7 @@ class EffortLimitTest(DrivenJointTest):
         ctx.metric("joints_passed", len(loaded) - len(failed))
         ctx.metric("joints_failed", len(failed))
         ctx.metric("joints_dead_drive", sum(1 for r in loaded if r.measured.get("dead_drive")))
-        ctx.metric("max_deflection", max((r.measured["max_deflection"] for r in loaded), default=0.0))
+        ctx.metric("max_deflection", max((r.measured.get("max_deflection", 0.0) for r in loaded), default=0.0))  # none when it blew up held
         held = [r for r in ctx.result.joints if r.code == Code.HELD_BY_OTHER]
         if not loaded:
             detail = listed([f"{r.joint}: {r.reason}" for r in held], 3, "; ") or "no joint was loaded"
