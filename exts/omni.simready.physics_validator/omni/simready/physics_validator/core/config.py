@@ -9,6 +9,7 @@ name, with a notice (`ValidationConfig.notices`) saying the new one.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping
 
@@ -16,10 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .setting_units import UnitError, convert, unit_of
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10 (Kit 105)
-    import tomli as tomllib  # type: ignore
+else:  # pragma: no cover - Python 3.10 (Kit 105)
+    import tomli as tomllib
 
 
 class ConfigError(ValueError):
