@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Mapping
+from typing import Any, ClassVar, Literal, Mapping, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -50,6 +50,10 @@ class TestConfig(BaseModel):
 
     physics_fps: float = Field(240.0, gt=0, description="Physics steps per simulated second.", json_schema_extra={"unit": "Hz"})
     capture_fps: float = Field(15.0, gt=0, description="Video frames per simulated second.", json_schema_extra={"unit": "Hz"})
+
+
+# A test's own config class: TestContext[C] and PhysicsTest[C] give the test its own settings' types.
+ConfigT = TypeVar("ConfigT", bound=TestConfig)
 
 
 class RunConfig(BaseModel):

@@ -7,11 +7,12 @@ result (metrics, warnings, per-joint rows, fix hints, time series). Tests never 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Generic, Iterable
 
 import numpy as np
 
 from .codes import code_value
+from .config import ConfigT
 from .hints import HintTable
 from .results import ExcludedJoint, JointRow, TestResult
 from .status import Status
@@ -19,14 +20,15 @@ from .status import Status
 if TYPE_CHECKING:
     from .engine import Engine, EngineCapabilities
     from .asset_model import AssetModel
-    from .config import TestConfig
     from .scene import SceneSpec
 
 
-class TestContext:
+class TestContext(Generic[ConfigT]):
+    """Generic in the running test's config class, so `ctx.config` has that test's settings."""
+
     __test__ = False
 
-    def __init__(self, engine: "Engine", asset: "AssetModel", config: "TestConfig", result: TestResult,
+    def __init__(self, engine: "Engine", asset: "AssetModel", config: ConfigT, result: TestResult,
                  hints: HintTable | None = None):
         self.engine = engine
         self.asset = asset

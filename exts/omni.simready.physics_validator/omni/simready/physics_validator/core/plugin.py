@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterator
+from typing import TYPE_CHECKING, Callable, ClassVar, Generic, Iterator
 
 from .codes import VerdictCode, code_value
-from .config import TestConfig
+from .config import ConfigT, TestConfig
 from .fix_rules import NO_FIX_RULES, FixRules
 from .hints import HintTable
 from .status import Status
@@ -48,8 +48,8 @@ class Precheck:
         self.code = code_value(self.code)
 
 
-class PhysicsTest:
-    """Base class of the five tests (and of any third-party test)."""
+class PhysicsTest(Generic[ConfigT]):
+    """Base class of the five tests (and of any third-party test); generic in its config class (`Config`)."""
 
     __test__ = False  # not a pytest class
 
@@ -66,16 +66,16 @@ class PhysicsTest:
     # each with the joint-row limit it is judged against (None: none); core/readback_links.py links a flag to them
     readback: ClassVar[dict[str, str | None]] = {}
 
-    def precheck(self, asset: "AssetModel", config: TestConfig) -> Precheck | None:
+    def precheck(self, asset: "AssetModel", config: ConfigT) -> Precheck | None:
         """Return a verdict that stops the test before physics, or None to run it."""
         return None
 
-    def scene(self, asset: "AssetModel", config: TestConfig) -> "SceneSpec":
+    def scene(self, asset: "AssetModel", config: ConfigT) -> "SceneSpec":
         from .scene import SceneSpec
 
         return SceneSpec(physics_fps=config.physics_fps)
 
-    def run(self, ctx: "TestContext") -> Iterator[None]:
+    def run(self, ctx: "TestContext[ConfigT]") -> Iterator[None]:
         """Drive the simulation: yield once per physics step; report through ctx."""
         raise NotImplementedError
         yield  # pragma: no cover

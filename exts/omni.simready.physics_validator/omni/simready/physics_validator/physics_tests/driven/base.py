@@ -8,7 +8,7 @@ held by an engine-side carrier fixture, never written to the asset).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, TypeVar
 
 
 from pydantic import Field
@@ -47,7 +47,10 @@ class DrivenJointConfig(TestConfig):
     )
 
 
-class DrivenJointTest(PhysicsTest):
+DrivenConfigT = TypeVar("DrivenConfigT", bound=DrivenJointConfig)
+
+
+class DrivenJointTest(PhysicsTest[DrivenConfigT]):
     """Base of the four driven-joint tests (not registered itself)."""
 
     require_limits = False
@@ -58,14 +61,14 @@ class DrivenJointTest(PhysicsTest):
     readback = {f"joint:{p}": None for p in ("stiffness", "damping", "max_force", "static_friction", "dynamic_friction",
                                             "viscous_friction")}
 
-    def precheck(self, asset: "AssetModel", config: "TestConfig"):
+    def precheck(self, asset: "AssetModel", config: DrivenConfigT):
         return articulation_precheck(asset)
 
-    def scene(self, asset: "AssetModel", config: "TestConfig") -> SceneSpec:
+    def scene(self, asset: "AssetModel", config: DrivenConfigT) -> SceneSpec:
         return driven_scene(config.physics_fps)
 
     # -- helpers used inside run() -----------------------------------------------------------------
-    def select(self, ctx: "TestContext") -> JointSelection:
+    def select(self, ctx: "TestContext[DrivenConfigT]") -> JointSelection:
         """Select, report the exclusions (rows + counts) and return the selection."""
         selection = select_driven_joints(
             ctx.asset,
@@ -87,7 +90,7 @@ class DrivenJointTest(PhysicsTest):
         ctx.finish(Status.SKIP, f"{what}: {selection.summary()}", code=code)
 
 
-def explosion_watch(ctx: "TestContext") -> BoxWatch:
+def explosion_watch(ctx: "TestContext[DrivenConfigT]") -> BoxWatch:
     """The explosion watch from the current pose: the bounds now, the asset's reach, the spec's volume ratio."""
     return BoxWatch(ctx.bounds(), ctx.config.bbox_explode_ratio, reach_allowance(ctx.asset))
 

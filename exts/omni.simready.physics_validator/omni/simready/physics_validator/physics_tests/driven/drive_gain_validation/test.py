@@ -50,7 +50,10 @@ class StepRecord:
         return self.target - self.start
 
 
-class DriveGainValidationTest(DrivenJointTest):
+Ctx = TestContext[DriveGainValidationConfig]  # the context of this test: ctx.config is a DriveGainValidationConfig
+
+
+class DriveGainValidationTest(DrivenJointTest[DriveGainValidationConfig]):
     name = "drive_gain_validation"
     version = "1.1.0"
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
@@ -61,7 +64,7 @@ class DriveGainValidationTest(DrivenJointTest):
     view = VIEW
     fix_rules = FIX_RULES
 
-    def run(self, ctx: TestContext) -> Iterator[None]:
+    def run(self, ctx: Ctx) -> Iterator[None]:
         cfg = ctx.config
         selection = self.select(ctx)
         if not selection.tested:
@@ -85,7 +88,7 @@ class DriveGainValidationTest(DrivenJointTest):
                                     record.band)
         self._verdict(ctx, exploded)
 
-    def _step(self, ctx: TestContext, joint, idx: int, watch: BoxWatch, series: SeriesRecorder):
+    def _step(self, ctx: Ctx, joint, idx: int, watch: BoxWatch, series: SeriesRecorder):
         """Command the step and sample the joint through the window and the tail; returns a StepRecord."""
         cfg = ctx.config
         start = float(ctx.joint_positions()[idx])
@@ -122,7 +125,7 @@ class DriveGainValidationTest(DrivenJointTest):
                 record.end = frame
         return record
 
-    def _row(self, ctx: TestContext, joint, record: StepRecord) -> JointRow:
+    def _row(self, ctx: Ctx, joint, record: StepRecord) -> JointRow:
         """The joint's verdict from its step record."""
         cfg = ctx.config
         start, target, step, band, positions = record.start, record.target, record.step, record.band, record.positions

@@ -17,6 +17,7 @@ from .codes import EffortLimitCode as Code
 
 if TYPE_CHECKING:
     from ....core.context import TestContext
+    from .config import EffortLimitConfig
 
 
 @dataclass
@@ -75,13 +76,13 @@ class JointLoad:
     back: tuple[float, float] | None = None  # (largest deflection after the release, how far the drive pulled back)
 
 
-def world_point(ctx: "TestContext", point):
+def world_point(ctx: "TestContext[EffortLimitConfig]", point):
     """The load point in the world now (None = the centre of mass, when the engine has no pose for the body)."""
     pose = ctx.body_poses().get(point.body)
     return None if pose is None else point.world(pose)
 
 
-def load_joint(ctx: "TestContext", joint, point, held: HeldPose, watch, directions, frames_per_direction, series):
+def load_joint(ctx: "TestContext[EffortLimitConfig]", joint, point, held: HeldPose, watch, directions, frames_per_direction, series):
     """Push `point` from each direction in turn (re-applied every step) until a joint gives way or the directions
     run out, then release and let the drives pull back; returns a JointLoad."""
     cfg = ctx.config
@@ -140,7 +141,7 @@ def gave_way(q, deflection, held: HeldPose, direction: int, break_tolerance: flo
     return None
 
 
-def recover(ctx: "TestContext", j: int | None, held: HeldPose, seconds: float):
+def recover(ctx: "TestContext[EffortLimitConfig]", j: int | None, held: HeldPose, seconds: float):
     """Unloaded steps for the drives to pull back. For joint `j`: (its largest deflection after the release, how
     far the drive then brought it back), or None. Measured from the largest deflection, not from the release: a
     joint released at the moment it crossed the threshold still carries momentum away from its pose."""

@@ -48,7 +48,10 @@ def load_on_joint(force: float, joint, point) -> float:
     return force * point.lever_arm if joint.is_angular else force
 
 
-class EffortLimitTest(DrivenJointTest):
+Ctx = TestContext[EffortLimitConfig]  # the context of this test: ctx.config is a EffortLimitConfig
+
+
+class EffortLimitTest(DrivenJointTest[EffortLimitConfig]):
     name = "effort_limit"
     version = "1.3.0"
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
@@ -59,7 +62,7 @@ class EffortLimitTest(DrivenJointTest):
     view = VIEW
     fix_rules = FIX_RULES
 
-    def run(self, ctx: TestContext) -> Iterator[None]:
+    def run(self, ctx: Ctx) -> Iterator[None]:
         cfg = ctx.config
         selection = self.select(ctx)
         if not selection.tested:
@@ -93,7 +96,7 @@ class EffortLimitTest(DrivenJointTest):
                 stopped = cfg.stop_on_first_break or (load.broke is not None and load.broke.code == DrivenCode.EXPLODED)
         self._verdict(ctx)
 
-    def _explosion_while_held(self, ctx: TestContext, held: HeldPose) -> str:
+    def _explosion_while_held(self, ctx: Ctx, held: HeldPose) -> str:
         """Why the asset counts as exploded while merely held, before any load, or ''. A NaN pose has no lever arm
         to load: read as "nothing to load" it would SKIP what is an explosion, so the first tested joint FAILs
         EXPLODED and the rest are not loaded."""
@@ -106,7 +109,7 @@ class EffortLimitTest(DrivenJointTest):
             return ""
         return f"simulation exploded while the drives held the start pose, before any load: {what}"
 
-    def _hold(self, ctx: TestContext, selection) -> Iterator[None]:
+    def _hold(self, ctx: Ctx, selection) -> Iterator[None]:
         """Hold the configuration the robot starts in (clamped inside the limits) with the authored gains, settle,
         and return the held pose every deflection is measured from (HeldPose)."""
         cfg = ctx.config

@@ -48,7 +48,10 @@ class JointSweep:
     zero_settled: bool = False  # in the zero-return band for zero_settled_frames frames in a row
 
 
-class FullRangeSweepTest(DrivenJointTest):
+Ctx = TestContext[FullRangeSweepConfig]  # the context of this test: ctx.config is a FullRangeSweepConfig
+
+
+class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
     name = "full_range_sweep"
     version = "1.6.0"
     features = ("FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC")
@@ -61,7 +64,7 @@ class FullRangeSweepTest(DrivenJointTest):
     fix_rules = FIX_RULES
     readback = {**DrivenJointTest.readback, "joint:lower": None, "joint:upper": None}  # the limits it sweeps to
 
-    def run(self, ctx: TestContext) -> Iterator[None]:
+    def run(self, ctx: Ctx) -> Iterator[None]:
         cfg = ctx.config
         selection = self.select(ctx)
         if not selection.tested:
@@ -78,7 +81,7 @@ class FullRangeSweepTest(DrivenJointTest):
                 break  # the scene is no longer trustworthy
         self._verdict(ctx, watch)
 
-    def _sweep_joint(self, ctx: TestContext, joint, watch: BoxWatch, series: SeriesRecorder):
+    def _sweep_joint(self, ctx: Ctx, joint, watch: BoxWatch, series: SeriesRecorder):
         """Sweep one joint through its plan (max -> min -> zero) and judge each segment; returns a JointSweep."""
         cfg = ctx.config
         idx = ctx.dof_index(joint.path)

@@ -46,7 +46,10 @@ def by_velocity(joint) -> bool:
     return joint.drive is not None and joint.drive.velocity_controlled
 
 
-class VelocityLimitTest(DrivenJointTest):
+Ctx = TestContext[VelocityLimitConfig]  # the context of this test: ctx.config is a VelocityLimitConfig
+
+
+class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
     name = "velocity_limit"
     version = "1.3.0"
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
@@ -60,7 +63,7 @@ class VelocityLimitTest(DrivenJointTest):
     fix_rules = FIX_RULES
     readback = {"joint:max_velocity": "velocity_limit"}  # the runtime's cap, judged against this row limit (readback.md)
 
-    def run(self, ctx: TestContext) -> Iterator[None]:
+    def run(self, ctx: Ctx) -> Iterator[None]:
         cfg = ctx.config
         selection = self.select(ctx)
         if not selection.tested:

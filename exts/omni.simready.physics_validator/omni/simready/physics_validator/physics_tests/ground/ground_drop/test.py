@@ -9,7 +9,7 @@ released where they are authored, their own bounds judged (no sinking, rest), NO
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
@@ -26,8 +26,11 @@ from .hints import HINTS
 from .parts import free_bodies, kinematic_bodies
 from .view import VIEW
 
+if TYPE_CHECKING:
+    from ....core.context import TestContext
 
-class GroundDropTest(PhysicsTest):
+
+class GroundDropTest(PhysicsTest[GroundDropConfig]):
     name = "ground_drop"
     version = "3.1.0"
     features = ("FET003_BASE_PHYSX",)
@@ -77,8 +80,8 @@ class GroundDropTest(PhysicsTest):
         drop = max(config.drop_height_factor * height, config.minimum_drop_clearance)
         return SceneSpec(physics_fps=config.physics_fps, ground=ground, place_bottom_at=config.floor_level + drop)
 
-    def run(self, ctx) -> Iterator[None]:
-        cfg: GroundDropConfig = ctx.config
+    def run(self, ctx: TestContext[GroundDropConfig]) -> Iterator[None]:
+        cfg = ctx.config
         scenery = ctx.asset.static_colliders
         if scenery:
             ctx.warn(
