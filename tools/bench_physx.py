@@ -1,4 +1,4 @@
-"""Benchmark (issue 12): the five tests on `physx`, on `sapien` and as a bare ovphysx script, per simulated second.
+r"""Benchmark (issue 12): the five tests on `physx`, on `sapien` and as a bare ovphysx script, per simulated second.
 
     python tools/bench_physx.py [--asset ROBOT.usda] [--repeat 3] [--tests a,b] [--engines physx,sapien]
 
@@ -168,7 +168,7 @@ def bare_run(asset, tape: Tape, native: bool = False) -> float:
             px.wait_task(px.detach_ovstage())
             px.wait_task(px.attach_ovstage(stage, read_ordinal=1))
             bindings, live = bind(), False
-        for kind, was_live, raw in writes:
+        for kind, _was_live, raw in writes:
             if live:
                 buffer = buffers[kind]
                 buffer[...] = raw  # one buffer per binding, as the engine (a new array costs ~10x)

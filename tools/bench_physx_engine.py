@@ -36,7 +36,7 @@ def main() -> None:
         scene = engine.native_scene
         bare = per_sim_second(scene.step, engine)
 
-        def validator_step():
+        def validator_step(engine=engine):  # bound now: the loop moves on to the next engine
             engine.step()
             engine.bounds()
             engine.joint_positions()

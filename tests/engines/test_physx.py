@@ -286,7 +286,7 @@ def test_reset_restores_poses_joints_targets_and_time(make, tmp_path):
     engine.reset()
     assert engine.time == 0.0
     assert engine.joint_positions() == pytest.approx(q0, abs=1e-7)
-    for path_, (x, q) in poses.items():
+    for path_, (x, _q) in poses.items():
         assert engine.body_poses()[path_][0] == pytest.approx(x, abs=1e-7)
     run(engine, 0.5)  # the authored targets (0) are back: the arm stays where it was
     assert engine.joint_positions() == pytest.approx(q0, abs=1e-3)

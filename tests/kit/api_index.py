@@ -149,7 +149,7 @@ class Module:
 
     def top_level(self):
         """Module-level statements, including those under top-level if / try (import guards)."""
-        for path, tree in self.trees:
+        for _path, tree in self.trees:
             stack = list(tree.body)
             while stack:
                 node = stack.pop(0)

@@ -21,7 +21,7 @@ def all_hints(test_cls) -> list[tuple[str, str]]:
     out = []
     for code, hints in test_cls.hints.by_code.items():
         for hint in hints:
-            text = hint(row) if callable(hint) and "row" in getattr(hint, "__code__").co_varnames[:1] else (
+            text = hint(row) if callable(hint) and "row" in hint.__code__.co_varnames[:1] else (
                 hint(None) if callable(hint) else hint)
             out.append((code, text or ""))
     return out

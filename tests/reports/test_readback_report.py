@@ -17,7 +17,6 @@ from tests.fixtures.batch import load_report, run_cli
 from tests.fixtures.driven_arms import edit_usd
 from omni.simready.physics_validator import validate
 from omni.simready.physics_validator.core.config import ValidationConfig
-from omni.simready.physics_validator.core.readback import compare
 from omni.simready.physics_validator.core.results import AssetResult, ReadbackEntry, RunReport, RuntimeReadback
 from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.reports.html import write_html_report

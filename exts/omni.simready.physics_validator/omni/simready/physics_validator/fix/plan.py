@@ -133,7 +133,7 @@ def _at_bound(prop: Proposal, ratio: float) -> None:
 def _shortfall(errors: dict[str, float], allow: JointAllowance, share: float) -> float:
     """Largest measured static error / allowed error (share x tolerance) over the judged poses (<= 1: met)."""
     worst = 0.0
-    for pose, what, tol in allow.deflections:
+    for pose, _what, tol in allow.deflections:
         if tol <= 0:
             continue
         observed = max(abs(v) for v in errors.values()) if pose == "*" and errors else abs(errors.get(pose, 0.0))

@@ -73,7 +73,7 @@ def _parse_physics(ctx: ReadContext) -> dict[str, list]:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        loader = getattr(UsdPhysics, "LoadUsdPhysicsFromRange")
+        loader = UsdPhysics.LoadUsdPhysicsFromRange
         try:
             parsed = loader(ctx.stage, ["/"])
         except Exception as exc:  # noqa: BLE001

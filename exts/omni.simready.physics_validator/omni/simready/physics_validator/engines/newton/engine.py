@@ -180,7 +180,7 @@ class NewtonEngine(EngineBase):
         for name, value in self._initial.items():
             getattr(s0, name).assign(value)
         self._solver.reset(s0)
-        for k, actuator in enumerate(self._actuators):
+        for k, _actuator in enumerate(self._actuators):
             for state in self._actuator_states[k]:
                 if state is not None:
                     state.reset()

@@ -14,7 +14,7 @@ moves less than 10 % of the way back is a dead drive. Spec: docs/tests/effort_li
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from typing import Generator, Iterator
 
 import numpy as np
 
@@ -109,7 +109,7 @@ class EffortLimitTest(DrivenJointTest[EffortLimitConfig]):
             return ""
         return f"simulation exploded while the drives held the start pose, before any load: {what}"
 
-    def _hold(self, ctx: Ctx, selection) -> Iterator[None]:
+    def _hold(self, ctx: Ctx, selection) -> Generator[None, None, HeldPose]:
         """Hold the configuration the robot starts in (clamped inside the limits) with the authored gains, settle,
         and return the held pose every deflection is measured from (HeldPose)."""
         cfg = ctx.config

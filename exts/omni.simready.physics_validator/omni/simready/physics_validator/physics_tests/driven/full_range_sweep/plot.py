@@ -8,7 +8,7 @@ import numpy as np
 
 from ....core.results import TestResult
 from ....plotting.common import (
-    LIMIT_COLOR, MAX_PANELS, PASS_COLOR, arr, caption, failing_first, fmt_scaled, grid, joint_groups, joint_unit,
+    MAX_PANELS, PASS_COLOR, arr, caption, failing_first, fmt_scaled, grid, joint_groups, joint_unit,
     note, num, rows_by_joint, scale, shared_legend, status_color, title_for,
 )
 
