@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): install the package with its test extras, the test
-# browser for the HTML-report tests and the kit tier's Kit venv, then run the whole pytest suite.
+# browser for the HTML-report tests and the kit tier's Kit venv, check lint and types, then run the whole pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # [newton]: the Newton engine tests run too; Warp kernels compile once into ~/.cache/simready-physics/warp (kept between runs on this machine)
 # [sapien]: the sapien engine (PhysX 5.3 via SAPIEN) is tested beside the default physx engine (ovphysx, a base dependency).
 # ovphysx pins packaging<24: a fresh environment resolves ray to 2.52.1 with packaging 23.2 (ray 2.60 wants >=24.2).
 python -m pip install --quiet --disable-pip-version-check -e ".[test,newton,ray,sapien]"
+# Lint and types before any test (docs/architecture.md "Checks"; rules in pyproject.toml): any finding fails the run.
+if ! python -m ruff check --quiet .; then
+    echo "lint: ruff found the problems above (python -m ruff check .)" >&2
+    exit 1
+fi
+echo "lint: ruff clean"
+if ! python -m mypy; then
+    echo "types: mypy found the errors above (python -m mypy)" >&2
+    exit 1
+fi
+echo "types: mypy clean"
 if [ -f tools/install_test_browser.sh ]; then
     bash tools/install_test_browser.sh
 fi
