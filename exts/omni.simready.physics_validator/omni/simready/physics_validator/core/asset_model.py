@@ -175,6 +175,13 @@ class JointInfo:
         )
 
     @property
+    def limits(self) -> tuple[float, float] | None:
+        """(lower, upper) in SI when the joint has usable limits (`has_limits`), else None."""
+        if self.lower is None or self.upper is None or not self.has_limits:
+            return None
+        return self.lower, self.upper
+
+    @property
     def is_locked(self) -> bool:
         """Both limits authored and equal: PhysX holds the joint fixed (measured on ovphysx: a [0, 0] range)."""
         return (self.lower is not None and self.upper is not None and math.isfinite(self.lower)

@@ -74,8 +74,12 @@ def _verdict(result: TestResult, test_view: TestView, engine_version: str) -> En
                          units={k: units[k] for k in deciding if units.get(k)}, engine_version=engine_version)
 
 
+def _rows_by_joint(result: TestResult | None) -> dict:
+    return {row.path or row.joint: row for row in (result.joints if result else [])}
+
+
 def _joint_disagreements(results: dict[str, TestResult | None], engines: list[str]) -> list[JointDisagreement]:
-    rows = {e: {row.path or row.joint: row for row in (results[e].joints if results[e] else [])} for e in engines}
+    rows = {e: _rows_by_joint(results[e]) for e in engines}
     keys = list(dict.fromkeys(k for e in engines for k in rows[e]))
     out = []
     for key in keys:

@@ -85,12 +85,12 @@ def rotate(q, v) -> np.ndarray:
     return quat_to_matrix(q) @ np.asarray(v, dtype=float)
 
 
-def compose(pos_a, quat_a, pos_b, quat_b):
+def compose(pos_a, quat_a, pos_b, quat_b) -> tuple[np.ndarray, np.ndarray]:
     """Pose a * pose b (b expressed in a's frame)."""
     return np.asarray(pos_a) + rotate(quat_a, pos_b), quat_mul(quat_a, quat_b)
 
 
-def inverse(pos, quat):
+def inverse(pos, quat) -> tuple[np.ndarray, np.ndarray]:
     qi = quat_conj(quat)
     return -rotate(qi, pos), qi
 

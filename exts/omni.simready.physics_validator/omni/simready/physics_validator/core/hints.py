@@ -11,7 +11,7 @@ missed endpoint), and an `exclusive` code's hints replace all others (an explosi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Union
+from typing import TYPE_CHECKING, AbstractSet, Callable, Iterable, Mapping, Union
 
 from .codes import code_value
 
@@ -24,7 +24,7 @@ Hint = Union[str, Callable[[object], str]]  # a function of the row, the TestCon
 @dataclass(frozen=True)
 class HintTable:
     by_code: Mapping[str, tuple[Hint, ...]] = field(default_factory=dict)
-    suppressed_by: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    suppressed_by: Mapping[str, AbstractSet[str]] = field(default_factory=dict)
     exclusive: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:  # enum members and strings alike: keys are code values

@@ -127,7 +127,8 @@ class TestRegistry:
         """Every code a test may give: its own enums' and the framework's (core.codes.CommonCode)."""
         from .codes import CommonCode
 
-        return {member.value for enum in (*test_cls.codes, CommonCode) for member in enum}
+        enums: tuple[type[VerdictCode], ...] = (*test_cls.codes, CommonCode)
+        return {member.value for enum in enums for member in enum}
 
     def view_of(self, name: str) -> TestView:
         """How reports show results of `name` (the generic view for a test this registry does not hold)."""

@@ -29,6 +29,7 @@ authored value.
 from __future__ import annotations
 
 import math
+from typing import cast
 from dataclasses import dataclass, field
 
 from .asset_model import AssetModel, BodyInfo, JointInfo, Spelling
@@ -114,10 +115,10 @@ def compare(asset: AssetModel, runtime: RuntimeValues) -> list[ReadbackEntry]:
         for prop in JOINT_PROPERTIES:
             if prop in values:
                 entries.append(_joint_entry(joint, prop, values[prop], runtime))
-    for path, values in runtime.bodies.items():
+    for path, body_values in runtime.bodies.items():
         body = asset.bodies.get(path)
         if body is not None:
-            entries += [_body_entry(body, prop, values[prop], runtime) for prop in BODY_PROPERTIES if prop in values]
+            entries += [_body_entry(body, prop, body_values[prop], runtime) for prop in BODY_PROPERTIES if prop in body_values]
     return entries
 
 
@@ -138,13 +139,15 @@ def _joint_entry(joint: JointInfo, prop: str, value: float, runtime: RuntimeValu
     defaults = runtime.defaults.get(prop, ())
     own = lambda s: s.attribute.startswith(runtime.own)  # noqa: E731
     is_default = any(close(value, d) for d in defaults)
-    flag, note, pick = None, "", (parsed or other or [None])[0]
+    flag, note = None, ""
+    pick: Spelling | None = (parsed or other)[0] if parsed or other else None
+    reported: float | None = value  # None: the runtime does not report it
     if unknown(value):
         note = runtime.unreadable.get(joint.path, f"{runtime.engine} does not report it")
-        value = None
+        reported = None
     elif parsed:
         clamp = runtime.clamps.get((joint.path, prop))
-        expected = parsed[0].value
+        expected = cast(float, parsed[0].value)  # a joint's spellings are scalars
         match = next((s for s in parsed if close(s.value, value)), None)
         if clamp and not clamp[0] <= expected <= clamp[1] and _nearer(value, min(max(expected, clamp[0]), clamp[1]), expected):
             flag, note = "clamped", f"beyond the range {runtime.engine} clamps to ({_range(clamp, scale, unit)})"
@@ -174,7 +177,7 @@ def _joint_entry(joint: JointInfo, prop: str, value: float, runtime: RuntimeValu
     return ReadbackEntry(joint=joint.path, property=prop, unit=unit, flag=flag, note=note,
                          authored=None if pick is None else _scaled(pick.value, scale),
                          authored_attribute="" if pick is None else pick.attribute,
-                         runtime=None if value is None else _scaled(value, scale))
+                         runtime=None if reported is None else _scaled(reported, scale))
 
 
 def _nearer(value: float, bound: float, authored: float) -> bool:

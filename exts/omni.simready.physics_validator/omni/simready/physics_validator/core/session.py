@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 import traceback
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from .codes import CommonCode, code_value
 from .context import TestContext
@@ -123,10 +123,10 @@ class TestSession:
         self.result = new_result(test, config)
         self.result.engine = engine.name
         self.ctx = TestContext(engine, asset, config, self.result, type(test).hints)
-        self._generator = None
+        self._generator: Iterator[None] | None = None
         self._engine_warnings_seen: int | None = None  # how many engine warnings are in the result (None: not loaded)
-        self._started_at: float | None = None
-        self._last_progress: float | None = None
+        self._started_at = 0.0  # perf_counter() at start()
+        self._last_progress = 0.0
         self.done = False
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -160,6 +160,7 @@ class TestSession:
         if self.done:
             return False
         try:
+            assert self._generator is not None, "advance() before start()"
             next(self._generator)
         except StopIteration:
             self._close()

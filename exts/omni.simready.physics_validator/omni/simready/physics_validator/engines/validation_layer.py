@@ -123,7 +123,7 @@ def plan_validation_layer(
         scene_path=existing[0] if existing else f"{VALIDATION_ROOT}/PhysicsScene",
         define_scene=not existing,
         time_steps_per_second=fps,
-        gravity_direction=tuple(float(v) for v in -up),
+        gravity_direction=(float(-up[0]), float(-up[1]), float(-up[2])),
         gravity_magnitude_stage=frame.length_from_si(scene.gravity),
         up_axis=frame.up_axis.upper(),
         articulation_roots=[a.root for a in asset.articulations],

@@ -165,7 +165,7 @@ def _row(out: Diagnosis, test: str, rules, row, joint: "JointInfo", by_name: dic
 def _beyond_drive_values(joint: "JointInfo", adding: bool = False) -> tuple[str, str]:
     """(cause, why) when no drive value can fix this joint whatever its rows say, else ('', ''). `adding`: the joint
     gets its first drive (no drive is then no reason)."""
-    if joint.is_angular and joint.has_limits and (joint.upper - joint.lower) < UNIT_SUSPECT_RANGE:
+    if joint.is_angular and joint.limits is not None and (joint.limits[1] - joint.limits[0]) < UNIT_SUSPECT_RANGE:
         return "limit_unit", _unit_story(joint)
     if joint.articulation is None or joint.exclude_from_articulation:
         return ("outside_articulation", "outside any articulation: the engine gives no joint-space inertia to size a "

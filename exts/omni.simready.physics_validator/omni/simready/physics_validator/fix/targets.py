@@ -71,15 +71,15 @@ class FixTargets:
 
 def hold_target(joint: "JointInfo") -> float:
     target = joint.drive.target_position if joint.drive is not None else 0.0
-    if joint.has_limits:
-        target = min(max(target, joint.lower), joint.upper)
+    if joint.limits is not None:
+        target = min(max(target, joint.limits[0]), joint.limits[1])
     return float(target)
 
 
 def allowance(joint: "JointInfo", config: "ValidationConfig", tests: list[str], registry: "TestRegistry") -> JointAllowance:
     """What the selected tests will judge `joint` by on the re-run: each test adds its own (its FixRules)."""
     out = JointAllowance(hold=hold_target(joint))
-    out.unit_suspect = joint.is_angular and joint.has_limits and (joint.upper - joint.lower) < UNIT_SUSPECT_RANGE
+    out.unit_suspect = joint.is_angular and joint.limits is not None and (joint.limits[1] - joint.limits[0]) < UNIT_SUSPECT_RANGE
     for name in [n for n in registry.names() if n in tests]:  # registry order: the same list whatever the order asked
         registry.fix_rules_of(name).allowance(name, joint, config.for_test(name), out)
     return out

@@ -35,6 +35,11 @@ def arr(series: dict, key: str) -> np.ndarray | None:
     return np.asarray([np.nan if v is None else v for v in values], dtype=float)
 
 
+def recorded(series: dict, key: str) -> np.ndarray:
+    """`arr` of a series the caller knows was recorded (a key of `series`, or one `joint_groups` required)."""
+    return np.asarray([np.nan if v is None else v for v in series[key]], dtype=float)
+
+
 def num(value, default=None):
     if isinstance(value, bool):
         return default

@@ -46,7 +46,7 @@ def _font(size: int, bold: bool = False):
         return _FONT_CACHE[key]
     from PIL import ImageFont
 
-    font = None
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont | None = None
     for name in (("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf") if bold else ("DejaVuSans.ttf", "LiberationSans-Regular.ttf")):
         try:
             font = ImageFont.truetype(name, size)
@@ -79,10 +79,10 @@ def fit(font, text: str, max_width: float, words: bool = True) -> str:
         while text and _width(font, text + "…") > max_width:
             text = text[:-1]
         return text + "…"
-    words = text.split(" ")
-    while len(words) > 1:
-        words.pop()
-        candidate = " ".join(words) + " …"
+    kept = text.split(" ")
+    while len(kept) > 1:
+        kept.pop()
+        candidate = " ".join(kept) + " …"
         if _width(font, candidate) <= max_width:
             return candidate
     while text and _width(font, text + "…") > max_width:  # one long word: cut it
@@ -209,7 +209,7 @@ class Overlay:
         picture_w = int(round(self.width * picture_h / self.height))
         px = (self.width - picture_w) // 2
         frame = Image.new("RGB", (self.width, self.height), BACKDROP_RGB)
-        frame.paste(Image.fromarray(image).resize((picture_w, picture_h), Image.LANCZOS), (px, 0))
+        frame.paste(Image.fromarray(image).resize((picture_w, picture_h), getattr(Image, "Resampling", Image).LANCZOS), (px, 0))
         base = frame.convert("RGBA")
         layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
         draw = ImageDraw.Draw(layer)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import os
+from typing import Any
 
 import numpy as np
 
@@ -91,7 +92,7 @@ class SceneRenderer:
         self._camera_distance: float | None = None
         self._front = self._front_layer()
         self._highlighted: str | None = None
-        self._marker = None
+        self._marker: Any = None  # a VTK actor
         self._arrows: list = []
 
     # -- scene --------------------------------------------------------------------------------------

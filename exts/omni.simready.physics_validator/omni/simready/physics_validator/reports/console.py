@@ -58,7 +58,8 @@ def plural(count: int, noun: str) -> str:
 
 
 def styled(label: str, status: Status | None) -> str:
-    return f"[{STATUS_STYLE.get(status, 'bold')}]{escape(label)}[/]"
+    style = STATUS_STYLE.get(status, "bold") if status is not None else "bold"
+    return f"[{style}]{escape(label)}[/]"
 
 
 def failing_rows(asset: AssetResult, fail_on_skip: bool = False) -> list:

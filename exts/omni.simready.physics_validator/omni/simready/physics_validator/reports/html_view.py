@@ -119,9 +119,9 @@ def metric_rows(result, test_view: TestView = GENERIC_VIEW) -> tuple[list[dict],
             limit_text = {"true": "must be yes", "false": "must be no", "zero": "must be 0"}.get(rule, "")
         rows.append({"name": metric, "value": text(value, unit), "limit": limit_text,
                      "bad": bool(is_bad(value, limit, rule)), "judged": True})
-    judged = {r["name"] for r in rows}
+    judged_names = {r["name"] for r in rows}
     for metric, value in result.metrics.items():
-        if metric not in judged:
+        if metric not in judged_names:
             rows.append({"name": metric, "value": text(value, units.get(metric, "")), "limit": "", "bad": False,
                          "judged": False})
     settings = {k: text(v, setting_unit(k)) for k, v in cfg.items() if k not in used}
@@ -159,7 +159,7 @@ def joint_view(row, siblings: dict | None = None, test_view: TestView = GENERIC_
     pairs = []
     for key, value in list(measured.items()):
         named = test_view.row_limits.get(key)
-        limit_key = named if named in limits else f"max_{key}"
+        limit_key = named if named is not None and named in limits else f"max_{key}"
         if limit_key in limits:
             limit = limits[limit_key]
             bad = is_bad(value, limit, "max")
@@ -191,7 +191,9 @@ JOINT_CHAPTER = re.compile(r"^joint (?P<joint>[^:]+):\s*(?P<phase>.*)$")
 def chapter_groups(chapters: list[dict], rows) -> dict:
     """{"general": [chapters not about a joint], "joints": [{joint, status, time, phases: [{label, time}]}]}."""
     status = {r.joint: Status(r.status).value for r in rows}
-    general, joints, index = [], [], {}
+    general: list = []
+    joints: list = []
+    index: dict = {}
     for chapter in chapters:
         label = str(chapter.get("label", ""))
         time = float(chapter.get("video_time", 0.0))

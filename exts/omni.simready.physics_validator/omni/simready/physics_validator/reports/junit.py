@@ -53,16 +53,16 @@ def report_junit(report: RunReport) -> str:
             if result.warnings or result.status == Status.WARN:
                 out = ET.SubElement(case, "system-out")
                 out.text = "\n".join([message, *result.warnings])
-        for key, value in counts.items():
-            suite.set(key, str(value))
+        for key, count in counts.items():
+            suite.set(key, str(count))
         suite.set("time", f"{total_time:.3f}")
     if report.not_run:
         # An interrupted run: the tests that never ran are errors, so CI cannot mistake the run for green.
         suite = ET.SubElement(suites, "testsuite", name="not run (interrupted)", tests=str(len(report.not_run)),
                               failures="0", errors=str(len(report.not_run)), skipped="0", time="0")
         for item in report.not_run:
-            asset, _, test = item.rpartition("::")
-            case = ET.SubElement(suite, "testcase", classname=asset, name=test, time="0")
+            asset_path, _, test = item.rpartition("::")
+            case = ET.SubElement(suite, "testcase", classname=asset_path, name=test, time="0")
             ET.SubElement(case, "error", message="NOT_RUN: the run was interrupted before this test", type="NOT_RUN")
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core.results import TestResult
 from ..core.test_view import GENERIC_VIEW, TestView
-from ..plotting.common import arr, grid, pyplot
+from ..plotting.common import arr, grid, pyplot, recorded
 
 GENERIC_PANELS = 12
 
@@ -60,7 +60,7 @@ def generic(result: TestResult, series: dict):
         t = arr(series, time_key)
         timed = False
         for key in groups[prefix]:
-            y = arr(series, key)
+            y = recorded(series, key)
             timed = t is not None and len(t) == len(y)
             ax.plot(t if timed else np.arange(len(y)), y, lw=1.2, label=key.rpartition("/")[2])
         ax.set_title(prefix or result.name, fontsize=8)

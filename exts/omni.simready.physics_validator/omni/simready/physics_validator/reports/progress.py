@@ -11,11 +11,16 @@ Asset names are `console.short_name`, the same as in the summary.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rich.console import Console
 from rich.markup import escape
 
 from ..core.status import Status, verdict_label
 from .console import LABEL_WIDTH, asset_label, failing_rows, plural, short_name, styled
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 FAILED = {Status.FAIL, Status.PRECHECK_FAILURE, Status.ERROR}
 
@@ -31,8 +36,8 @@ class BatchProgress:
         self.done = 0
         self.failed = 0
         self.reused = 0
-        self._progress = None
-        self._task = None
+        self._progress: Progress | None = None
+        self._task: Any = None  # rich's TaskID of the bar, while it shows
 
     def batch_started(self, total: int, how: str = "") -> None:
         self.total = total
@@ -42,7 +47,7 @@ class BatchProgress:
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-        self._progress = Progress(
+        progress = self._progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(bar_width=30),
             MofNCompleteColumn(),
@@ -53,8 +58,8 @@ class BatchProgress:
             console=self.console,
             transient=True,
         )
-        self._progress.start()
-        self._task = self._progress.add_task("assets", total=total, failed=0, reused=0)
+        progress.start()
+        self._task = progress.add_task("assets", total=total, failed=0, reused=0)
 
     def test_finished(self, asset_path: str, result) -> None:
         if not self.per_test_lines:

@@ -110,5 +110,7 @@ def merge_joint_result(previous: TestResult, rerun: TestResult, joint: str) -> T
         replaced.append(new_rows[0])
     merged.joints = replaced
     if was_row_derived:
-        merged.status = worst(r.status for r in merged.joints)
+        status = worst(r.status for r in merged.joints)  # never None: merged.joints holds the new row
+        if status is not None:
+            merged.status = status
     return merged

@@ -89,10 +89,10 @@ def maximal_joint_state(joint: "JointInfo", poses: Mapping, velocities: Mapping 
     missing (or None for body0/body1) is the world. `velocities`: body -> (linear, angular) SI world; the
     velocity is the relative angular (linear, without the w x r term) rate along the axis."""
     world = (np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))
-    p0 = poses.get(joint.body0, world) if joint.body0 else world
-    p1 = poses.get(joint.body1, world) if joint.body1 else world
-    f0 = compose(*p0, joint.local_pose0.pos, joint.local_pose0.quat)
-    f1 = compose(*p1, joint.local_pose1.pos, joint.local_pose1.quat)
+    pos0, quat0 = poses.get(joint.body0, world) if joint.body0 else world
+    pos1, quat1 = poses.get(joint.body1, world) if joint.body1 else world
+    f0 = compose(pos0, quat0, joint.local_pose0.pos, joint.local_pose0.quat)
+    f1 = compose(pos1, quat1, joint.local_pose1.pos, joint.local_pose1.quat)
     rel_pos, rel_quat = compose(*inverse(*f0), *f1)
     axis = "XYZ".index(joint.axis.upper()[0])
     if joint.is_angular:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -97,8 +97,8 @@ class KitPhysxEngine(EngineBase):
         self._layer: ValidationLayer | None = None
         self._gpu: GpuOverride | None = None
         self._corners: BodyCornerCache | None = None
-        self._sim_view = None
-        self._articulations = None
+        self._sim_view: Any = None  # omni.physics.tensors views while attached
+        self._articulations: Any = None
         self._rigid_bodies = None
         self._dof_map: DofMap | None = None
         self._initial: dict = {}
@@ -109,7 +109,7 @@ class KitPhysxEngine(EngineBase):
 
     # -- identity -----------------------------------------------------------------------------------
     @property
-    def version(self) -> str:
+    def version(self) -> str:  # type: ignore[override]  # read from the running Kit, where the base stores a string
         try:
             import omni.kit.app
 
@@ -197,7 +197,7 @@ class KitPhysxEngine(EngineBase):
     def physics_started(self) -> None:
         """Create the tensor views once PhysX has stepped, undo that step, snapshot the start state."""
         _physx, tensors, _timeline, _usd = _omni()
-        assert self._asset is not None
+        assert self._asset is not None and self._layer is not None
         # omni.physics.tensors/python/api.py: views over (count, max_dofs) float32 arrays, radians, stage lengths
         self._sim_view = tensors.create_simulation_view("numpy", stage_id=self._stage_id)
         # a pinned rigid-body root's articulation is named by its pin joint (validation_layer.PinPlan)
@@ -330,6 +330,7 @@ class KitPhysxEngine(EngineBase):
         poses = self.body_poses()
         for body, force_si, point_si in forces:
             if point_si is None:
+                assert self._asset is not None
                 point_si = centre_of_mass_world(self._asset, body, poses[body])
             force = self._frame.force_from_si(force_si)
             point = self._frame.point_from_si(point_si)

@@ -29,7 +29,7 @@ Sources (NVIDIA-Omniverse/PhysX @ 107.3, omni/extensions/runtime/source/omni.phy
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..validation_layer import ValidationLayerPlan, author_validation_layer
 from .dof_map import usd_drive_target
@@ -56,7 +56,7 @@ class ValidationLayer:
     def __init__(self, stage, plan: ValidationLayerPlan):
         self.stage = stage
         self.plan = plan
-        self.layer = None
+        self.layer: Any = None  # the anonymous Sdf.Layer while applied
         self._held_from = None  # the edit target to give back while ours is held
 
     @property

@@ -29,6 +29,11 @@ class NewtonEngine(EngineBase):
         # MjcActuator prims belong to Newton's MuJoCo solver, not SolverSteel
         simulated_actuator_schemas=frozenset({"NewtonActuator"}),
     )
+    # what _build() makes of the asset; emptied by _release()
+    _body_index: dict[str, int]
+    _dynamic_bodies: set[int]
+    _bounds: nb.ShapeBounds | None
+    _initial: dict
 
     def __init__(self) -> None:
         super().__init__()
@@ -39,6 +44,7 @@ class NewtonEngine(EngineBase):
 
     # -- reads ---------------------------------------------------------------------------------------
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        assert self._bounds is not None, "bounds() before load()"
         box = self._bounds.aabb(self._state0.body_q.numpy())
         if box is None:
             return np.zeros(3), np.zeros(3)
@@ -84,6 +90,7 @@ class NewtonEngine(EngineBase):
     # -- EngineBase hooks ----------------------------------------------------------------------------
     def _build(self) -> None:
         announce_cold_compile()
+        assert self._asset is not None and self._spec is not None  # set by load()
         s = build_scene(self._asset, self._spec, self._warn)
         self._model, self._solver, self._pipeline, self._contacts = s.model, s.solver, s.pipeline, s.contacts
         self._state0, self._state1, self._control = s.state0, s.state1, s.control
@@ -124,6 +131,7 @@ class NewtonEngine(EngineBase):
     def _force_body(self, body_path: str):
         index = self._body_index.get(body_path)
         if index is None:
+            assert self._asset is not None
             if body_path in self._asset.bodies:
                 return None  # a disabled (static) body: nothing moves it
             raise EngineError(f"apply_force: unknown body {body_path}")
@@ -188,9 +196,9 @@ class NewtonEngine(EngineBase):
     def _release(self) -> None:
         self._model = self._solver = self._pipeline = self._contacts = None
         self._state0 = self._state1 = self._control = None
-        self._body_index: dict[str, int] = {}
-        self._dynamic_bodies: set[int] = set()
-        self._bounds: nb.ShapeBounds | None = None
-        self._initial: dict = {}
+        self._body_index = {}
+        self._dynamic_bodies = set()
+        self._bounds = None
+        self._initial = {}
         self._actuators, self._actuator_states = [], []
         self._steps = 0

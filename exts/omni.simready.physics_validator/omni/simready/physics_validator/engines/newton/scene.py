@@ -8,6 +8,7 @@ limits and joint velocity limits enforced and enough articulation rows for groun
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -28,13 +29,13 @@ ARTICULATION_CONSTRAINT_MAX = 64
 class NewtonScene:
     """Everything the engine steps and reads, as built."""
 
-    model: object
-    solver: object
-    pipeline: object
-    contacts: object
-    state0: object
-    state1: object
-    control: object
+    model: Any  # the Newton objects (Any: the engine reaches into them by name)
+    solver: Any
+    pipeline: Any
+    contacts: Any
+    state0: Any
+    state1: Any
+    control: Any
     body_index: dict  # body path -> Newton body index
     dynamic_bodies: set  # indices of bodies forces move
     body_com: np.ndarray  # (bodies, 3) centre of mass in the body frame

@@ -64,7 +64,11 @@ class Attachment:
 def register(engine, attachment: Attachment) -> None:
     """Record `engine`'s attachment; released with the engine if it is collected without close()."""
     key = id(engine)
-    _LIVE[key] = (weakref.ref(engine, lambda _ref, k=key, a=attachment: _collected(k, a)), attachment)
+
+    def on_collected(_ref: weakref.ref, k: int = key, a: Attachment = attachment) -> None:
+        _collected(k, a)
+
+    _LIVE[key] = (weakref.ref(engine, on_collected), attachment)
 
 
 def unregister(engine) -> None:

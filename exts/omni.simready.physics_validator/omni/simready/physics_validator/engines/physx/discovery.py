@@ -71,7 +71,7 @@ def discover(runtime, physx, stage, asset: "AssetModel", frame: "StageFrame", wr
     for i in maximal.indices:
         warn(f"{dofs[i].path}: joint outside any articulation (maximal joint): its coordinate is read from the body "
              "poses and its drive target written to the stage (no velocity limit, as in omni.physx)")
-    simulated = set()
+    simulated: set[str] = set()
     for sim_type in (SOT.RIGID_BODY, SOT.ARTICULATION_LINK):
         simulated.update(read_columns(physx, sim_type, ["mass"]).get("mass", {}))
     candidates = [b.path for b in asset.bodies.values() if b.enabled]

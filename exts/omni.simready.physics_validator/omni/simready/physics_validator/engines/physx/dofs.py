@@ -87,9 +87,9 @@ class MaximalJoints:
         return out
 
     def _frames(self, joint: "JointInfo", poses: dict):
-        p0 = poses.get(joint.body0, WORLD) if joint.body0 else WORLD
-        p1 = poses.get(joint.body1, WORLD) if joint.body1 else WORLD
-        return compose(*p0, joint.local_pose0.pos, joint.local_pose0.quat), compose(*p1, joint.local_pose1.pos, joint.local_pose1.quat)
+        pos0, quat0 = poses.get(joint.body0, WORLD) if joint.body0 else WORLD
+        pos1, quat1 = poses.get(joint.body1, WORLD) if joint.body1 else WORLD
+        return compose(pos0, quat0, joint.local_pose0.pos, joint.local_pose0.quat), compose(pos1, quat1, joint.local_pose1.pos, joint.local_pose1.quat)
 
     def write_targets(self, runtime, physx, stage, values: dict[str, float], velocity: bool = False) -> None:
         """USD drive targets (SI in, degrees / stage length out) at a new control ordinal of the ovstage: position

@@ -35,8 +35,15 @@ def direct_call(binding, buffer, write: bool = False) -> Callable[[], object] | 
     except AttributeError:
         return None
     if write:
-        return lambda entry=entry: fn(sdk, handle, pointer, None)  # the entry keeps the descriptor alive
-    return lambda entry=entry: fn(sdk, handle, pointer)
+        def write_call(entry=entry) -> object:  # the entry keeps the descriptor alive
+            return fn(sdk, handle, pointer, None)
+
+        return write_call
+
+    def read_call(entry=entry) -> object:
+        return fn(sdk, handle, pointer)
+
+    return read_call
 
 
 class Stepper:

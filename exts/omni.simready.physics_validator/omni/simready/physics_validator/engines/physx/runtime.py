@@ -23,6 +23,7 @@ import threading
 import warnings
 from dataclasses import dataclass
 from importlib import metadata
+from typing import Any
 
 OVPHYSX_PIN = "0.7.0.74035321"
 # The PhysX SDK inside each ovphysx release line. There is no runtime getter; the wheel's
@@ -56,13 +57,13 @@ def version_string() -> str:
 class Runtime:
     """The imported modules and the enums the engine uses."""
 
-    ovphysx: object
-    ovstage: object
+    ovphysx: Any
+    ovstage: Any
     PhysX: type
-    SimObjectType: object
-    TensorType: object
-    LogLevel: object
-    keeper: object = None  # an idle PhysX instance holding the process lifecycle (module docstring)
+    SimObjectType: Any
+    TensorType: Any
+    LogLevel: Any
+    keeper: Any = None  # an idle PhysX instance holding the process lifecycle (module docstring)
 
 
 def ensure_runtime() -> Runtime:

@@ -90,7 +90,7 @@ def articulation_trees(b: SceneBuilder, articulated, maximal_joints):
             if start in visited:
                 continue
             fixed = start is None or (start == base and (art.fixed_base or base in world_fixed))
-            order = [(start, None, None, 1.0)]
+            order: list[tuple] = [(start, None, None, 1.0)]  # (node, parent, joint, sign)
             visited.add(start)
             queue = [start]
             while queue:
@@ -179,8 +179,9 @@ def _configure_tree_joint(b: SceneBuilder, link, joint: JointInfo, sign: float) 
     if joint.type == "fixed":
         return
     pj.set_friction(0.0)  # PhysX/SAPIEN default 0.05; omni.physx's physxJoint:jointFriction default is 0
-    if joint.has_limits:
-        lo, hi = (joint.lower, joint.upper) if sign > 0 else (-joint.upper, -joint.lower)
+    limits = joint.limits
+    if limits is not None:
+        lo, hi = limits if sign > 0 else (-limits[1], -limits[0])
         pj.set_limits(np.array([[lo, hi]], np.float32))
     else:
         pj.set_limits(np.array([[-np.inf, np.inf]], np.float32))
@@ -193,7 +194,7 @@ def _configure_tree_joint(b: SceneBuilder, link, joint: JointInfo, sign: float) 
         pj.set_drive_target(sign * float(drive.target_position))
         pj.set_drive_velocity_target(sign * float(drive.target_velocity))
     if physx_reads_velocity_limit(joint):
-        pj.set_max_velocity(float(joint.velocity_limit))
+        pj.set_max_velocity(float(joint.velocity_limit or 0.0))  # set: physx_reads_velocity_limit
     else:
         if joint.velocity_limit is not None:
             b.warn(f"{joint.path}: {joint.velocity_limit_source} is not a PhysX attribute; PhysX runs this joint uncapped")
@@ -205,7 +206,7 @@ def _initial_tree_position(b: SceneBuilder, joint: JointInfo, sign: float, node,
     if joint.joint_state_position is not None:
         return sign * float(joint.joint_state_position)
     bodies = b.asset.bodies
-    parent_pose = (np.zeros(3), IDENTITY) if parent is None else (bodies[parent].world_pose.pos, bodies[parent].world_pose.quat)
+    parent_pose: tuple[np.ndarray, np.ndarray] = (np.zeros(3), IDENTITY) if parent is None else (bodies[parent].world_pose.pos, bodies[parent].world_pose.quat)
     child_pose = (bodies[node].world_pose.pos, bodies[node].world_pose.quat)
     fp = compose(*parent_pose, *np_pose(pj.pose_in_parent))
     fc = compose(*child_pose, *np_pose(pj.pose_in_child))

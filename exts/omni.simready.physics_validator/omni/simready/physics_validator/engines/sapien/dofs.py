@@ -9,6 +9,7 @@ USD's body1/body0, so every value leaves in the USD joint's convention.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from sapien import physx
@@ -26,10 +27,10 @@ class Dof:
     sign: float = 1.0  # -1 when the engine's parent/child are USD's body1/body0
     art_index: int = -1  # articulation joint: which articulation, which qpos entry
     q_index: int = -1
-    art_joint: object = None
-    drive: object = None  # maximal joint: the PhysxDriveComponent
-    parent: object = None  # maximal joint bodies (parent None = world)
-    child: object = None
+    art_joint: Any = None
+    drive: Any = None  # maximal joint: the PhysxDriveComponent
+    parent: Any = None  # maximal joint bodies (parent None = world)
+    child: Any = None
 
 
 def command(dof: Dof, value: float) -> None:

@@ -7,6 +7,8 @@ PhysX state to reset to, joint values, body poses and bounds.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import sapien
 from sapien import physx
@@ -31,7 +33,7 @@ class SapienPhysxEngine(EngineBase):
         super().__init__()
         px_version = physx.version().split("physx-")[-1].split(".patch")[0]
         self.version = f"sapien {sapien.__version__} / PhysX {px_version}"
-        self._scene = None
+        self._scene: Any = None  # the SAPIEN scene while loaded
         self._built = Built()
         self._bounds: BodyBounds | None = None
         self._reader: DofReader | None = None
@@ -79,7 +81,8 @@ class SapienPhysxEngine(EngineBase):
 
     # -- EngineBase hooks ----------------------------------------------------------------------------
     def _build(self) -> None:
-        spec = self._spec
+        asset, spec = self._asset, self._spec
+        assert asset is not None and spec is not None  # set by load()
         physx.set_scene_config(gravity=np.array([0.0, 0.0, -float(spec.gravity)], np.float32))
         physx.set_body_config(
             solver_position_iterations=int(spec.solver_position_iterations),
@@ -87,7 +90,7 @@ class SapienPhysxEngine(EngineBase):
         )
         self._scene = sapien.Scene([physx.PhysxCpuSystem()])
         self._scene.set_timestep(self._dt)
-        self._built, self._bounds, self._targets = build_scene(self._asset, spec, self._scene, self._warn)
+        self._built, self._bounds, self._targets = build_scene(asset, spec, self._scene, self._warn)
         self._dofs = self._built.dofs
         self._velocity_targets = np.array([velocity_target(d) for d in self._dofs], float)
         self._initial_state = self._scene.physx_system.pack()

@@ -8,6 +8,7 @@ on X, PhysX's joint axis; articulation joints use the same frames.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from sapien import physx
@@ -50,8 +51,8 @@ def drive_args(info):
 
 
 def add_maximal_joint(b: SceneBuilder, joint: JointInfo) -> None:
-    c0 = b.built.bodies.get(b.body_or_world(joint.body0))
-    c1 = b.built.bodies.get(b.body_or_world(joint.body1))
+    c0: Any = b.built.bodies.get(b.body_or_world(joint.body0))  # SAPIEN components (or None: the world)
+    c1: Any = b.built.bodies.get(b.body_or_world(joint.body1))
     dynamic = lambda c: isinstance(c, physx.PhysxRigidBodyComponent)  # noqa: E731
     if dynamic(c1):
         child, parent, sign = c1, c0, 1.0
@@ -92,14 +93,13 @@ def _configure_d6(b: SceneBuilder, drive, joint: JointInfo, sign: float) -> None
     for axis in lock_linear:
         setters[axis](0.0, 0.0)
     if kind in ("revolute", "prismatic"):
-        lo_hi = (joint.lower, joint.upper) if sign > 0 else (
-            (-joint.upper, -joint.lower) if joint.has_limits else (None, None)
-        )
+        limits = joint.limits  # None: unlimited
+        lo_hi = None if limits is None else limits if sign > 0 else (-limits[1], -limits[0])
         if kind == "prismatic":
             drive.set_limit_twist(0.0, 0.0)
-            if joint.has_limits:
+            if lo_hi is not None:
                 drive.set_limit_x(float(lo_hi[0]), float(lo_hi[1]))
-        elif joint.has_limits:
+        elif lo_hi is not None:
             drive.set_limit_twist(float(lo_hi[0]), float(lo_hi[1]))
         _lock_swing(drive)
         if joint.drive is not None:

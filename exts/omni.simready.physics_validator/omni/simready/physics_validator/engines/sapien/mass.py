@@ -109,7 +109,7 @@ def combine(parts: list[MassProperties]) -> MassProperties | None:
     if not parts:
         return None
     mass = sum(p.mass for p in parts)
-    com = sum(p.mass * p.com for p in parts) / mass
+    com = np.asarray(sum(p.mass * p.com for p in parts) / mass)
     inertia = np.zeros((3, 3))
     for p in parts:
         d = p.com - com
@@ -151,11 +151,11 @@ def body_mass(body: BodyInfo, parts, warn) -> tuple[MassProperties, np.ndarray, 
     scaled = []
     for items in by_collider.values():
         collider = items[0][0]
-        props = [unit.scaled(collider_density(collider, body)) for _, unit in items]
+        pieces = [unit.scaled(collider_density(collider, body)) for _, unit in items]
         if collider.mass is not None and collider.mass > 0:
-            total = sum(p.mass for p in props)
-            props = [p.scaled(collider.mass / total) for p in props] if total > 0 else props
-        scaled.extend(props)
+            total = sum(p.mass for p in pieces)
+            pieces = [p.scaled(collider.mass / total) for p in pieces] if total > 0 else pieces
+        scaled.extend(pieces)
     shapes = combine(scaled)
     if body.mass is not None and body.mass > 0:
         if shapes is not None:
@@ -195,5 +195,5 @@ def matrix_to_quat(m: np.ndarray) -> np.ndarray:
     else:
         s = math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2.0
         q = [(m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s]
-    q = np.array(q)
-    return q / np.linalg.norm(q)
+    quat = np.array(q)
+    return quat / np.linalg.norm(quat)

@@ -50,7 +50,7 @@ def read_runtime_values(engine) -> RuntimeValues:
     for path, component in built.bodies.items():
         shapes = list(component.get_collision_shapes())
         materials = [s.get_physical_material() for s in shapes]
-        entry = {"mass": float(built.masses.get(path, math.nan))}
+        entry: dict[str, float | tuple] = {"mass": float(built.masses.get(path, math.nan))}
         if hasattr(component, "get_inertia"):
             entry["inertia"] = tuple(sorted(float(v) for v in component.get_inertia()))
             entry["com"] = tuple(float(v) for v in component.get_cmass_local_pose().p)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -139,16 +140,16 @@ def plan_shapes(collider: ColliderInfo, dynamic: bool, warn) -> list[PlannedShap
         he = np.maximum(np.abs(np.asarray(collider.half_extents, float)), _MIN_HALF_THICKNESS)
         return [PlannedShape("box", zero, ident, half_extents=he, unit_mass=mass_lib.box_properties(he, 1.0))]
     if shape == "sphere":
-        r = abs(float(collider.radius))
+        r = abs(float(cast(float, collider.radius)))  # a sphere collider always has its radius
         return [PlannedShape("sphere", zero, ident, radius=r, unit_mass=mass_lib.sphere_properties(r, 1.0))]
     if shape in ("capsule", "cylinder"):
-        r, hh, axis = abs(float(collider.radius)), abs(float(collider.half_height or 0.0)), _axis(collider)
+        r, hh, axis = abs(float(cast(float, collider.radius))), abs(float(collider.half_height or 0.0)), _axis(collider)
         props = (mass_lib.capsule_properties if shape == "capsule" else mass_lib.cylinder_properties)(r, hh, axis, 1.0)
         if shape == "capsule" and hh <= 0:
             return [PlannedShape("sphere", zero, ident, radius=r, unit_mass=mass_lib.sphere_properties(r, 1.0))]
         return [PlannedShape(shape, zero, X_TO_AXIS[axis].copy(), radius=r, half_length=hh, unit_mass=props)]
     if shape == "cone":
-        r, hh, axis = abs(float(collider.radius)), abs(float(collider.half_height or 0.0)), _axis(collider)
+        r, hh, axis = abs(float(cast(float, collider.radius))), abs(float(collider.half_height or 0.0)), _axis(collider)
         ang = np.linspace(0.0, 2 * math.pi, CONE_SEGMENTS, endpoint=False)
         ring = np.stack([np.full_like(ang, -hh), r * np.cos(ang), r * np.sin(ang)], axis=1)  # along +X
         pts_x = np.vstack([ring, [[hh, 0.0, 0.0]]])  # USD cone: apex at +height/2 on the axis
@@ -183,8 +184,8 @@ def _plan_mesh(collider: ColliderInfo, dynamic: bool, warn) -> list[PlannedShape
             f"{collider.path}: convexDecomposition approximated by one convex hull per connected mesh part "
             f"({len(parts)} part(s)); no decomposition library is used"
         )
-        planned = [p for p in (_convex_shape(part) for part in parts) if p is not None]
-        return planned or [_box_from_points(points)]
+        pieces = [p for p in (_convex_shape(part) for part in parts) if p is not None]
+        return pieces or [_box_from_points(points)]
     if approx in ("none", "meshSimplification") and not dynamic:
         tris = _triangles(collider)
         if len(tris):

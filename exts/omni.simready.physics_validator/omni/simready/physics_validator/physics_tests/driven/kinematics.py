@@ -134,9 +134,10 @@ def reach_allowance(asset: "AssetModel") -> float:
         if not joint.enabled:
             continue
         if joint.type == "prismatic" and not joint.is_locked:
-            if not joint.has_limits:
+            limits = joint.limits
+            if limits is None:
                 return math.inf
-            travel += joint.upper - joint.lower
+            travel += limits[1] - limits[0]
         for body, pose in ((joint.body0, joint.local_pose0), (joint.body1, joint.local_pose1)):
             if body is not None and body in asset.bodies:
                 anchors.setdefault(body, []).append(np.asarray(pose.pos, float))

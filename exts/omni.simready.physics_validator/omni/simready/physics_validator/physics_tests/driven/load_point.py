@@ -95,7 +95,8 @@ def deflection_tolerance(joint: "JointInfo | None", fraction: float, max_revolut
     if joint is None:
         return math.inf
     largest = max_revolute_range if joint.is_angular else max_prismatic_range
-    span = (joint.upper - joint.lower) if joint.has_limits else largest
+    limits = joint.limits
+    span = (limits[1] - limits[0]) if limits is not None else largest
     return fraction * min(span, largest)
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ....core.results import TestResult
 from ....plotting.common import (
-    FAIL_COLOR, MAX_PANELS, PASS_COLOR, TARGET_COLOR, arr, caption, failing_first, grid, joint_groups, joint_unit,
-    note, num, rows_by_joint, scale, shared_legend, status_color, title_for,
+    FAIL_COLOR, MAX_PANELS, PASS_COLOR, TARGET_COLOR, caption, failing_first, grid, joint_groups, joint_unit,
+    note, num, recorded, rows_by_joint, scale, shared_legend, status_color, title_for,
 )
 
 
@@ -24,7 +24,7 @@ def drive_gain_validation_plot(result: TestResult, series: dict):
     figure, axes = grid(len(shown))
     for ax, joint in zip(axes, shown):
         row = rows.get(joint)
-        t, q, target = arr(series, f"{joint}/time"), arr(series, f"{joint}/q"), arr(series, f"{joint}/target")
+        t, q, target = recorded(series, f"{joint}/time"), recorded(series, f"{joint}/q"), recorded(series, f"{joint}/target")
         t = t - t[0] if len(t) else t
         goal = num(row.measured.get("target")) if row else None
         start = num(row.measured.get("start")) if row else None

@@ -7,8 +7,8 @@ import numpy as np
 
 from ....core.results import TestResult
 from ....plotting.common import (
-    FAIL_COLOR, MAX_PANELS, arr, caption, failing_first, fmt_scaled, grid, joint_groups, joint_unit, note, num,
-    rows_by_joint, scale, shared_legend, title_for,
+    FAIL_COLOR, MAX_PANELS, caption, failing_first, fmt_scaled, grid, joint_groups, joint_unit, note, num,
+    recorded, rows_by_joint, scale, shared_legend, title_for,
 )
 
 
@@ -50,7 +50,7 @@ def effort_limit_plot(result: TestResult, series: dict):
     figure, axes = grid(len(shown), height=2.2)
     for ax, joint in zip(axes, shown):
         row = rows.get(joint)
-        t, deflection = arr(series, f"effort/{joint}/time"), arr(series, f"effort/{joint}/deflection")
+        t, deflection = recorded(series, f"effort/{joint}/time"), recorded(series, f"effort/{joint}/deflection")
         if t is None or not len(t):
             ax.set_visible(False)
             continue
@@ -77,7 +77,7 @@ def effort_limit_plot(result: TestResult, series: dict):
             f" (limit {fmt_scaled(threshold, factor, label)})" if threshold is not None else "")
         other, other_value = _other_joint_moved(row, joint)
         top = max(float(np.nanmax(worst)) if np.any(np.isfinite(worst)) else 0.0, threshold or 0.0) * factor
-        if other:  # the load moved another joint more: the series hold the loaded joint only, the row says the rest
+        if other and row is not None:  # the load moved another joint more: the series hold the loaded joint only, the row says the rest
             direction = int(num(row.measured.get("worst_direction"), 1))
             ax.plot([direction], [other_value * factor], marker="v", color=FAIL_COLOR, ms=7, ls="none",
                     label="another joint's largest deflection")

@@ -10,7 +10,7 @@ def other_joint_moved(row, siblings) -> tuple[list[RowPair], set[str]]:
     other, moved = row.measured.get("most_deflected_joint"), row.measured.get("max_deflection_any_joint")
     other_row = siblings.get(other) if other and other != row.joint else None
     limit = other_row.limits.get("deflection_tolerance") if other_row is not None else None
-    if not isinstance(moved, (int, float)) or not isinstance(limit, (int, float)):
+    if other_row is None or not isinstance(moved, (int, float)) or not isinstance(limit, (int, float)):
         return [], set()
     unit = (other_row.units or {}).get("deflection_tolerance", "")
     return [RowPair(f"{other} moved", moved, unit, f"{other}'s deflection_tolerance", limit, unit)], {"max_deflection_any_joint"}

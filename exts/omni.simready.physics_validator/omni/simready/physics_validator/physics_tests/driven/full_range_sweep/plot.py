@@ -8,8 +8,8 @@ import numpy as np
 
 from ....core.results import TestResult
 from ....plotting.common import (
-    MAX_PANELS, PASS_COLOR, arr, caption, failing_first, fmt_scaled, grid, joint_groups, joint_unit,
-    note, num, rows_by_joint, scale, shared_legend, status_color, title_for,
+    MAX_PANELS, PASS_COLOR, caption, failing_first, fmt_scaled, grid, joint_groups, joint_unit,
+    note, num, recorded, rows_by_joint, scale, shared_legend, status_color, title_for,
 )
 
 
@@ -45,7 +45,7 @@ def full_range_sweep_plot(result: TestResult, series: dict):
     figure, axes = grid(len(shown))
     for ax, joint in zip(axes, shown):
         row = rows.get(joint)
-        t, q, target = arr(series, f"{joint}/time"), arr(series, f"{joint}/q"), arr(series, f"{joint}/target")
+        t, q, target = recorded(series, f"{joint}/time"), recorded(series, f"{joint}/q"), recorded(series, f"{joint}/target")
         row_tol = num(row.limits.get("rest_tolerance"), tolerance) if row else tolerance
         row_zero = num(row.limits.get("zero_return_tolerance"), zero_tolerance) if row else zero_tolerance
         factor, label = scale(joint_unit(row, "hold_error_max"), row_tol)

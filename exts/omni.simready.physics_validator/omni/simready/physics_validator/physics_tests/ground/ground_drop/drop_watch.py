@@ -71,6 +71,7 @@ class DropWatch:
     def _after_contact(self, frame: int, time: float, z: float) -> None:
         cfg = self.cfg
         self.max_penetration = max(self.max_penetration, cfg.floor_level - z)
+        assert self.touch_frame is not None  # called after the contact
         since = frame - self.touch_frame
         if z < self.penetration_threshold:
             self.penetrated = True

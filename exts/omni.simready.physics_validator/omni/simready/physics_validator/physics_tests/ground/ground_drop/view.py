@@ -1,6 +1,6 @@
 """How reports show ground_drop: the metrics its verdict is decided on, each beside its threshold, and its plot."""
 
-from ....core.test_view import JudgedMetric, TestView
+from ....core.test_view import JudgedMetric, TestView, first_setting
 from .plot import ground_drop_plot
 
 VIEW = TestView(
@@ -9,7 +9,7 @@ VIEW = TestView(
         JudgedMetric("max_penetration", "max", "floor_margin"),
         JudgedMetric("penetrated", "false"),
         JudgedMetric("max_rest_deviation", "max", threshold_label="rest_tolerance_m",  # (rest_tolerance in older reports)
-                     threshold_of=lambda config: float(config.get("rest_tolerance_m", config.get("rest_tolerance")))),
+                     threshold_of=lambda config: float(first_setting(config, "rest_tolerance_m", "rest_tolerance"))),
         JudgedMetric("settle_seconds_after_contact", "max", "rest_detection_max_seconds"),
         JudgedMetric("rested", "true"),
         JudgedMetric("diverged", "false"),
