@@ -21,6 +21,7 @@ import math
 
 import shutil
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -29,11 +30,12 @@ from ...core.units import StageFrame
 from ..base import EngineBase, EngineCapabilities, EngineError
 from .attachments import Attachment, make_room, register, unregister
 from .bounds import ColliderBounds
-from .discovery import discover
+from .discovery import Built, discover
 from .fastpath import Stepper
+from .reads import StateIO
 from .legacy import TARGETS
-from .runtime import capture_log, ensure_runtime, ovphysx_version, physx_sdk_version, version_string
-from .wrapper import author_wrapper, make_workdir
+from .runtime import LogCapture, Runtime, capture_log, ensure_runtime, ovphysx_version, physx_sdk_version, version_string
+from .wrapper import Wrapper, author_wrapper, make_workdir
 
 LOG_DRAIN_STEPS = 240  # runtime log records are collected this often while stepping (and on every warnings read)
 PLACEMENT_TOLERANCE = 1e-5  # m: a simulated start pose further than this from the drop height is re-placed
@@ -61,18 +63,22 @@ class OvPhysxEngine(EngineBase):
         super().__init__()
         self.target, self.workdir, self.keep_wrapper = target, workdir, keep_wrapper
         self.version = version_string()  # from package metadata: creating an engine never imports ovphysx
-        self.wrapper = None
+        self.wrapper: Wrapper | None = None
         self.fixed_base: dict[str, bool] = {}  # PhysX's articulation prim -> isFixedBase
-        self._runtime = self._physx = self._stage = self._state_io = self._log = None
+        self._runtime: Runtime | None = None
+        self._physx: Any = None  # the ovphysx PhysX instance and its ovstage Stage, while attached
+        self._stage: Any = None
+        self._state_io: StateIO | None = None
+        self._log: LogCapture | None = None
         self._attachment: Attachment | None = None  # what this engine holds of the runtime (attachments.py)
         self._released_for: str | None = None  # why a later use fails: released for another engine's stage units
         self._tmp: str | None = None
-        self._tmp_cleanup = None
-        self._built = None  # discovery.Built: what PhysX built, after each attach
+        self._tmp_cleanup: weakref.finalize | None = None
+        self._built: Built | None = None  # what PhysX built, after each attach
         self._frame = StageFrame()
         self._steps = 0
         self._cache: dict = {}  # what was read or derived since the last step (poses, q, qd, bounds, rotations)
-        self._stepper = None
+        self._stepper: Stepper | None = None
         self._velocity_targets_raw: np.ndarray | None = None  # (A, D) binding units, read when first commanded
         self._velocity_targets_dirty = False
 
@@ -95,7 +101,7 @@ class OvPhysxEngine(EngineBase):
     @property
     def warnings(self) -> list[str]:
         if self._log is not None:
-            for text in self._log.drain(self._runtime):
+            for text in self._log.drain(self._runtime) if self._runtime is not None else ():
                 if text not in self._warnings:
                     self._warnings.append(text)
         return self._warnings
@@ -104,13 +110,26 @@ class OvPhysxEngine(EngineBase):
     def warnings(self, value: list[str]) -> None:
         self._warnings = value
 
+    # -- what an attach holds: an EngineError (saying why) when nothing is attached ---------------------
+    @property
+    def built(self) -> Built:
+        if self._built is None:
+            raise EngineError(self._released_for or "physx engine: used before load() or after close()")
+        return self._built
+
+    @property
+    def state_io(self) -> StateIO:
+        if self._state_io is None:
+            raise EngineError(self._released_for or "physx engine: used before load() or after close()")
+        return self._state_io
+
     # -- reads ---------------------------------------------------------------------------------------
     # Each is read (and converted) once per step however often it is asked for: callers get copies.
     def body_poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         poses = self._cache.get("body_poses")
         if poses is None:
             pos, quat = self._poses()
-            poses = self._cache["body_poses"] = {p: (pos[i], quat[i]) for i, p in enumerate(self._built.bodies)}
+            poses = self._cache["body_poses"] = {p: (pos[i], quat[i]) for i, p in enumerate(self.built.bodies)}
         return dict(poses)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -118,40 +137,40 @@ class OvPhysxEngine(EngineBase):
             return np.zeros(3), np.zeros(3)
         box = self._cache.get("bounds")
         if box is None:  # straight from the raw binding poses (bounds.py), else through SI poses and matrices
-            box = self._built.bounds.raw_bounds(self._state_io.body_poses())
+            box = self.built.bounds.raw_bounds(self.state_io.body_poses())
             if box is None:
                 pos, _quat = self._poses()
-                box = self._built.bounds.bounds(pos, self._rotations())
+                box = self.built.bounds.bounds(pos, self._rotations())
             self._cache["bounds"] = box
         return box[0].copy(), box[1].copy()
 
     def joint_positions(self) -> np.ndarray:
         q = self._cache.get("q")
         if q is None:
-            q = self._cache["q"] = self._gather(self._state_io.dof_positions(), velocity=False)
+            q = self._cache["q"] = self._gather(self.state_io.dof_positions(), velocity=False)
         return q.copy()
 
     def joint_velocities(self) -> np.ndarray:
         qd = self._cache.get("qd")
         if qd is None:
-            qd = self._cache["qd"] = self._gather(self._state_io.dof_velocities(), velocity=True)
+            qd = self._cache["qd"] = self._gather(self.state_io.dof_velocities(), velocity=True)
         return qd.copy()
 
     # -- what the runtime parsed (core.engine.Engine reads), SI, dof_joints order ----------------------
     def joint_limits(self) -> np.ndarray:
-        return self._built.properties.joint_limits()
+        return self.built.properties.joint_limits()
 
     def drive_gains(self) -> dict[str, np.ndarray]:
-        return self._built.properties.drive_gains()
+        return self.built.properties.drive_gains()
 
     def joint_velocity_limits(self) -> np.ndarray:
-        return self._built.properties.joint_velocity_limits()
+        return self.built.properties.joint_velocity_limits()
 
     def mass_matrix(self) -> np.ndarray:
-        return self._built.properties.mass_matrix(self._built.articulations)
+        return self.built.properties.mass_matrix(self.built.articulations)
 
     def body_masses(self) -> dict[str, float]:
-        return self._built.properties.body_masses(self._built.wrench_bodies)
+        return self.built.properties.body_masses(self.built.wrench_bodies)
 
     def runtime_values(self):
         """Every parsed per-DOF and per-body value, SI, for the runtime readback (readback.py; once per asset)."""
@@ -170,13 +189,14 @@ class OvPhysxEngine(EngineBase):
             self._write_targets(np.array([index]), np.array([value]))
             return
         raw = np.float32(value / d.scale)
-        if self._built.targets_raw[d.art, d.col] != raw:
-            self._built.targets_raw[d.art, d.col] = raw
+        if self.built.targets_raw[d.art, d.col] != raw:
+            self.built.targets_raw[d.art, d.col] = raw
             self._targets_dirty = True  # written once before the next step
 
     # -- EngineBase hooks ----------------------------------------------------------------------------
     def _build(self) -> None:
         asset, spec = self._asset, self._spec
+        assert asset is not None and spec is not None  # set by load()
         self._released_for = None
         self._runtime = ensure_runtime()
         self._frame = StageFrame.of_asset(asset)
@@ -185,13 +205,14 @@ class OvPhysxEngine(EngineBase):
             self._tmp_cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
         extra = self._exact_lift_correction()
         self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra))
-        if spec.place_bottom_at is not None and not self._built.bounds.empty:
+        if spec.place_bottom_at is not None and not self.built.bounds.empty:
             miss = float(spec.place_bottom_at) - float(self.bounds()[0][2])
             if abs(miss) > PLACEMENT_TOLERANCE:  # PhysX built another start pose (joint state): place again
                 self._detach()
                 self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra + miss))
                 self._warn(f"placement: the simulated start pose differs from the authored one (joint state); "
                            f"lift corrected by {miss:+.4f} m")
+        assert self.wrapper is not None  # set by _attach()
         for note in self.wrapper.warnings:
             self._warn(note)
         self._targets = self._initial_target_values()
@@ -204,27 +225,29 @@ class OvPhysxEngine(EngineBase):
     def _exact_lift_correction(self) -> float:
         """The validation layer lifts by the authored AABB of each collider's local AABB; bounds() is exact
         geometry. The difference (rotated meshes), so the first population already sits at the drop height."""
-        asset = self._asset
+        asset, spec = self._asset, self._spec
+        assert asset is not None and spec is not None  # set by load()
         authored = asset.authored_bounds()
         bodies = [b.path for b in asset.bodies.values() if b.enabled]
         exact = ColliderBounds(asset, bodies)
-        if self._spec.place_bottom_at is None or authored is None or exact.empty:
+        if spec.place_bottom_at is None or authored is None or exact.empty:
             return 0.0
-        pos = np.array([asset.bodies[p].world_pose.pos for p in bodies], float)
-        rot = quats_to_matrices(np.array([asset.bodies[p].world_pose.quat for p in bodies], float))
+        pos = np.array([asset.bodies[p].world_pose.pos for p in bodies], np.float64)
+        rot = quats_to_matrices(np.array([asset.bodies[p].world_pose.quat for p in bodies], np.float64))
         return float(authored[0][2] - exact.bounds(pos, rot)[0][2])
 
     def _attach(self, wrapper) -> None:
         runtime = self._runtime
+        assert runtime is not None  # set by _build()
         self.wrapper = wrapper
         # one SDK tolerance scale per process: other engines' attachments at other stage units go first
         make_room(self, self._frame.meters_per_unit)
-        self._attachment = Attachment(None, None, self._frame.meters_per_unit)
-        register(self, self._attachment)  # released with this engine even if nobody closes it
-        self._attachment.stage = self._stage = runtime.ovstage.Stage(f"simready-{id(self)}-{wrapper.path}")
+        attachment = self._attachment = Attachment(None, None, self._frame.meters_per_unit)
+        register(self, attachment)  # released with this engine even if nobody closes it
+        attachment.stage = self._stage = runtime.ovstage.Stage(f"simready-{id(self)}-{wrapper.path}")
         runtime.ovstage.population.open_usd(self._stage, wrapper.path, ordinal=1, domains=runtime.ovstage.PopulationDomain.ALL)
         self._stage.advance_write_floor(ordinal=1).wait()
-        self._attachment.physx = self._physx = runtime.PhysX()
+        attachment.physx = self._physx = runtime.PhysX()
         self._stepper = Stepper(self._physx, self._dt)
         self._log = capture_log(runtime)
         # NO warmup(): see reads.py (a ≈1 ns step blows up joints authored outside their limits)
@@ -232,10 +255,11 @@ class OvPhysxEngine(EngineBase):
         self._discover()
 
     def _discover(self) -> None:
+        assert self._asset is not None and self.wrapper is not None and self._attachment is not None  # _attach()
         self._built = discover(self._runtime, self._physx, self._stage, self._asset, self._frame, self.wrapper, self._warn)
-        self._dofs, self.fixed_base, self._state_io = self._built.dofs, self._built.fixed_base, self._built.state_io
+        self._dofs, self.fixed_base, self._state_io = self.built.dofs, self.built.fixed_base, self.built.state_io
         self._attachment.state_io = self._state_io
-        self._built.bounds.for_raw_poses(self._frame, len(self._built.bodies))
+        self.built.bounds.for_raw_poses(self._frame, len(self.built.bodies))
         self._steps, self._targets_dirty = 0, False
         self._velocity_targets_raw, self._velocity_targets_dirty = None, False  # the attach restored the authored ones
         self._cache.clear()
@@ -244,8 +268,9 @@ class OvPhysxEngine(EngineBase):
         """Per DOF at load (SI): PhysX's targets for articulation joints, the authored drive target for maximal
         ones (NaN without a drive)."""
         targets = np.full(len(self._dofs), np.nan)
-        targets[self._built.art_index] = self._built.targets_raw[self._built.art_rows, self._built.art_cols] * self._built.art_scale
-        for i in self._built.maximal.indices:
+        targets[self.built.art_index] = self.built.targets_raw[self.built.art_rows, self.built.art_cols] * self.built.art_scale
+        assert self._asset is not None
+        for i in self.built.maximal.indices:
             drive = self._asset.joints[self._dofs[i].path].drive
             if drive is not None:
                 targets[i] = drive.target_position
@@ -257,15 +282,15 @@ class OvPhysxEngine(EngineBase):
             d = self._dofs[i]
             if d.art >= 0:
                 raw = np.float32(value / d.scale)
-                if self._built.targets_raw[d.art, d.col] != raw:  # e.g. reset() writing back what the re-attach restored
-                    self._built.targets_raw[d.art, d.col] = raw
+                if self.built.targets_raw[d.art, d.col] != raw:  # e.g. reset() writing back what the re-attach restored
+                    self.built.targets_raw[d.art, d.col] = raw
                     articulated = True
             else:
                 maximal[d.path] = value
         if articulated:  # written once before the next step, however many joints are commanded until then
             self._targets_dirty = True
         if maximal:
-            self._built.maximal.write_targets(self._runtime, self._physx, self._stage, maximal)
+            self.built.maximal.write_targets(self._runtime, self._physx, self._stage, maximal)
 
     def _write_velocity_targets(self, indices: np.ndarray, values: np.ndarray) -> None:
         """Articulation DOFs: into the (A, D) velocity-target array (read from PhysX when first commanded after an
@@ -277,14 +302,15 @@ class OvPhysxEngine(EngineBase):
                 maximal[d.path] = value
                 continue
             if self._velocity_targets_raw is None:
-                self._velocity_targets_raw = np.array(self._state_io.velocity_targets(), np.float32)
+                self._velocity_targets_raw = np.array(self.state_io.velocity_targets(), np.float32)
             self._velocity_targets_raw[d.art, d.col] = np.float32(value / d.scale)
             self._velocity_targets_dirty = True
         if maximal:
-            self._built.maximal.write_targets(self._runtime, self._physx, self._stage, maximal, velocity=True)
+            self.built.maximal.write_targets(self._runtime, self._physx, self._stage, maximal, velocity=True)
 
     def _force_body(self, body_path: str):
-        row = self._built.wrench_row.get(body_path)
+        row = self.built.wrench_row.get(body_path)
+        assert self._asset is not None
         if row is None and body_path not in self._asset.bodies:
             raise EngineError(f"apply_force: unknown body {body_path}")
         return row  # None: kinematic, disabled or not simulated: nothing moves it
@@ -295,7 +321,7 @@ class OvPhysxEngine(EngineBase):
             return
         pos, _quat = self._poses()
         rot = self._rotations()
-        built = self._built
+        built = self.built
         wrench = np.zeros((len(built.wrench_bodies), 9))
         for row, force, point in forces:
             i = built.body_row[built.wrench_bodies[row]]
@@ -305,26 +331,28 @@ class OvPhysxEngine(EngineBase):
                 (rx, ry, rz), (fx, fy, fz) = point - com, force
                 wrench[row, 3:6] += (ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx)
             wrench[row, 6:9] = com
-        f, raw = self._frame, self._state_io.wrench_buffer  # the same buffer every time: ovphysx caches its tensor view
+        f, raw = self._frame, self.state_io.wrench_buffer  # the same buffer every time: ovphysx caches its tensor view
         if f.up_axis == "Z" and f.meters_per_unit == 1.0 and f.kilograms_per_unit == 1.0:
             raw[...] = wrench
         else:
             raw[:, 0:3] = f.vectors_from_si(wrench[:, 0:3], f.kilograms_per_unit * f.meters_per_unit)
             raw[:, 3:6] = f.vectors_from_si(wrench[:, 3:6], f.kilograms_per_unit * f.meters_per_unit**2)
             raw[:, 6:9] = f.vectors_from_si(wrench[:, 6:9], f.meters_per_unit)
-        self._state_io.write_wrenches(raw)
+        self.state_io.write_wrenches(raw)
 
     def _advance(self) -> None:
         if self._physx is None:
             raise EngineError(self._released_for or "physx engine: step() before load() or after close()")
         if self._targets_dirty:
-            self._state_io.write_dof_targets(self._built.targets_raw)
+            self.state_io.write_dof_targets(self.built.targets_raw)
             self._targets_dirty = False
         if self._velocity_targets_dirty:
-            self._state_io.write_dof_velocity_targets(self._velocity_targets_raw)
+            assert self._velocity_targets_raw is not None  # read when first commanded
+            self.state_io.write_dof_velocity_targets(self._velocity_targets_raw)
             self._velocity_targets_dirty = False
+        assert self._stepper is not None  # made with _physx
         self._stepper()  # px.step_sync(dt), as one native call when it can be (fastpath.py)
-        self._state_io.stepped()
+        self.state_io.stepped()
         self._cache.clear()
         self._steps += 1
         if self._steps % LOG_DRAIN_STEPS == 0:
@@ -332,12 +360,13 @@ class OvPhysxEngine(EngineBase):
 
     def _restore_initial_state(self) -> None:
         """Detach + attach of the same sealed ovstage ordinal: the state PhysX built at load."""
-        self._state_io.close()
+        self.state_io.close()
         self._physx.wait_task(self._physx.detach_ovstage())
         self._physx.wait_task(self._physx.attach_ovstage(self._stage, read_ordinal=1))
         # the same ordinal builds the same scene: what discovery found stands; only the bindings are new (3 ms, not 13)
-        self._built.state_io = self._state_io = self._attachment.state_io = self._state_io.reattached(self._physx)
-        self._built.targets_raw = np.array(self._state_io.snapshot["target"], np.float32)
+        assert self._attachment is not None
+        self.built.state_io = self._state_io = self._attachment.state_io = self.state_io.reattached(self._physx)
+        self.built.targets_raw = np.array(self.state_io.snapshot["target"], np.float32)
         self._steps, self._targets_dirty = 0, False
         self._velocity_targets_raw, self._velocity_targets_dirty = None, False  # the attach restored the authored ones
         self._cache.clear()
@@ -371,7 +400,7 @@ class OvPhysxEngine(EngineBase):
         """SI positions (N, 3) and wxyz quaternions (N, 4) of the bodies, read once per step."""
         poses = self._cache.get("poses")
         if poses is None:
-            raw = self._state_io.body_poses()
+            raw = self.state_io.body_poses()
             poses = self._cache["poses"] = self._frame.poses_to_si(raw[:, :3], raw[:, 3:7])
         return poses
 
@@ -383,26 +412,26 @@ class OvPhysxEngine(EngineBase):
         return rot
 
     def _gather(self, raw: np.ndarray, velocity: bool) -> np.ndarray:
-        if self._built.art_prefix:
-            return raw[0, : len(self._dofs)] * self._built.art_scale
+        if self.built.art_prefix:
+            return raw[0, : len(self._dofs)] * self.built.art_scale
         out = np.empty(len(self._dofs))
-        if len(self._built.art_index):
-            out[self._built.art_index] = raw[self._built.art_rows, self._built.art_cols] * self._built.art_scale
-        if self._built.maximal:
+        if len(self.built.art_index):
+            out[self.built.art_index] = raw[self.built.art_rows, self.built.art_cols] * self.built.art_scale
+        if self.built.maximal:
             poses = self.body_poses()
             if velocity:
-                out[self._built.maximal.indices] = self._built.maximal.velocities(poses, *self._body_velocities())
+                out[self.built.maximal.indices] = self.built.maximal.velocities(poses, *self._body_velocities())
             else:
-                out[self._built.maximal.indices] = self._built.maximal.positions(poses)
+                out[self.built.maximal.indices] = self.built.maximal.positions(poses)
         return out
 
     def _body_velocities(self) -> tuple[dict, dict]:
         """({body: COM world position}, {body: (v, ω)}) in SI, for the joints outside articulations."""
         pos, _quat = self._poses()
         rot = self._rotations()
-        raw = self._state_io.body_velocities()
+        raw = self.state_io.body_velocities()
         f = self._frame
         linear, angular = f.vectors_to_si(raw[:, 0:3], f.meters_per_unit), f.vectors_to_si(raw[:, 3:6])
-        com = {p: pos[self._built.body_row[p]] + rot[self._built.body_row[p]] @ self._built.com_local[r] for p, r in self._built.wrench_row.items()}
-        return com, {p: (linear[i], angular[i]) for i, p in enumerate(self._built.bodies)}
+        com = {p: pos[self.built.body_row[p]] + rot[self.built.body_row[p]] @ self.built.com_local[r] for p, r in self.built.wrench_row.items()}
+        return com, {p: (linear[i], angular[i]) for i, p in enumerate(self.built.bodies)}
 
