@@ -370,10 +370,9 @@ def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | N
         try:
             from .reports.html import write_html_report
         except ImportError as exc:  # jinja2/matplotlib are base dependencies: a broken install, said once
-            write_html_report = None
             console.print(f"[yellow]warning:[/] HTML report not written: {escape(str(exc))} (reinstall: {escape(install_command())})",
                           highlight=False, soft_wrap=True)
-        if write_html_report is not None:
+        else:
             try:
                 written.append(("HTML", write_html_report(report, html_dir, default_registry())))
             except Exception as exc:  # noqa: BLE001 - the JSON/JUnit reports are already safe on disk

@@ -20,6 +20,7 @@ wheels). Kit's extension manager enables, disables and re-enables this class in 
 from __future__ import annotations
 
 import gc
+from typing import TYPE_CHECKING
 
 import carb.settings
 import omni.ext
@@ -30,6 +31,11 @@ import omni.usd
 from omni.kit.menu.utils import MenuItemDescription
 
 from .physics_tests import default_registry
+
+if TYPE_CHECKING:
+    from .live.runner import KitLiveRunner
+    from .ui.view_model import ValidatorViewModel
+    from .ui.window import ValidatorWindow
 
 WINDOW_TITLE = "Physics Validator"
 ACTION_ID = "toggle_physics_validator_window"
@@ -45,9 +51,9 @@ class PhysicsValidatorExtension(omni.ext.IExt):
         self._ext_name = omni.ext.get_extension_name(ext_id)
         self._settings = self._read_settings()
         self._registry = default_registry()
-        self._window = None
-        self._view_model = None
-        self._runner = None
+        self._window: ValidatorWindow | None = None
+        self._view_model: ValidatorViewModel | None = None
+        self._runner: KitLiveRunner | None = None
         self._stage_sub = None
         ui.Workspace.set_show_window_fn(self.window_title, self.show_window)
         omni.kit.actions.core.get_action_registry().register_action(

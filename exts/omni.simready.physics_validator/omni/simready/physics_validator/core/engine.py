@@ -73,7 +73,10 @@ class EngineCapabilities:
 @runtime_checkable
 class Engine(Protocol):
     name: str
-    version: str
+
+    @property
+    def version(self) -> str: ...
+
     # what the engine reported about the asset and the run (load notes, runtime log records), without repeats
     warnings: list[str]
 

@@ -56,7 +56,7 @@ def link(result: AssetResult, registry: TestRegistry) -> None:
     declared = {t.name: _declared(registry, t.name) for t in result.tests}
     for entry in readback.flagged():
         inst = "angular" if "°" in entry.unit or entry.unit in ("N·m", "kg·m²") else "linear"  # the unit says the DOF
-        entry.fix = FIX.get((entry.property, entry.flag), "").format(inst=inst)
+        entry.fix = FIX.get((entry.property, entry.flag or ""), "").format(inst=inst)  # flagged: flag is set
         key = f"{'joint' if entry.joint else 'body'}:{entry.property}"
         material = entry.joint is None or _material(entry, runtime, inst == "angular")
         entry.explains = [f"{t.name} {t.status.value}" for t in result.tests

@@ -226,6 +226,19 @@ class EngineBase:
         # copies: the caller may reuse its arrays before the step
         self._pending_forces.append((handle, np.array(force, float), None if point is None else np.array(point, float)))
 
+    # -- state reads: every engine implements them ------------------------------------------------------
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def joint_positions(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def joint_velocities(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def body_poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        raise NotImplementedError
+
     # -- reads of what the runtime parsed: engines that offer one override it and claim it ------------------
     def joint_limits(self) -> np.ndarray:
         raise self._missing("joint_limits", "reads_joint_limits")

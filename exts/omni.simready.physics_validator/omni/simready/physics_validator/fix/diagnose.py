@@ -126,8 +126,9 @@ def _drive_less(out: Diagnosis, result: "TestResult", asset: "AssetModel", regis
 def _result(out: Diagnosis, result: "TestResult", asset: "AssetModel", by_name: dict, registry: "TestRegistry") -> None:
     rules = registry.fix_rules_of(result.name)
     failing = result.status in FAILING
-    if failing and rules.result_not_fixable is not None:
-        cause, why = not_fixable_result(rules, result)
+    not_fixable = not_fixable_result(rules, result) if failing else None
+    if not_fixable is not None:
+        cause, why = not_fixable
         out.cannot(NotFixable(test=result.name, cause=cause, why=why))
         return
     if result.status == Status.SKIP:
@@ -136,8 +137,8 @@ def _result(out: Diagnosis, result: "TestResult", asset: "AssetModel", by_name: 
                 cause, why = rules.exclusions_not_fixable[ex.code]
                 out.cannot(NotFixable(joint=ex.joint, path=ex.path, test=result.name, cause=cause, why=why))
     if failing and not result.joints and result.code in rules.not_fixable:
-        cause, why = rules.not_fixable[result.code]
-        out.cannot(NotFixable(test=result.name, cause=cause, why=why if isinstance(why, str) else result.reason))
+        cause, why_of = rules.not_fixable[result.code]
+        out.cannot(NotFixable(test=result.name, cause=cause, why=why_of if isinstance(why_of, str) else result.reason))
     for row in result.joints:
         joint = asset.joints.get(row.path) or by_name.get(row.joint)
         if joint is None:
@@ -176,7 +177,8 @@ def _beyond_drive_values(joint: "JointInfo", adding: bool = False) -> tuple[str,
 
 
 def _unit_story(joint: "JointInfo") -> str:
-    lo, hi = math.degrees(joint.lower), math.degrees(joint.upper)
+    assert joint.limits is not None  # told for limited joints only
+    lo, hi = math.degrees(joint.limits[0]), math.degrees(joint.limits[1])
     return (f"limits [{lo:.3g}°, {hi:.3g}°] span {hi - lo:.3g}°: most likely authored in radians and read as degrees "
             f"(in radians they would be [{math.degrees(lo):.3g}°, {math.degrees(hi):.3g}°]); tolerances of a fraction of "
             "that range are below what any drive holds. Author physics:lowerLimit/upperLimit in degrees")

@@ -35,7 +35,8 @@ def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict
     asset = read_asset(state.path)
     stage = open_stage(state.path)
     units = UsdUnits(asset.kilograms_per_unit, asset.meters_per_unit)
-    out, changes = [], {}
+    out: list[JointOverride] = []
+    changes: dict[str, list[FixChange]] = {}
     for path in sorted(set(proposals) | set(migrate)):
         joint = asset.joints[path]
         item = JointOverride(path, comment=(comments or {}).get(path, ""))
@@ -52,6 +53,7 @@ def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict
                                   why="no drive authored: a first force drive (its maxForce is a torque the actuator's "
                                       "rating bounds), held at the target the tests hold it at"))
         for name in DRIVE_ATTRS if prop is not None else ():
+            assert prop is not None
             if name not in prop.proposed:
                 continue
             attr = drive_attr(joint.is_angular, name)
@@ -78,6 +80,7 @@ def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict
 
 def write_round_layers(state: "AssetFix", index: int, target: str) -> Round | None:
     proposals = {p: prop for p, prop in (state.plan.proposals.items() if state.plan else ()) if prop.changed and p not in state.reverted}
+    assert state.diagnosis is not None  # diagnosed before any round
     migrate = dict(state.diagnosis.migrate)
     if not proposals and not migrate:
         return None
@@ -106,6 +109,7 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
     for path in set(best.proposals) | set(best.migrate):
         name = path.rsplit("/", 1)[-1]
         verdicts = "; ".join(f"{t} {b.value} -> {a.value if a else '-'}" for t, b, a in _joint_verdicts(state, best, path, name))
+        assert state.diagnosis is not None
         why = clip("; ".join(state.diagnosis.drive.get(path, [])[:2]), 300) or "only legacy PhysxJointAPI spellings, carried per axis"
         what = "; ".join(f"{c.attribute.rsplit(':', 1)[-1]} {_before_text(c)} -> {_value_text(c.after)} {c.unit}".rstrip()
                          + f" ({clip(c.why, 160)})" for c in changes.get(path, []))
@@ -161,6 +165,7 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
         _, changes, _ = _overrides(state, shown.proposals, shown.migrate)
         for path, rows in changes.items():
             name = path.rsplit("/", 1)[-1]
+            assert state.diagnosis is not None
             joint = FixJoint(joint=name, path=path, changes=rows, reason=clip("; ".join(state.diagnosis.drive.get(path, [])), 600))
             for test, b, a in _joint_verdicts(state, shown if best else None, path, name):
                 joint.before[test] = b
@@ -218,6 +223,7 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
             if any(n.path == path and n.test in ("", test) for n in out):
                 continue
             if path in state.allow:
+                assert final.after is not None  # a round that ran
                 after = next((r for t in final.after.tests if t.name == test for r in t.joints if path in (r.path, r.joint)), None)
                 out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, test=test, cause="not_fixed",
                                       why=clip(f"still {after.status.value if after else 'failing'} with {tried} after "
@@ -225,6 +231,7 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     if best is None:  # why no round was accepted: what the improving rounds broke
         for rnd in [r for r in state.rounds if r.worth and not r.clean][-1:]:
             for test, joint in rnd.regressed:
+                assert rnd.after is not None  # it regressed: it ran
                 row = next((r for t in rnd.after.tests if t.name == test for r in t.joints if joint in (r.path, r.joint)), None)
                 side = "" if joint in rnd.proposals else " (its own drive unchanged: a side effect of the other joints' changes)"
                 out.append(NotFixable(joint=joint.rsplit("/", 1)[-1], path=joint, test=test, cause="regression",

@@ -174,6 +174,7 @@ def _blocked(state: AssetFix, plan: Plan) -> None:
     """A joint blocked at a sweep endpoint: the sweep's failure is not the drive's (named in the result); a joint
     that fails nothing else is not tuned."""
     registry = default_registry()
+    assert plan.probe is not None and state.diagnosis is not None  # a measured plan of a diagnosed asset
     for path, m in plan.probe.joints.items():
         if not m.blocked:
             continue
@@ -194,6 +195,7 @@ def _next(state: AssetFix, rnd: Round, last: bool, only: set[str]) -> None:
     moved = bool(hit)  # a joint broken as a side effect (unchanged itself) is tuned next round, when drives can fix it
     asset = read_asset(state.path)
     registry = default_registry()
+    assert rnd.after is not None and state.diagnosis is not None  # the round ran on a diagnosed asset
     found = diagnose(rnd.after, asset, registry, added=state.diagnosis.added)
     for path, why in found.drive.items():  # rows drive values can still fix
         if path in state.reverted or path not in asset.joints or (only and not ({path, path.rsplit("/", 1)[-1]} & only)):
@@ -222,6 +224,7 @@ def _keep(report: RunReport, folder: Path) -> None:
 
 def _joints_of_broken(rnd: Round) -> set[str]:
     out = set()
+    assert rnd.after is not None  # the round ran
     for test in rnd.after.tests:
         if test.name in rnd.broken:
             out |= {row.path or row.joint for row in test.joints if row.status.value in ("FAIL", "WARN")}

@@ -43,7 +43,7 @@ class PlanRequest:
 
 @dataclass
 class Plan:
-    probe: ProbeResult
+    probe: ProbeResult | None
     proposals: dict[str, Proposal] = field(default_factory=dict)
     verified: dict[str, dict] = field(default_factory=dict)  # joint -> {pose: static error} with the proposal
     notes: list[str] = field(default_factory=list)
@@ -81,6 +81,7 @@ def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoint
 
     workdir.mkdir(parents=True, exist_ok=True)
     scene = SceneSpec(physics_fps=fps, gravity=9.81, ground=None, pin_base=True)
+    assert plan.probe is not None  # a plan that proposes was measured
     caps = plan.probe.caps
     run = _ProbeRun(request.asset_path, request.engine, config, scene, workdir, asset, plan.probe.dofs, waypoints, caps)
     stuck: set[str] = set()  # joints held at a bound (rating, stability): not raised again

@@ -112,7 +112,7 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
         out.loads += 1
         dofs = list(eng.dof_joints)
         M0 = _mass_matrix(eng, len(dofs))
-        gains = _gains(eng, len(dofs))
+        authored_gains = _gains(eng, len(dofs))
         caps = _velocity_caps(eng, len(dofs))
         masses = _masses(eng)
     finally:
@@ -123,9 +123,9 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
     for path in joints:
         j = asset.joints[path]
         i = index[path]
-        m = JointMeasure(path, j.name, j.is_angular, friction=float(np.nan_to_num(gains["static_friction"][i])),
+        m = JointMeasure(path, j.name, j.is_angular, friction=float(np.nan_to_num(authored_gains["static_friction"][i])),
                          drive_type=j.drive.type if j.drive is not None else "none",
-                         armature=float(np.nan_to_num(gains.get("armature", np.zeros(len(dofs)))[i])))
+                         armature=float(np.nan_to_num(authored_gains.get("armature", np.zeros(len(dofs)))[i])))
         m.inertia["authored"] = float(M0[i, i]) + m.armature
         out.joints[path] = m
     missing = [p for p in joints if not math.isfinite(out.joints[p].inertia["authored"])]
@@ -149,7 +149,8 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
     first = run.measure("probe", gains, measurable)
     run.track = {}
     out.loads += 1
-    off, pushed = {}, {}
+    off: dict[str, list[str]] = {}
+    pushed: dict = {}
     for p in measurable:
         m = out.joints[p]
         hold = run.poses.get("hold", {})
@@ -273,7 +274,7 @@ class _ProbeRun:
         for path, (k, d, f) in gains.items():
             j = self.asset.joints[path]
             u = self.units
-            values = {drive_attr(j.is_angular, "stiffness"): u.to_usd("stiffness", k, j.is_angular),
+            values: dict[str, float | str] = {drive_attr(j.is_angular, "stiffness"): u.to_usd("stiffness", k, j.is_angular),
                       drive_attr(j.is_angular, "damping"): u.to_usd("damping", d, j.is_angular),
                       drive_attr(j.is_angular, "maxForce"): u.to_usd("maxForce", f, j.is_angular) if math.isfinite(f) else PROBE_MAX_FORCE}
             overrides.append(JointOverride(path, values, apis=[f"PhysicsDriveAPI:{'angular' if j.is_angular else 'linear'}"]))
@@ -285,9 +286,9 @@ class _ProbeRun:
     def _drive(self, eng, stiffness: dict, joints: list[str], poses_of: dict | None, hold_seconds: float) -> dict:
         dt = eng.dt
         targets = np.full(len(self.dofs), np.nan)
-        for path, q in self.waypoints.hold.items():
+        for path, held in self.waypoints.hold.items():
             if path in self.index:
-                targets[self.index[path]] = q
+                targets[self.index[path]] = held
         out: dict[str, dict] = {p: {} for p in joints}
 
         def settle(goal: np.ndarray, ramp: float, hold: float, watch=None) -> tuple[np.ndarray, np.ndarray]:

@@ -61,6 +61,7 @@ def rows(result: "AssetResult") -> dict[tuple[str, str], Status]:
 
 def compare(before: "AssetResult", rnd: Round) -> None:
     after = rnd.after
+    assert after is not None  # compared once it ran
     b_tests = {t.name: t for t in before.tests}
     for test in after.tests:
         old = b_tests.get(test.name)

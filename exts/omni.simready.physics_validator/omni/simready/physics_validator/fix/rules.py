@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from ..core.quantities import for_people
 
 if TYPE_CHECKING:
-    from ..core.asset_model import JointInfo
+    from ..core.asset_model import DriveInfo, JointInfo
     from .probe import JointMeasure
     from .targets import FixTargets, JointAllowance
 
@@ -156,7 +156,7 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
     return out
 
 
-def has_drive(drive) -> bool:
+def has_drive(drive: "DriveInfo | None") -> TypeGuard["DriveInfo"]:
     """A drive that moves its joint (stiffness or damping > 0: core.asset_model.DriveInfo.active)."""
     return drive is not None and (drive.stiffness > 0 or drive.damping > 0)
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import time
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, cast
 
 from ..core.codes import CommonCode
 from ..core.status import Status
@@ -97,6 +97,27 @@ class LiveKit(Protocol):
         """The run is over: drop every observer and subscription."""
 
 
+class LiveEngine(Protocol):
+    """What the loop asks of its sessions' engine beyond `core.engine.Engine` (`engines.kit.KitPhysxEngine`)."""
+
+    leave_stage_alone: bool
+    layer: Any
+    time: float
+
+    def capture_parse_state(self) -> None: ...
+
+    def flush_forces(self) -> None: ...
+
+    def physics_stepped(self) -> None: ...
+
+    def physics_started(self) -> None: ...
+
+
+def live_engine(session: "TestSession") -> LiveEngine:
+    """The session's engine as the Kit engine `make_engine` made (an Engine type-wise)."""
+    return cast(LiveEngine, session.engine)
+
+
 class LiveLoop:
     """One panel request on the live stage: AssetRun's sessions, stepped by Kit's timeline."""
 
@@ -119,7 +140,7 @@ class LiveLoop:
         self.user: "UserState | None" = None
         self.cancelled = False
         self.done = False
-        self._sessions = None
+        self._sessions: Iterator[TestSession] | None = None
         self._recorder = None
         self._frames_in_phase = 0
         self._reset_physics_flags()
@@ -157,11 +178,11 @@ class LiveLoop:
             return
         if self.phase == Phase.STARTING and not self._parse_captured:
             self._parse_captured = True  # parsed, not stepped yet: the poses the test starts from
-            session.engine.capture_parse_state()
+            live_engine(session).capture_parse_state()
         if self.phase != Phase.RUNNING or session.done or self.cancelled:
             return
         if session.advance():
-            session.engine.flush_forces()
+            live_engine(session).flush_forces()
             self._advanced = True
 
     def post_step(self, _dt: float) -> None:
@@ -172,7 +193,7 @@ class LiveLoop:
         if session is None or self.phase != Phase.RUNNING or not self._advanced:
             return  # a warm-up (ours or Isaac Sim's) or a step after the test ended: not the test's
         self._advanced = False
-        engine = session.engine
+        engine = live_engine(session)
         engine.physics_stepped()
         session.after_step()
         step = session.ctx.step_count
@@ -226,7 +247,7 @@ class LiveLoop:
                 # The session layer goes with the stage; PhysX may still reset it while it closes, so the
                 # sublayer and the edit target on it stay until then (the reset lands there).
                 self._hold(session)
-                session.engine.leave_stage_alone = True
+                live_engine(session).leave_stage_alone = True
             self._drain_run()
             self._enter(Phase.CLOSING)
         if closed:
@@ -261,14 +282,14 @@ class LiveLoop:
             if self._resumed and not self._physics_stopped:
                 # Still not reset: leave the session-only sublayer and the edit target on it, so the reset cannot
                 # write into a user layer.
-                session.engine.leave_stage_alone = True
+                live_engine(session).leave_stage_alone = True
                 self.kit.warn("physics validator: the validation sublayer stays in the session layer until the "
                               "stage is reopened (PhysX had not reset when the extension shut down)")
         self.run.stop()
         self.sink = _NoSink()
         self._drain_run()
         if self.user is not None:
-            self.kit.restore_user_state(self.user, stage_alive=session is None or not session.engine.leave_stage_alone)
+            self.kit.restore_user_state(self.user, stage_alive=session is None or not live_engine(session).leave_stage_alone)
         self.phase = Phase.DONE
         self.done = True
         self.kit.finished()
@@ -285,6 +306,7 @@ class LiveLoop:
             self.kit.force_cpu()  # stopped: the override takes effect (PhysX.cpp:625-642)
         self.session = None
         self._recorder = None
+        assert self._sessions is not None  # begin() made it
         try:
             session = next(self._sessions)
         except StopIteration:
@@ -306,7 +328,8 @@ class LiveLoop:
         elif self.steps_seen and self.kit.is_playing():
             self._release()
             try:
-                session.engine.physics_started()  # views after a step; the warm-up step undone
+                assert session is not None  # STARTING: a session is in flight
+                live_engine(session).physics_started()  # views after a step; the warm-up step undone
             except Exception as exc:  # noqa: BLE001 - a verdict, not an exception into Kit
                 self._finish(f"the tensor views could not be created: {type(exc).__name__}: {exc}",
                              CommonCode.ENGINE_UNAVAILABLE)
@@ -321,6 +344,7 @@ class LiveLoop:
 
     def _update_running(self, now: float) -> None:
         session = self.session
+        assert session is not None  # RUNNING: a session is in flight
         if session.done:
             self._finish(None)
         elif self.cancelled:
@@ -338,6 +362,7 @@ class LiveLoop:
         session = self.session
         self.kit.stop_stepping()
         self._recorder = None
+        assert session is not None  # a session is in flight
         if reason is not None and not session.done:
             self._fail(session, reason, code)
         self._hold(session)
@@ -375,12 +400,12 @@ class LiveLoop:
     # -- helpers ---------------------------------------------------------------------------------------
     def _hold(self, session=None) -> None:
         session = session or self.session
-        layer = session.engine.layer if session is not None else None  # the Kit engine's (make_engine)
+        layer = live_engine(session).layer if session is not None else None  # the Kit engine's (make_engine)
         if layer is not None:
             layer.hold_edit_target()
 
     def _release(self) -> None:
-        layer = self.session.engine.layer if self.session is not None else None
+        layer = live_engine(self.session).layer if self.session is not None else None
         if layer is not None:
             layer.release_edit_target()
 
@@ -395,6 +420,7 @@ class LiveLoop:
 
     def _drain_run(self) -> None:
         """Resume AssetRun (stopped) so the session in flight is closed and reported, and no other starts."""
+        assert self._sessions is not None  # begin() made it
         for _ in self._sessions:
             pass
 

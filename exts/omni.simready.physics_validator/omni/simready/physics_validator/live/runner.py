@@ -165,6 +165,7 @@ class KitLiveRunner:
         from omni.physx.bindings._physx import SimulationEvent
 
         loop = self._loop
+        assert loop is not None  # made by start()
         stop_type = int(omni.timeline.TimelineEventType.STOP)
         closing, closed = int(omni.usd.StageEventType.CLOSING), int(omni.usd.StageEventType.CLOSED)
         resumed, stopped = int(SimulationEvent.RESUMED), int(SimulationEvent.STOPPED)

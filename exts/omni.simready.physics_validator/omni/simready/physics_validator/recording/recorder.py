@@ -35,7 +35,7 @@ MIN_CARD_SECONDS, CARD_SHARE = 0.5, 0.25  # a short video's card: at least 0.5 s
 JOINT_LABEL = re.compile(r"^joint (?P<name>[^:]+):")
 CAPTION_RGB = (255, 255, 255)
 TIME_RGB = (208, 216, 230)
-FORCE_RGB = tuple(int(round(255 * c)) for c in FORCE_COLOR)
+FORCE_RGB = (int(round(255 * FORCE_COLOR[0])), int(round(255 * FORCE_COLOR[1])), int(round(255 * FORCE_COLOR[2])))
 
 
 def safe_file_stem(name: str) -> str:
@@ -55,7 +55,7 @@ class Recording:
         self.renderer = renderer
         self.overlay = Overlay(renderer.width, renderer.height)
         asset_model = getattr(ctx, "asset", None)
-        self._joints = {}
+        self._joints: dict = {}  # joint name -> JointInfo
         for joint in (getattr(asset_model, "joints", None) or {}).values():
             self._joints.setdefault(joint.name, joint)
         self._bodies = getattr(asset_model, "bodies", None) or {}
@@ -79,7 +79,7 @@ class Recording:
         self.render_seconds = 0.0
         self._steps_seen = 0
         self._last_label: str | None = None
-        self._last_bounds = None
+        self._last_bounds: tuple[np.ndarray, np.ndarray] | None = None
         self._room_built = False
         self.floor = True  # whether the room has a floor (the test's scene has a ground)
         self.asset_box: tuple[int, int, int, int] | None = None  # where the final frames show the asset (pixels)
@@ -247,6 +247,7 @@ class Recording:
         image = self.renderer.render(self.poses[-1], self._last_bounds, size=self._size)
         image, self.asset_box, self.card_box, self.card_lines = self.overlay.strip_card(
             image, verdict, result.reason or "", f"{self.title}  ·  t = {last_time:.3f} s")
+        assert self.encoder is not None  # opened with the first frame
         for _ in range(self._card_frames()):
             self.encoder.append(image)
         return image

@@ -63,7 +63,7 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
         cells = []
         for engine in comparison.engines:
             verdict = row.verdicts[engine]
-            style = STATUS_STYLE.get(verdict.status, "dim")
+            style = STATUS_STYLE.get(verdict.status, "dim") if verdict.status is not None else "dim"
             cells.append(f"[{style}]{_status_text(verdict)}[/]")
         detail = ""
         if not row.agree:

@@ -85,7 +85,7 @@ class BatchProgress:
         if self._progress is not None:
             # Reused assets take no time; leaving them out of the rate keeps the ETA honest.
             if cached:
-                self._progress.update(self._task, total=max(self._progress.tasks[0].total - 1, 0))
+                self._progress.update(self._task, total=max((self._progress.tasks[0].total or 0) - 1, 0))
             else:
                 self._progress.advance(self._task)
             self._progress.update(self._task, failed=self.failed, reused=self.reused)

@@ -106,6 +106,7 @@ def print_readback(report: RunReport, console) -> None:
         if not lines:
             continue
         readback = asset.runtime_readback
+        assert readback is not None  # it has console lines
         settings = ", ".join(f"{k}={v}" for k, v in readback.settings.items())
         console.print(f"runtime readback {escape(short_name(asset.path))} ({readback.engine}{'; ' + settings if settings else ''}):",
                       highlight=False, soft_wrap=True)

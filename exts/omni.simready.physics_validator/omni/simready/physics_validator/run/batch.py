@@ -259,6 +259,7 @@ def _collect(report: RunReport, assets: list[_BatchAsset], names: list[str]) -> 
     """The assets into the report in input order; an unfinished one with what it got, its other tests in `not_run`."""
     for asset in assets:
         if asset.finished:
+            assert asset.result is not None  # a finished asset has its result
             report.assets.append(asset.result)
             continue
         report.complete = False

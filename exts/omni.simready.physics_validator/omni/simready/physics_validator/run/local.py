@@ -61,7 +61,10 @@ class LocalExecutor:
                 except queue.Empty:
                     return
                 try:
-                    asset_result = run_asset_isolated(job, None, lambda result, i=index: done.put(("test", i, result)), pool)
+                    def on_test(result, i: int = index) -> None:
+                        done.put(("test", i, result))
+
+                    asset_result = run_asset_isolated(job, None, on_test, pool)
                 except BaseException as exc:  # noqa: BLE001 - the caller turns this into ERROR verdicts
                     done.put(("failed", index, f"{type(exc).__name__}: {exc}"))
                 else:

@@ -114,7 +114,7 @@ class _Supervision:
 
     unit = "test"  # what a unit of work is called in the reasons
     answer = "verdict"
-    answers = ("result",)  # the message kinds that end a unit
+    answers: tuple[str, ...] = ("result",)  # the message kinds that end a unit
 
     def __init__(self, run: RunConfig, pool: WorkerPool, remaining: list[str]):
         self.watchdog = run.watchdog_seconds

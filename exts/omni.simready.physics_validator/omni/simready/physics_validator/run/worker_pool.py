@@ -87,7 +87,8 @@ class Worker:
 
     def __init__(self, engine: str | None):
         ours, theirs = socket.socketpair()
-        parent_alive_r, self._parent_alive_w = os.pipe()
+        parent_alive_r, parent_alive_w = os.pipe()
+        self._parent_alive_w: int | None = parent_alive_w
         env = dict(os.environ, SIMREADY_WORKER_SYS_PATH=json.dumps([p for p in sys.path if isinstance(p, str)]))
         command = [spawn.get_executable(), "-c", _BOOT, str(theirs.fileno()), str(parent_alive_r), engine or ""]
         try:
@@ -97,7 +98,7 @@ class Worker:
                 )
         except BaseException:
             ours.close()
-            os.close(self._parent_alive_w)
+            os.close(parent_alive_w)
             raise
         finally:
             theirs.close()

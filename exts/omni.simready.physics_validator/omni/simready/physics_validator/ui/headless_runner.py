@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..core.results import TestResult
+    from ..run.asset_run import AssetRun
     from .view_model import RunRequest
 
 
@@ -24,7 +25,7 @@ class HeadlessRunner:
     def __init__(self, engine: str = "physx"):
         self.engine = engine
         self._cancelled = False
-        self._run = None
+        self._run: AssetRun | None = None
 
     def start(self, request: "RunRequest", sink) -> None:
         from ..engines import create_engine

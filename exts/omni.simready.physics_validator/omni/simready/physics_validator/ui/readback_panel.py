@@ -8,13 +8,24 @@ arrive) and its fix. Topic "readback" tells the widgets to redraw.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 from ..core.readback_links import link
 from ..core.results import AssetResult, RuntimeReadback
 from ..reports.readback_view import tables
 
+if TYPE_CHECKING:
+    from ..core.plugin import TestRegistry
+    from ..core.results import TestResult
+
 
 class ReadbackPanel:
     readback: RuntimeReadback | None = None
+    # the view-model's, read here
+    asset_path: str
+    results: list[TestResult]
+    registry: TestRegistry
+    _changed: Callable[[str], None]
 
     def on_readback(self, readback: RuntimeReadback) -> None:
         self.readback = readback
@@ -28,7 +39,7 @@ class ReadbackPanel:
         asset = AssetResult(path=self.asset_path, tests=list(self.results), runtime_readback=self.readback.model_copy(deep=True))
         link(asset, self.registry)
         view = tables(asset)
-        if flagged_only:
+        if flagged_only and view is not None:
             view["joints"] = [r for r in view["joints"] if r["flag"]]
             view["bodies"] = [r for r in view["bodies"] if r["flag"]]
         return view

@@ -25,7 +25,7 @@ from typing import Any, Callable, Protocol
 from ..core.config import ConfigError, ValidationConfig, parse_value
 from ..core.plugin import TestRegistry
 from ..physics_tests import default_registry
-from ..core.results import AssetResult, RunReport, TestResult
+from ..core.results import AssetResult, EngineInfo, RunReport, TestResult
 from ..core.status import Status
 from .fix_action import FixAction
 from .readback_panel import ReadbackPanel
@@ -253,12 +253,14 @@ class ValidatorViewModel(ReadbackPanel):
         stage = self.fix_stage() if self.fix_stage is not None else None
         result = self.fix.propose(self.asset_path, list(dict.fromkeys([test, *self.selected_tests])), self.config.copy(),
                                   joint, self.default_export_dir() / "physics_fix", stage)
-        self._say(self.fix.message), self._changed("fix")
+        self._say(self.fix.message)
+        self._changed("fix")
         return result
 
     def remove_fix(self) -> None:
         self.fix.revert()
-        self._say(self.fix.message), self._changed("fix")
+        self._say(self.fix.message)
+        self._changed("fix")
 
     def stop(self) -> None:
         if self.state != PanelState.RUNNING:
@@ -361,7 +363,7 @@ class ValidatorViewModel(ReadbackPanel):
         engine = next((r.engine for r in self.results if r.engine), "")
         return RunReport(
             tool_version=__version__,
-            engine=engine,
+            engine=EngineInfo.from_label(engine),  # what RunReport makes of an engine's name
             complete=self.complete and not not_run,
             not_run=not_run,
             assets=[AssetResult(path=self.asset_path, tests=list(self.results), runtime_readback=self.readback)],
@@ -438,6 +440,7 @@ class ValidatorViewModel(ReadbackPanel):
         self.errors = []
         self.message = ""
         self._changed("state")
+        assert self.runner is not None  # _why_not_runnable() said so
         self.runner.start(request, self)
         return request
 

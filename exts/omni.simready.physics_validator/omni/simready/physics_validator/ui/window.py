@@ -10,6 +10,8 @@ A proposed fix goes on the open stage of omni.usd's context (`get_context().get_
 
 from __future__ import annotations
 
+from typing import Callable
+
 import omni.ui as ui
 
 from .rows import VerdictRow
@@ -40,7 +42,7 @@ class _RowItem(ui.AbstractItem):
 class VerdictModel(ui.AbstractItemModel):
     """TreeView model over `view_model.rows()`: tests at the top, joints beneath."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._items: list[_RowItem] = []
 
@@ -82,7 +84,7 @@ class ValidatorWindow(ui.Window):
         self._verdicts = VerdictModel()
         self._threshold_frames: dict[str, ui.Frame] = {}
         self._update_observer = None
-        self._unsubscribe = self.vm.subscribe(self._on_change)
+        self._unsubscribe: Callable[[], None] | None = self.vm.subscribe(self._on_change)
         if self.vm.fix_stage is None:  # a fix goes on the open stage's session layer
             self.vm.fix_stage = _open_stage
         self.frame.set_build_fn(self._build)
@@ -229,12 +231,12 @@ class ValidatorWindow(ui.Window):
 
     def _rerun_joint(self) -> None:
         row = self._selected
-        if row is not None and row.can_rerun_joint:
+        if row is not None and row.can_rerun_joint and row.joint:  # can_rerun_joint: a joint row with its joint
             self.vm.rerun_joint(row.test, row.joint)
 
     def _propose_fix(self) -> None:
         row = self._selected
-        if self.vm.can_propose_fix(row):
+        if self.vm.can_propose_fix(row) and row is not None and row.joint:  # can_propose_fix: a joint row
             self.vm.propose_fix(row.test, row.joint)
 
     # -- video --------------------------------------------------------------------------------------

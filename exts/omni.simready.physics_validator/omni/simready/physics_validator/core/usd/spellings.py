@@ -104,7 +104,7 @@ def _body_spellings(ctx: ReadContext, body: BodyInfo) -> None:
     if body.mass is not None:
         spellings["mass"] = [Spelling("physics:mass", body.mass)]
     elif colliders and all(c.mass is not None for c in colliders):
-        spellings["mass"] = [Spelling("physics:mass (colliders)", sum(c.mass for c in colliders))]
+        spellings["mass"] = [Spelling("physics:mass (colliders)", sum(c.mass or 0.0 for c in colliders))]  # all set
     else:
         density = body.density or next((c.density for c in colliders if c.density), None) or next(
             (c.material.density for c in colliders if c.material is not None and c.material.density), None)
@@ -121,7 +121,7 @@ def _body_spellings(ctx: ReadContext, body: BodyInfo) -> None:
             values = tuple(sorted({float(getattr(m, prop)) for m in bound}))
             spellings[prop] = [Spelling(attr, values, partial=partial)]
     for prop, name in OFFSETS.items():
-        values = [_authored_float(ctx.stage.GetPrimAtPath(c.path), name) for c in colliders]
-        authored = [v * ctx.mpu for v in values if v is not None and math.isfinite(v) and v >= 0]
+        offsets = [_authored_float(ctx.stage.GetPrimAtPath(c.path), name) for c in colliders]
+        authored = [v * ctx.mpu for v in offsets if v is not None and math.isfinite(v) and v >= 0]
         if authored:
             spellings[prop] = [Spelling(name, tuple(sorted(set(authored))), partial=len(authored) < len(colliders))]

@@ -239,12 +239,14 @@ class KitPhysxEngine(EngineBase):
         if self._articulations is not None:
             bases = [a.base_body for a in self._asset.articulations]
             every = np.arange(self._articulations.count, dtype=np.uint32)
-            if len(bases) == self._articulations.count and all(b in self._parse_poses for b in bases):
-                transforms, velocities = parse_state_rows(bases, self._parse_poses, self._asset, self._frame)
+            parsed = [b for b in bases if b is not None and b in self._parse_poses]
+            if len(bases) == self._articulations.count and len(parsed) == len(bases):  # every base parsed
+                transforms, velocities = parse_state_rows(parsed, self._parse_poses, self._asset, self._frame)
                 self._articulations.set_root_transforms(transforms, every)
                 self._articulations.set_root_velocities(velocities, every)
             q = np.array(self._articulations.get_dof_positions())
             parse_si = {p: self._frame.pose_to_si(r[:3], quat_xyzw_to_wxyz(r[3:])) for p, r in self._parse_poses.items()}
+            assert self._dof_map is not None  # built with the views
             joints = [self._asset.joints[path] for path in self._dof_map.joints]
             if all(j.body0 in parse_si or not j.body0 for j in joints) and all(j.body1 in parse_si or not j.body1 for j in joints):
                 # the DOF positions the parse poses give (USD body0 -> body1 sense, as the views report them)

@@ -123,7 +123,7 @@ class ValidationLayer:
 class GpuOverride:
     """`overwrite_gpu_setting(0)` for a run, and the user's value put back (only valid while stopped)."""
 
-    def __init__(self, physx_interface):
+    def __init__(self, physx_interface) -> None:
         self.physx = physx_interface
         self.saved: int | None = None
 

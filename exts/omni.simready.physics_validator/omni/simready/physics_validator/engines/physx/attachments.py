@@ -25,6 +25,10 @@ from __future__ import annotations
 import gc
 import logging
 import weakref
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .reads import StateIO
 
 LOG = logging.getLogger(__name__)
 
@@ -36,7 +40,8 @@ class Attachment:
     """What one engine holds of the runtime: released in order, exactly once, even if the engine is never closed."""
 
     def __init__(self, physx, stage, meters_per_unit: float):
-        self.physx, self.stage, self.state_io, self.meters_per_unit = physx, stage, None, float(meters_per_unit)
+        self.physx, self.stage, self.meters_per_unit = physx, stage, float(meters_per_unit)
+        self.state_io: StateIO | None = None
 
     @property
     def held(self) -> bool:

@@ -146,7 +146,8 @@ def recover(ctx: "TestContext[EffortLimitConfig]", j: int | None, held: HeldPose
     far the drive then brought it back), or None. Measured from the largest deflection, not from the release: a
     joint released at the moment it crossed the threshold still carries momentum away from its pose."""
     ctx.label = "recover"
-    worst = end = None
+    worst: float | None = None
+    end = 0.0  # set with worst
     for _ in range(int(round(seconds / ctx.dt))):
         yield
         if j is not None:

@@ -85,6 +85,7 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
         for joint in selection.tested:
             idx = ctx.dof_index(joint.path)
             limit = joint.velocity_limit
+            assert limit is not None  # require_velocity_limit: the selection keeps joints that have one
             if by_velocity(joint) and not ctx.engine_capabilities.joint_velocity_targets:
                 ctx.joint_row(JointRow(joint=joint.name, path=joint.path, status=Status.SKIP,
                                        code=Code.VELOCITY_TARGETS_UNSUPPORTED,
