@@ -361,13 +361,9 @@ class ValidatorViewModel(ReadbackPanel):
         request = self.last_request
         not_run = [] if request is None else [t for t in request.tests if self.result(t) is None]
         engine = next((r.engine for r in self.results if r.engine), "")
-        return RunReport(
-            tool_version=__version__,
-            engine=EngineInfo.from_label(engine),  # what RunReport makes of an engine's name
-            complete=self.complete and not not_run,
-            not_run=not_run,
-            assets=[AssetResult(path=self.asset_path, tests=list(self.results), runtime_readback=self.readback)],
-        )
+        return RunReport(tool_version=__version__, engine=EngineInfo.from_label(engine),  # as RunReport reads a name
+                         complete=self.complete and not not_run, not_run=not_run,
+                         assets=[AssetResult(path=self.asset_path, tests=list(self.results), runtime_readback=self.readback)])
 
     def export_json(self, path: str | os.PathLike) -> Path:
         """The report as the CLI writes it (reports.json when present, else the same pydantic schema)."""
