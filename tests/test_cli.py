@@ -51,7 +51,8 @@ def test_validate_writes_json_and_junit_and_exits_by_verdict(tmp_path):
     assert verdicts == {"good.usda": "PASS", "stuck.usda": "FAIL"}
     assert all(a["sha256"] for a in report["assets"])
     first = report["assets"][0]["tests"][0]
-    assert {"name", "version", "features", "status", "reason", "config", "metrics", "joints", "fix_hints", "artifacts"} <= set(first)
+    assert {"name", "version", "features", "status", "reason", "config", "metrics", "joints", "fix_hints",
+            "artifacts"} <= set(first)
     junit = ET.parse(out / "junit.xml").getroot()
     cases = {case.get("classname").rsplit("/", 1)[-1]: case for case in junit.iter("testcase")}
     assert cases["stuck.usda"].find("failure") is not None and cases["good.usda"].find("failure") is None
@@ -60,12 +61,14 @@ def test_validate_writes_json_and_junit_and_exits_by_verdict(tmp_path):
 
 def test_all_pass_exits_zero(tmp_path):
     box_asset(tmp_path / "good.usda")
-    assert main(["validate", str(tmp_path / "good.usda"), "--tests", "ground_drop", "--out", str(tmp_path / "o"), "--no-video", "--in-process", "--quiet"]) == 0
+    assert main(["validate", str(tmp_path / "good.usda"), "--tests", "ground_drop", "--out", str(tmp_path / "o"), "--no-video",
+                 "--in-process", "--quiet"]) == 0
 
 
 def test_skipped_verdicts_are_junit_skips(tmp_path):
     box_asset(tmp_path / "anchored.usda", anchored=True)
-    code = main(["validate", str(tmp_path / "anchored.usda"), "--tests", "ground_drop", "--out", str(tmp_path / "o"), "--no-video", "--in-process", "--quiet"])
+    code = main(["validate", str(tmp_path / "anchored.usda"), "--tests", "ground_drop", "--out", str(tmp_path / "o"),
+                 "--no-video", "--in-process", "--quiet"])
     assert code == 0
     junit = ET.parse(tmp_path / "o" / "junit.xml").getroot()
     skipped = junit.find(".//testcase/skipped")
@@ -111,7 +114,8 @@ def test_an_unreadable_usd_file_is_a_precheck_failure_and_the_others_still_run(t
     box_asset(tmp_path / "good.usda")
     (tmp_path / "broken.usda").write_text("#usda 1.0\n( this is not usd")
     out = tmp_path / "o"
-    code, stdout, stderr = run_cli("validate", tmp_path / "broken.usda", tmp_path / "good.usda", "--tests", "ground_drop", "--out", out, "--no-video")
+    code, stdout, stderr = run_cli("validate", tmp_path / "broken.usda", tmp_path / "good.usda", "--tests", "ground_drop",
+                                   "--out", out, "--no-video")
     assert code == 1
     assert "Traceback" not in stderr + stdout
     report = json.loads((out / "report.json").read_text())
@@ -208,7 +212,8 @@ def test_fail_on_skip_turns_a_skip_into_exit_1(tmp_path, capsys):
     from tests.fixtures.arms import build_arm
 
     arm = build_arm(tmp_path / "novel.usda", joints=2, velocity_limit_deg=None)  # velocity_limit: SKIP
-    argv = ["validate", str(arm), "--tests", "velocity_limit", "--out", str(tmp_path / "o"), "--no-video", "--no-html", "--in-process"]
+    argv = ["validate", str(arm), "--tests", "velocity_limit", "--out", str(tmp_path / "o"), "--no-video", "--no-html",
+            "--in-process"]
     assert main(argv) == 0
     capsys.readouterr()
     assert main([*argv, "--fail-on-skip"]) == 1
@@ -245,7 +250,8 @@ def test_piped_run_prints_one_line_per_asset(tmp_path):
     for name in ("a", "b", "c"):
         box_asset(tmp_path / "assets" / f"{name}.usda")
     box_asset(tmp_path / "assets" / "stuck.usda", kinematic=True)  # a real FAIL
-    code, stdout, stderr = run_cli("validate", tmp_path / "assets", "--tests", "ground_drop", "--out", tmp_path / "o", "--no-video")
+    code, stdout, stderr = run_cli("validate", tmp_path / "assets", "--tests", "ground_drop", "--out", tmp_path / "o",
+                                   "--no-video")
     assert code == 1, stderr
     lines = stdout.splitlines()
     assert len(lines) == 4 + 2 + 2, stdout  # assets + the failing test's reason and hint + title and totals
@@ -339,7 +345,8 @@ def test_an_interrupted_run_exits_3_even_after_a_fail():
     from omni.simready.physics_validator.core.results import AssetResult, RunReport, TestResult
     from omni.simready.physics_validator.core.status import Status
 
-    report = RunReport(complete=False, assets=[AssetResult(path="a.usda", tests=[TestResult(name="ground_drop", status=Status.FAIL)])])
+    report = RunReport(complete=False,
+                       assets=[AssetResult(path="a.usda", tests=[TestResult(name="ground_drop", status=Status.FAIL)])])
     written = [("JSON", "r.json"), ("JUnit", "j.xml")]
     assert _exit_code(report, written) == 3
     report.complete = True

@@ -59,7 +59,8 @@ VELOCITY_TOLERANCE = 1.05  # velocity_limit's default max_velocity_ratio
 CAUSES = {
     "S1": "mimic joints (simulated by ovphysx, not created by sapien)",
     "S2": "velocity cap: first-step reported velocity above the cap after a saturated target jump (TGS, 1 velocity iteration)",
-    "S3": "joint friction (newton:friction / friction efforts; viscous newton:damping, which freezes light leaf joints: applied by ovphysx, 0 in sapien)",
+    "S3": "joint friction (newton:friction / friction efforts; viscous newton:damping, which freezes light leaf joints: applied "
+          "by ovphysx, 0 in sapien)",
     "S4": "armature (applied by ovphysx, ignored by sapien)",
     "S5": "static colliders in contact with a body jointed to the world (ovphysx collides them, sapien does not)",
     "S7": "velocity limit spelled only newton:velocityLimit (honoured by ovphysx, ignored by sapien)",
@@ -467,7 +468,8 @@ def write_markdown(data: dict, path: Path) -> None:
                 if r["joints"]:
                     evidence += "<br>" + "<br>".join(r["joints"][:4]) + (f"<br>(+{len(r['joints']) - 4} joints)" if len(r["joints"]) > 4 else "")
                 asset = Path(r["asset"])
-                md.append(f"| {asset.parent.name}/{asset.name} | {r['test']} | {cells[0]} | {cells[1]} | {r['cause'] or 'unexplained'} | "
+                md.append(f"| {asset.parent.name}/{asset.name} | {r['test']} | {cells[0]} | {cells[1]} | "
+                          f"{r['cause'] or 'unexplained'} | "
                           + evidence.replace("|", "/") + " |")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(md) + "\n")

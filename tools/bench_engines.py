@@ -25,7 +25,8 @@ def _default_assets(folder: Path, joints: int) -> list[Path]:
     from tests.fixtures.arms import ArmSpec, build_arm
     from tests.fixtures.usd_assets import box_asset
 
-    return [box_asset(folder / "box.usda", size=0.1, position=(0.0, 0.0, 0.5)), build_arm(folder / "arm.usda", ArmSpec(joints=joints))]
+    return [box_asset(folder / "box.usda", size=0.1, position=(0.0, 0.0, 0.5)),
+            build_arm(folder / "arm.usda", ArmSpec(joints=joints))]
 
 
 def main(argv=None) -> int:
@@ -66,7 +67,8 @@ def main(argv=None) -> int:
     for engine in dict.fromkeys(r[0] for r in rows):
         wall = sum(r[4] for r in rows if r[0] == engine)
         sim = sum(r[5] for r in rows if r[0] == engine)
-        print(f"{engine}: total wall {wall:.1f} s for {sim:.1f} simulated s = {wall / sim if sim else float('nan'):.4f} wall/sim-s")
+        print(f"{engine}: total wall {wall:.1f} s for {sim:.1f} simulated s = {wall / sim if sim else float('nan'):.4f} "
+              f"wall/sim-s")
     return 0
 
 

@@ -177,7 +177,8 @@ def bare_run(asset, tape: Tape, native: bool = False) -> float:
                 values = {}
                 for a, joints in enumerate(b.art_dofs):
                     for c, joint in enumerate(joints):
-                        values[joint] = float(np.degrees(raw[a, c])) if loader._state_io.angular.get(joint, True) else float(raw[a, c])
+                        values[joint] = float(np.degrees(raw[a, c])) if loader._state_io.angular.get(joint,
+                                                                                                     True) else float(raw[a, c])
                 write_per_prim(px, stage, rt, SOT.ARTICULATION_JOINT, "jointPositionTarget", values)
             else:
                 rows = {p: raw[i] for i, p in enumerate(b.wrench_bodies) if np.any(raw[i, :6])}
@@ -318,7 +319,8 @@ def main(argv=None) -> int:
             row[name] = (best, result.simulated_seconds, result.status.value)
         if "physx" in engines:
             tape = record_tape(test, asset)
-            row["bare"] = (min(bare_run(asset, tape) for _ in range(args.repeat)), len(tape.steps) / 240.0) if tape.scene else None
+            row["bare"] = (min(bare_run(asset, tape) for _ in range(args.repeat)),
+                           len(tape.steps) / 240.0) if tape.scene else None
             try:
                 row["native"] = min(bare_run(asset, tape, native=True) for _ in range(args.repeat)) if tape.scene else None
             except ImportError:  # code without engines/physx/fastpath.py

@@ -130,15 +130,18 @@ def write_markdown(sets: dict, path: Path) -> None:
         for test in TESTS:
             c = s["per_test"].get(test, {})
             total.update(c)
-            md.append(f"| {test} | {c.get('failing', 0)} | {c.get('fixed', 0)} | {c.get('improved', 0)} | {c.get('remaining', 0)} |")
-        md.append(f"| **all** | **{total['failing']}** | **{total['fixed']}** | **{total['improved']}** | **{total['remaining']}** |")
+            md.append(f"| {test} | {c.get('failing', 0)} | {c.get('fixed', 0)} | {c.get('improved', 0)} | "
+                      f"{c.get('remaining', 0)} |")
+        md.append(f"| **all** | **{total['failing']}** | **{total['fixed']}** | **{total['improved']}** | "
+                  f"**{total['remaining']}** |")
         md += ["", f"Verdicts that passed as authored and fail with an accepted layer: **{len(s['broken'])}**.", "",
                "| cannot be fixed by drive values: cause | findings (one per joint and test, or per test) |", "|---|---|"]
         for cause, n in sorted(s["causes"].items(), key=lambda kv: -kv[1]):
             md.append(f"| `{cause}` | {n} |")
         md += ["", "| asset | fix | as authored → with the layer | why not (causes) |", "|---|---|---|---|"]
         for a in s["assets"]:
-            cells = ", ".join(f"{t} {b}→{x}" if x and x != b else f"{t} {b}" for t, (b, x) in a["tests"].items() if b in FAILING or (x and x != b))
+            cells = ", ".join(f"{t} {b}→{x}" if x and x != b else f"{t} {b}" for t, (b,
+                                                                                     x) in a["tests"].items() if b in FAILING or (x and x != b))
             md.append(f"| {Path(a['path']).stem} | {a['status']} | {cells or '—'} | {', '.join(a['causes']) or '—'} |")
         md.append("")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -152,7 +155,8 @@ def main(argv=None) -> int:
     parser.add_argument("--shared", default=str(ROOT.parent / "shared" / "assets"), help="the shared assets folder")
     parser.add_argument("--sets", default=",".join(SET_ORDER), help=f"comma-separated, of {', '.join(SET_ORDER)}")
     parser.add_argument("--jobs", type=int, default=2, help="assets at once (the CLI's --jobs)")
-    parser.add_argument("--max-dofs", type=int, default=24, help="corpus overlays only of assets with at most this many driven joints")
+    parser.add_argument("--max-dofs", type=int, default=24,
+                        help="corpus overlays only of assets with at most this many driven joints")
     parser.add_argument("--rerun", action="store_true", help="write overlays and fix again even when present")
     parser.add_argument("--table-only", action="store_true", help="no runs: rebuild the table from WORK")
     parser.add_argument("--md", default=str(ROOT / "docs" / "fix-corpus.md"), help="the markdown table")

@@ -41,7 +41,8 @@ def table(report_path: Path) -> list[str]:
             if pair not in row[1]:
                 row[1].append(pair)
             row[2].update(e.explains)
-    lines += ["| asset | property | flag | attribute | n | authored → runtime | explains (joints) |", "|---|---|---|---|---|---|---|"]
+    lines += ["| asset | property | flag | attribute | n | authored → runtime | explains (joints) |",
+              "|---|---|---|---|---|---|---|"]
     for (name, prop, flag, attribute), (n, pairs, explains) in rows.items():
         shown = "; ".join(pairs[:3]) + (" …" if len(pairs) > 3 else "")
         linked = ", ".join(f"{v} ({c})" for v, c in explains.items()) or "—"
@@ -51,7 +52,8 @@ def table(report_path: Path) -> list[str]:
         flags[flag] += n
     seconds.sort()
     lines += ["", f"flags: {dict(flags)}; assets without a readback: {missing or 'none'}; "
-              f"read in {1000 * seconds[len(seconds) // 2]:.0f} ms median, {1000 * seconds[-1]:.0f} ms max ({len(seconds)} assets)"
+              f"read in {1000 * seconds[len(seconds) // 2]:.0f} ms median, {1000 * seconds[-1]:.0f} ms max ({len(seconds)} "
+              f"assets)"
               if seconds else "no readback", ""]
     return lines
 

@@ -21,4 +21,5 @@ def test_lengths_forces_and_plain_numbers_keep_their_unit():
 
 
 def test_joint_units_are_si():
-    assert (joint_unit(True), joint_unit(True, rate=True), joint_unit(False), joint_unit(False, rate=True)) == ("rad", "rad/s", "m", "m/s")
+    assert (joint_unit(True), joint_unit(True, rate=True), joint_unit(False), joint_unit(False, rate=True)) == ("rad", "rad/s",
+                                                                                                                "m", "m/s")

@@ -144,7 +144,8 @@ def test_a_body_without_mass_or_density_is_defaulted_and_an_authored_mass_is_com
 
 
 def test_per_shape_materials_compare_as_sets_with_the_default_for_unbound_colliders():
-    values = RuntimeValues(engine="physx", bodies={"/B": {"static_friction": (0.5, 0.8)}}, body_defaults={"static_friction": (0.5,)})
+    values = RuntimeValues(engine="physx", bodies={"/B": {"static_friction": (0.5, 0.8)}},
+                           body_defaults={"static_friction": (0.5,)})
     partial = _body_model(spellings={"static_friction": [Spelling("physics:staticFriction", (0.8,), partial=True)]})
     assert entry(partial, values, "static_friction", "/B").flag is None
     whole = _body_model(spellings={"static_friction": [Spelling("physics:staticFriction", (0.8,))]})
@@ -155,7 +156,8 @@ def _result(readback_entries, velocity_status=Status.FAIL, row_path=J1) -> Asset
     test = TestResult(name="velocity_limit", status=velocity_status,
                       joints=[JointRow(joint="j1", path=row_path, status=velocity_status)])
     drive = TestResult(name="drive_gain_validation", status=Status.PASS)
-    return AssetResult(path="a.usda", tests=[test, drive], runtime_readback=RuntimeReadback(engine="physx", entries=readback_entries))
+    return AssetResult(path="a.usda", tests=[test, drive],
+                       runtime_readback=RuntimeReadback(engine="physx", entries=readback_entries))
 
 
 def test_a_flag_is_linked_to_the_verdicts_it_explains_and_to_its_fix():
@@ -206,7 +208,8 @@ def test_a_velocity_cap_explains_velocity_limit_only_when_the_runtime_cap_is_not
         model = with_spellings(max_velocity=[("newton:velocityLimit", runtime_cap)])
         row = JointRow(joint="j1", path=J1, status=Status.FAIL, limits={"velocity_limit": judged_cap})
         result = AssetResult(path="a.usda", tests=[TestResult(name="velocity_limit", status=Status.FAIL, joints=[row])],
-                             runtime_readback=RuntimeReadback(engine="physx", entries=compare(model, runtime(max_velocity=runtime_cap))))
+                             runtime_readback=RuntimeReadback(engine="physx",
+                                                              entries=compare(model, runtime(max_velocity=runtime_cap))))
         link(result, default_registry())
         return next(e for e in result.runtime_readback.entries if e.property == "max_velocity").explains
 
@@ -215,6 +218,7 @@ def test_a_velocity_cap_explains_velocity_limit_only_when_the_runtime_cap_is_not
     ignored = with_spellings(max_velocity=[("physxJoint:maxJointVelocity", 2.0)])
     row = JointRow(joint="j1", path=J1, status=Status.FAIL, limits={"velocity_limit": 2.0})
     result = AssetResult(path="a.usda", tests=[TestResult(name="velocity_limit", status=Status.FAIL, joints=[row])],
-                         runtime_readback=RuntimeReadback(engine="physx", entries=compare(ignored, runtime(max_velocity=math.inf))))
+                         runtime_readback=RuntimeReadback(engine="physx",
+                                                          entries=compare(ignored, runtime(max_velocity=math.inf))))
     link(result, default_registry())
     assert next(e for e in result.runtime_readback.entries if e.property == "max_velocity").explains == ["velocity_limit FAIL"]

@@ -109,7 +109,8 @@ def test_newton_actuator_targets_are_honoured(engine, tmp_path):
     _run(engine, 0.5)
     assert abs(engine.joint_positions()[0]) < math.radians(0.5)  # nothing drives it
 
-    _add_newton_actuator(path, "/Robot/joints/joint1", kp=0.5, kd=0.02)  # explicit PD: stable for the link's 2e-4 kg m^2 at 240 Hz
+    _add_newton_actuator(path, "/Robot/joints/joint1", kp=0.5,
+                         kd=0.02)  # explicit PD: stable for the link's 2e-4 kg m^2 at 240 Hz
     asset = read_asset(path)
     assert asset.joints["/Robot/joints/joint1"].actuated_by == ["/Robot/actuator1"]
     assert asset.joints["/Robot/joints/joint1"].actuator_schemas == ["NewtonActuator"]

@@ -89,7 +89,8 @@ def test_with_the_recorder_too(assets, alone, tmp_path):
 
     require_rendering()
     for n, path in enumerate(assets):
-        result = run_asset(AssetJob(str(path), ["ground_drop", "effort_limit"], config(video=True), "physx", str(tmp_path / f"{n}")))
+        result = run_asset(AssetJob(str(path), ["ground_drop", "effort_limit"], config(video=True), "physx",
+                                    str(tmp_path / f"{n}")))
         assert any("video" in t.artifacts for t in result.tests), [t.warnings for t in result.tests]
         expected = [v for v in alone[path] if v[0] in ("ground_drop", "effort_limit")]
         assert verdicts(result) == expected, path.name
@@ -108,7 +109,8 @@ def test_engines_nobody_closed_do_not_block_the_next_units(assets, alone, tmp_pa
             test = default_registry().get("ground_drop")()
             session = TestSession(test, read_asset(path), test.Config(), create_engine("physx"))
             if record:
-                recording = start_recording(session.ctx, str(path), test.name, tmp_path / f"{keep}{n}", test.Config().capture_fps, 96, 64)
+                recording = start_recording(session.ctx, str(path), test.name, tmp_path / f"{keep}{n}", test.Config().capture_fps,
+                                            96, 64)
             result = session.run_to_end()
             if record:
                 recording.close(result)

@@ -84,7 +84,8 @@ def test_newton_friction_read_by_ovphysx_is_from_other_attribute(tmp_path):
     entries, _ = read_back(_newton_friction(tmp_path / "newton_friction.usda"))
     for prop in ("static_friction", "dynamic_friction"):
         entry = entries[(J2, prop)]
-        assert (entry.flag, entry.authored_attribute, entry.runtime, entry.unit) == ("from_other_attribute", "newton:friction", 1.0, "N·m")
+        assert (entry.flag, entry.authored_attribute, entry.runtime, entry.unit) == ("from_other_attribute", "newton:friction",
+                                                                                     1.0, "N·m")
     viscous = entries[(J2, "viscous_friction")]  # 0.0017 N m s/deg: the binding reads 0.0974 N m s/rad
     assert viscous.flag == "from_other_attribute" and viscous.runtime == pytest.approx(0.0017, rel=1e-5)
     assert entries[(J1, "static_friction")].flag is None and entries[(J1, "static_friction")].runtime == 0.0

@@ -38,7 +38,8 @@ def test_kit_reads_back_what_the_physx_engine_reads(kit, tmp_path):
     def friction(stage):
         stage.GetPrimAtPath("/Robot/joints/joint2").CreateAttribute("newton:friction", Sdf.ValueTypeNames.Float).Set(1.0)
 
-    path = edit_usd(build_arm(tmp_path / "arm.usda", joints=2, passive=(2,), velocity_attr="physxJoint:maxJointVelocity"), friction)
+    path = edit_usd(build_arm(tmp_path / "arm.usda", joints=2, passive=(2,), velocity_attr="physxJoint:maxJointVelocity"),
+                    friction)
     asset = read_asset(path)
     on_kit = _entries(fake_kit.KitOnOpenStage(), asset)
     on_physx = _entries(OvPhysxEngine(target="isaacsim-5"), asset)

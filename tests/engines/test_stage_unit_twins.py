@@ -4,7 +4,8 @@ The same robot authored in metres, in centimetres, Y-up, and Y-up in centimetres
 driven_arms.py knobs: lengths x100, torques x1e4, masses in kg, angles in degrees) runs the four driven-joint
 tests and ground_drop on the default engine. Every twin must get the metre twin's statuses, row by row, and the
 same deciding numbers: angular quantities (rad, rad/s, ratios, seconds) within 1e-3 relative (measured: within
-1.1e-5), lengths in SI within 1 mm, except where a test breaks a tie on rounding noise (MIRRORED, TIED_LOAD below). The centimetre arm used to FAIL velocity_limit (a position rate of 131.6 deg/s
+1.1e-5), lengths in SI within 1 mm, except where a test breaks a tie on rounding noise (MIRRORED, TIED_LOAD below). The centimetre
+arm used to FAIL velocity_limit (a position rate of 131.6 deg/s
 against the 120 deg/s cap, 123.1 in metres): PhysX's articulation CFM grows as 1 / metersPerUnit relative to a
 revolute joint; the validation layer now authors the metre-equivalent cfmScale (engines/validation_layer.py).
 

@@ -22,7 +22,8 @@ JOINT = "/Robot/joints/joint"
 
 
 def _result(path: Path, drop: Status, effort: Status) -> AssetResult:
-    row = JointRow(joint="joint", path=JOINT, status=effort, reason="gave way 12° from its held pose > 18°" if effort != Status.PASS else "")
+    row = JointRow(joint="joint", path=JOINT, status=effort,
+                   reason="gave way 12° from its held pose > 18°" if effort != Status.PASS else "")
     return AssetResult(path=str(path), tests=[
         TestResult(name="ground_drop", status=drop, reason="did not settle: 0.4 m/s > 0.05 m/s" if drop != Status.PASS else ""),
         TestResult(name="effort_limit", status=effort, joints=[row]),

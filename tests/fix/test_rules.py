@@ -96,7 +96,8 @@ def test_values_that_meet_the_requirement_are_not_changed_idempotence():
     assert not propose(joint(K_HAND, D_HAND, F_HAND), measure(), allow(), FixTargets()).changed
     # within the 2 % slack: kept; beyond it: raised to the requirement
     assert "stiffness" not in propose(joint(0.985 * K_HAND, D_HAND, F_HAND), measure(), allow(), FixTargets()).proposed
-    assert propose(joint(0.97 * K_HAND, D_HAND, F_HAND), measure(), allow(), FixTargets()).proposed["stiffness"] == pytest.approx(K_HAND)
+    assert propose(joint(0.97 * K_HAND, D_HAND, F_HAND), measure(), allow(),
+                   FixTargets()).proposed["stiffness"] == pytest.approx(K_HAND)
 
 
 @pytest.mark.parametrize("zeta, kept", [(0.49, False), (0.5, True), (1.5, True), (2.0, True), (2.1, False)])

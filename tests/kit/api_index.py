@@ -233,7 +233,8 @@ class ApiIndex:
                             return found
                     elif (alias.asname or alias.name) == name:
                         target = self.module(source)
-                        return (self.symbol(target, alias.name, seen) if target else None) or self.module(f"{source}.{alias.name}")
+                        return (self.symbol(target, alias.name,
+                                            seen) if target else None) or self.module(f"{source}.{alias.name}")
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname == name:

@@ -416,7 +416,8 @@ class CallAudit:
             if init is not None:
                 self._function(func.module, init, dict(func.module.env), target, self._arg_types(module, init, node, env, True))
             return OurInst(target, func.module)
-        bound = func.owner is not None and not any(ast.unparse(d) in ("staticmethod", "classmethod") for d in target.decorator_list)
+        bound = func.owner is not None and not any(ast.unparse(d) in ("staticmethod",
+                                                                      "classmethod") for d in target.decorator_list)
         skip = 1 if func.owner is not None and (bound or any(ast.unparse(d) == "classmethod" for d in target.decorator_list)) else 0
         arg_types = self._arg_types(module, target, node, env, skip)
         return self._function(func.module, target, dict(func.module.env), func.owner, arg_types)

@@ -24,7 +24,8 @@ def _report(engine: str, verdicts: dict[tuple[str, str], Status], joints=None) -
             holder = AssetResult(path=asset)
             report.assets.append(holder)
         result = TestResult(name=test, status=status, reason=f"{engine} says {status.value}", engine=engine)
-        result.metrics = {"joints_failed": 1 if status == Status.FAIL else 0, "max_velocity_ratio": 1.3 if status == Status.FAIL else 0.9, "unrelated": 7}
+        result.metrics = {"joints_failed": 1 if status == Status.FAIL else 0,
+                          "max_velocity_ratio": 1.3 if status == Status.FAIL else 0.9, "unrelated": 7}
         result.joints = list((joints or {}).get((asset, test), []))
         holder.tests.append(result)
     return report
@@ -53,18 +54,24 @@ def test_a_result_missing_on_one_engine_is_not_agreement():
 
 
 def test_deciding_metrics_pick_the_tests_own_keys_and_fall_back_to_all():
-    known = TestResult(name="velocity_limit", status=Status.FAIL, metrics={"max_velocity_ratio": 1.3, "joints_failed": 1, "noise": 3})
-    assert deciding_metrics(known, default_registry().view_of("velocity_limit")) == {"joints_failed": 1, "max_velocity_ratio": 1.3}
+    known = TestResult(name="velocity_limit", status=Status.FAIL,
+                       metrics={"max_velocity_ratio": 1.3, "joints_failed": 1, "noise": 3})
+    assert deciding_metrics(known, default_registry().view_of("velocity_limit")) == {"joints_failed": 1,
+                                                                                     "max_velocity_ratio": 1.3}
     other = TestResult(name="my_plugin", status=Status.PASS, metrics={"x": float("inf"), "y": 2})
     assert deciding_metrics(other, default_registry().view_of("my_plugin")) == {"x": "inf", "y": 2}
 
 
 def test_joint_rows_whose_verdicts_differ_are_listed_with_measurements():
     key = ("arm.usda", "velocity_limit")
-    physx = _report("physx", {key: Status.PASS}, {key: [JointRow(joint="j1", path="/R/j1", status=Status.PASS, measured={"ratio": 1.0}),
-                                                         JointRow(joint="j2", path="/R/j2", status=Status.PASS, measured={"ratio": 0.9})]})
-    newton = _report("newton", {key: Status.FAIL}, {key: [JointRow(joint="j1", path="/R/j1", status=Status.FAIL, measured={"ratio": 1.4}),
-                                                           JointRow(joint="j2", path="/R/j2", status=Status.PASS, measured={"ratio": 0.9})]})
+    physx = _report("physx", {key: Status.PASS},
+                    {key: [JointRow(joint="j1", path="/R/j1", status=Status.PASS, measured={"ratio": 1.0}),
+                                                         JointRow(joint="j2", path="/R/j2", status=Status.PASS,
+                                                                  measured={"ratio": 0.9})]})
+    newton = _report("newton", {key: Status.FAIL},
+                     {key: [JointRow(joint="j1", path="/R/j1", status=Status.FAIL, measured={"ratio": 1.4}),
+                                                           JointRow(joint="j2", path="/R/j2", status=Status.PASS,
+                                                                    measured={"ratio": 0.9})]})
     (row,) = compare_reports({"physx": physx, "newton": newton}, default_registry()).rows
     assert [j.joint for j in row.joints] == ["j1"]
     assert row.joints[0].statuses == {"physx": Status.PASS, "newton": Status.FAIL}

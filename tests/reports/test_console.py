@@ -34,7 +34,8 @@ def library(count: int = 28) -> RunReport:
             tests[2] = TestResult(name="full_range_sweep", status=Status.FAIL, reason="2 of 8 joints failed the sweep [x]")
             tests[4] = TestResult(name="effort_limit", status=Status.FAIL, reason="1 joint broke under load")
         if i == 9:  # a broken file: five identical precheck reasons read once
-            tests = [TestResult(name=name, status=Status.PRECHECK_FAILURE, reason="unloadable asset: empty file") for name in TESTS]
+            tests = [TestResult(name=name, status=Status.PRECHECK_FAILURE,
+                                reason="unloadable asset: empty file") for name in TESTS]
         if i == 12:
             tests[4] = TestResult(name="effort_limit", status=Status.PASS, reason="held",
                                   warnings=[f"joint{j}: drive too weak" for j in range(8)])
@@ -51,7 +52,8 @@ def drive_less_robot(path: str = "robots/ur5/ur5.usda") -> AssetResult:
     hint = "2 joints have no drive (shoulder, elbow): add a UsdPhysics.DriveAPI to each"
     tests = [TestResult(name="ground_drop", status=Status.NOT_APPLICABLE, code="WORLD_ANCHORED", reason="world-anchored")]
     for name, what in zip(TESTS[1:], ("to test", "with both limits to sweep", "to step", "to load")):
-        tests.append(TestResult(name=name, status=Status.SKIP, code="NOTHING_TO_TEST", reason=f"no driven joint {what}: 2 passive",
+        tests.append(TestResult(name=name, status=Status.SKIP, code="NOTHING_TO_TEST",
+                                reason=f"no driven joint {what}: 2 passive",
                                 fix_hints=[hint, "#usda 1.0 ..."], excluded_joints=excluded))
     return AssetResult(path=path, tests=tests)
 
@@ -137,7 +139,8 @@ def test_not_a_terminal_prints_one_line_per_asset_and_every_non_passing_reason()
     assert robot.startswith("FAIL (3 tested, 2 NOT_APPLICABLE) ") and robot.endswith("failing: full_range_sweep, effort_limit")
     block = lines[lines.index(robot) + 1:lines.index(robot) + 4]
     assert block == ["    velocity_limit, drive_gain_validation NOT_APPLICABLE: no revolute or prismatic joint",
-                     "    full_range_sweep FAIL: 2 of 8 joints failed the sweep [x]", "    effort_limit FAIL: 1 joint broke under load"]
+                     "    full_range_sweep FAIL: 2 of 8 joints failed the sweep [x]", "    effort_limit FAIL: 1 joint broke "
+                                                                                      "under load"]
     broken = lines.index(next(line for line in lines if "robot_09.usda" in line))
     assert lines[broken].startswith("PRECHECK_FAILURE (0 tested, 5 PRECHECK_FAILURE)")
     assert lines[broken + 1] == f"    {', '.join(TESTS)} PRECHECK_FAILURE: unloadable asset: empty file"

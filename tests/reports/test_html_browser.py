@@ -61,7 +61,8 @@ def test_failing_robot_shows_its_failures_first_and_open(failing_robot, browser)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(index.resolve().as_uri())
     sections = page.eval_on_selector_all(
-        "section.asset details.test", "els => els.map(e => [e.dataset.test, e.dataset.status, e.open, e.getBoundingClientRect().top])"
+        "section.asset details.test", "els => els.map(e => [e.dataset.test, e.dataset.status, e.open, "
+                                      "e.getBoundingClientRect().top])"
     )
     assert len(sections) == len(TESTS)
     first_test, first_status, first_open, _ = sections[0]
@@ -74,7 +75,8 @@ def test_failing_robot_shows_its_failures_first_and_open(failing_robot, browser)
     assert tops == sorted(tops)
     # The failing number is marked, next to the threshold that judges it.
     marked = page.eval_on_selector_all(
-        f"details.test[data-test='{first_test}'] tr.bad, details.test[data-test='{first_test}'] b.bad", "els => els.map(e => e.innerText)"
+        f"details.test[data-test='{first_test}'] tr.bad, details.test[data-test='{first_test}'] b.bad", "els => els.map(e => "
+                                                                                                        "e.innerText)"
     )
     assert marked and any("°" in m for m in marked), marked
     # Plots of the open sections load; the page of one robot stays short.
@@ -170,7 +172,8 @@ def test_grid_of_28_assets_has_no_overflow_and_a_legend(tmp_path, browser):
             assert right <= left + 1, "two cells of a row overlap"
     # The legend names every verdict; SKIP and NOT_APPLICABLE are told apart by colour.
     assert page.locator("#legend").is_visible()
-    legend = page.eval_on_selector_all("#legend .badge", "els => els.map(e => [e.innerText, getComputedStyle(e).backgroundColor])")
+    legend = page.eval_on_selector_all("#legend .badge",
+                                       "els => els.map(e => [e.innerText, getComputedStyle(e).backgroundColor])")
     labels = [label for label, _ in legend]
     assert labels == ["PASS", "PASS*", "WARN", "FAIL", "PRECHECK", "ERROR", "SKIP", "N/A"]
     colours = dict(legend)
@@ -200,8 +203,10 @@ def _engine_report(engine: str, flip: bool) -> RunReport:
         for test in TESTS[1:]:
             status = Status.FAIL if (flip and test == "velocity_limit" and name == "arm.usda") else Status.PASS
             result = TestResult(name=test, status=status, reason=f"{engine}: {status.value}", engine=engine,
-                                metrics={"joints_failed": int(status == Status.FAIL), "max_velocity_ratio": 1.2 if flip else 0.97})
-            result.joints = [JointRow(joint="joint1", status=status, measured={"peak_velocity": 2.2}, limits={"allowed": 2.1, "unit": "rad/s"})]
+                                metrics={"joints_failed": int(status == Status.FAIL),
+                                         "max_velocity_ratio": 1.2 if flip else 0.97})
+            result.joints = [JointRow(joint="joint1", status=status, measured={"peak_velocity": 2.2},
+                                      limits={"allowed": 2.1, "unit": "rad/s"})]
             asset.tests.append(result)
         report.assets.append(asset)
     return report

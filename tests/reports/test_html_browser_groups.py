@@ -57,7 +57,8 @@ def sweep_result() -> TestResult:
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     out = tmp_path_factory.mktemp("groups")
-    report = RunReport(tool_version="0.1.0", engine="physx", assets=[AssetResult(path=str(out / "robot.usda"), tests=[sweep_result()])])
+    report = RunReport(tool_version="0.1.0", engine="physx",
+                       assets=[AssetResult(path=str(out / "robot.usda"), tests=[sweep_result()])])
     index = write_html_report(report, out, default_registry())
     with chromium() as browser:
         tab = browser.new_page(viewport={"width": 1280, "height": 1000})

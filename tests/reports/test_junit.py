@@ -12,7 +12,8 @@ from omni.simready.physics_validator.reports.junit import report_junit
 def test_each_status_maps_to_its_junit_element():
     statuses = list(Status)
     report = RunReport(
-        assets=[AssetResult(path="a.usda", tests=[TestResult(name=s.value.lower(), status=s, reason=f"why {s.value}") for s in statuses])],
+        assets=[AssetResult(path="a.usda",
+                            tests=[TestResult(name=s.value.lower(), status=s, reason=f"why {s.value}") for s in statuses])],
         complete=False,
         not_run=["b.usda::ground_drop", "b.usda::effort_limit"],
     )

@@ -55,7 +55,8 @@ class Stage:
         UsdPhysics.CollisionAPI.Apply(cube.GetPrim())
         return body
 
-    def mesh_body(self, path: str, points, counts, indices, center=(0, 0, 0.5), mass: float | None = 1.0, approximation="convexHull"):
+    def mesh_body(self, path: str, points, counts, indices, center=(0, 0, 0.5), mass: float | None = 1.0,
+                  approximation="convexHull"):
         """A rigid body with one mesh collider; points in metres, Z-up, relative to the body."""
         body = UsdGeom.Xform.Define(self.stage, path)
         body.AddTranslateOp().Set(self.vec(center))
@@ -139,7 +140,8 @@ def truncated_usdc(folder: Path) -> list[Path]:
 
 def syntax_error(folder: Path) -> list[Path]:
     path = folder / "syntax_error.usda"
-    path.write_text('#usda 1.0\n(\n    defaultPrim = "Asset"\n)\n\ndef Xform "Asset" {\n    def Cube "Geom" {\n        double size = \n}\n')
+    path.write_text('#usda 1.0\n(\n    defaultPrim = "Asset"\n)\n\ndef Xform "Asset" {\n    def Cube "Geom" {\n        double '
+                    'size = \n}\n')
     return [path]
 
 
@@ -262,7 +264,8 @@ def articulation_loop(folder: Path) -> list[Path]:
         pa, pb = corners[i], corners[(i + 1) % 4]
         mid = tuple((x + y) / 2 for x, y in zip(pa, pb))
         s.revolute(
-            f"{s.root}/Joints/j{i}", a, b, tuple(m - p for m, p in zip(mid, pa)), tuple(m - p for m, p in zip(mid, pb)), limits=None
+            f"{s.root}/Joints/j{i}", a, b, tuple(m - p for m, p in zip(mid, pa)), tuple(m - p for m, p in zip(mid,
+                                                                                                              pb)), limits=None
         )
     s.articulation_root()
     return [s.save()]

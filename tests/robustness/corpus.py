@@ -177,7 +177,8 @@ def _run_subprocess(argv: list[str], outcome: Outcome, workdir: Path) -> None:
 def _run_interrupted(argv: list[str], outcome: Outcome, workdir: Path) -> None:
     """Ctrl-C as a terminal sends it: SIGINT to the whole process group, once the first test has a verdict."""
     env = plugin_env(workdir / "plugins")
-    proc = subprocess.Popen(CLI + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    proc = subprocess.Popen(CLI + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
     lines = []
     deadline = time.monotonic() + _timeout(outcome)
     try:
@@ -252,7 +253,8 @@ def _same_verdicts_for_twins(outcome: Outcome) -> list[str]:
     verdicts = {asset: status for asset, _, status, _ in outcome.results}
     if len(verdicts) != 2 or len(set(verdicts.values())) != 1:
         return [f"unit twins disagree: {verdicts}"]
-    metrics = [{k: v for k, v in a["tests"][0]["metrics"].items() if isinstance(v, (int, float))} for a in outcome.report["assets"]]
+    metrics = [{k: v for k, v in a["tests"][0]["metrics"].items() if isinstance(v,
+                                                                                (int, float))} for a in outcome.report["assets"]]
     problems = []
     for key in sorted(set(metrics[0]) & set(metrics[1])):
         x, y = metrics[0][key], metrics[1][key]
@@ -349,13 +351,15 @@ CASES: list[Case] = [
     Case("syntax_error", ".usda with a syntax error", b.syntax_error, PRECHECK, (1,), "line 8"),
     Case("not_usd", "random bytes named .usd", b.not_usd_content, PRECHECK, (1,), "cannot open"),
     Case("unresolved_sublayer", "a sublayer that cannot be found", b.unresolved_sublayer, PRECHECK, (1,), "UNRESOLVED_SUBLAYER"),
-    Case("unresolved_reference", "a reference that cannot be found", b.unresolved_reference, PRECHECK, (1,), "UNRESOLVED_REFERENCE"),
+    Case("unresolved_reference", "a reference that cannot be found", b.unresolved_reference, PRECHECK, (1,),
+         "UNRESOLVED_REFERENCE"),
     Case("unresolved_payload", "a payload that cannot be found", b.unresolved_payload, PRECHECK, (1,), "missing_heavy.usdc"),
     Case("several_roots", "no defaultPrim, two root prims", b.no_default_prim_several_roots, PHYSICS, (0, 1)),
     Case("mass_nan", "physics:mass = NaN", b.mass_value(b.NAN, "mass_nan"), PRECHECK, (1,), "MASS_NAN"),
     Case("mass_inf", "physics:mass = Inf", b.mass_value(b.INF, "mass_inf"), PRECHECK, (1,), "mass is inf"),
     Case("mass_negative", "physics:mass = -1", b.mass_value(-1.0, "mass_negative"), PRECHECK, (1,), "MASS_NEGATIVE"),
-    Case("mass_zero", "physics:mass = 0 (UsdPhysics: not authored, density decides)", b.mass_value(0.0, "mass_zero"), PHYSICS, (0, 1)),
+    Case("mass_zero", "physics:mass = 0 (UsdPhysics: not authored, density decides)", b.mass_value(0.0, "mass_zero"), PHYSICS,
+         (0, 1)),
     Case("units_nan", "stage metersPerUnit = NaN", b.stage_metadata("metersPerUnit", b.NAN, "units_nan"), PRECHECK, (1,),
          "STAGE_UNITS_INVALID"),
     Case("kg_units_negative", "stage kilogramsPerUnit = -2", b.stage_metadata("kilogramsPerUnit", -2.0, "kg_negative"), PRECHECK,
@@ -368,15 +372,18 @@ CASES: list[Case] = [
     Case("inverted_normals", "a cube mesh wound inside out", b.inverted_normals, PHYSICS, (0, 1)),
     Case("overlapping_bodies", "two rigid bodies overlapping at start", b.overlapping_bodies, PHYSICS, (0, 1)),
     Case("extreme_mass_ratio", "1e-6 kg link on a 1e4 kg base", b.extreme_mass_ratio, PHYSICS, (0, 1)),
-    Case("joint_target_missing", "joint body1 targets a missing prim", b.joint_target_missing, PRECHECK, (1,), "JOINT_TARGET_MISSING"),
+    Case("joint_target_missing", "joint body1 targets a missing prim", b.joint_target_missing, PRECHECK, (1,),
+         "JOINT_TARGET_MISSING"),
     Case("articulation_loop", "four-bar loop, no joint excluded", b.articulation_loop, PHYSICS, (0, 1)),
     Case("bodies_500", "500 rigid bodies", b.many_bodies, PHYSICS, (0, 1)),
-    Case("unit_twins", "Y-up centimetre twin of a Z-up metre asset", b.unit_twins, PHYSICS, (0, 1), check=_same_verdicts_for_twins),
+    Case("unit_twins", "Y-up centimetre twin of a Z-up metre asset", b.unit_twins, PHYSICS, (0, 1),
+         check=_same_verdicts_for_twins),
     Case("non_ascii", "non-ASCII folder, file and prim names", b.non_ascii_names, PHYSICS, (0, 1)),
     Case("same_file_name", "two asset.usda in different folders", b.same_file_name, frozenset(), (1,),
          per_asset={"asset.usda": PHYSICS}, check=_two_distinct_assets),
     Case("good_among_bad", "a folder: good asset, syntax error, zero bytes", b.good_and_bad_batch, frozenset(), (1,),
-         per_asset={"good.usda": PHYSICS, "syntax_error.usda": PRECHECK, "empty.usda": PRECHECK}, check=_good_asset_still_reported),
+         per_asset={"good.usda": PHYSICS, "syntax_error.usda": PRECHECK,
+                    "empty.usda": PRECHECK}, check=_good_asset_still_reported),
     Case("read_only_out", "--out inside a read-only folder", _good, frozenset(), (2,), mode="subprocess",
          out=_read_only_folder, stderr="cannot write the report folder"),
     Case("hang_in_step", f"a test step that never returns (watchdog {WATCHDOG:g} s)", _two_assets, frozenset(), (3,),
@@ -384,7 +391,8 @@ CASES: list[Case] = [
          per_asset={"first.usda": ERROR | PHYSICS, "second.usda": ERROR | PHYSICS}, reason="hang", check=_hang_within_watchdog),
     Case("worker_killed", "the worker process gets SIGKILL mid-test", _two_assets, frozenset(), (3,),
          tests=("fault_worker_killed", "ground_drop"), mode="subprocess",
-         per_asset={"first.usda": ERROR | PHYSICS, "second.usda": ERROR | PHYSICS}, reason="worker process died", check=_batch_goes_on),
+         per_asset={"first.usda": ERROR | PHYSICS,
+                    "second.usda": ERROR | PHYSICS}, reason="worker process died", check=_batch_goes_on),
     Case("slow_not_hang", f"a slow test that keeps stepping (10 s at 0.1 s per step) is no hang (watchdog {WATCHDOG:g} s)",
          _good, frozenset({Status.PASS}), (0,), tests=("fault_slow",), mode="subprocess"),
     Case("never_finishes", "a test that steps forever (in-process watchdog)", _two_assets, frozenset(), (3,),

@@ -121,7 +121,8 @@ def test_kit_session_sublayer_never_dirties_or_rewrites_a_user_layer(arm):
         assert not stage.GetEditTarget().GetLayer().anonymous
         layer.hold_edit_target()
         assert stage.GetEditTarget().GetLayer().anonymous
-        stage.GetPrimAtPath(f"{asset.default_prim}/Link").GetAttribute("xformOp:translate").Set((0, 0, 1.0))  # as PhysX resets on stop
+        stage.GetPrimAtPath(f"{asset.default_prim}/Link").GetAttribute("xformOp:translate").Set((0, 0,
+                                                                                                 1.0))  # as PhysX resets on stop
         layer.release_edit_target()
         assert not [lyr.identifier for lyr in user_layers if lyr.dirty], f"{name} dirtied a user layer"
         layer.remove()

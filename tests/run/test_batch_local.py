@@ -84,7 +84,8 @@ def test_changed_only_revalidates_only_the_touched_asset(library, tmp_path):
     # Nothing changed since: everything comes from the cache; without the flag everything runs again.
     third = run_cli("validate", lib, *COMMON, "--changed-only", "--out", out)
     assert all(a["from_cache"] == ["ground_drop"] for a in load_report(out)["assets"]), third.stderr
-    config_change = run_cli("validate", lib, *COMMON, "--changed-only", "--set", "ground_drop.rest_tolerance_m=0.03", "--out", out)
+    config_change = run_cli("validate", lib, *COMMON, "--changed-only", "--set", "ground_drop.rest_tolerance_m=0.03", "--out",
+                            out)
     assert all(a["from_cache"] == [] for a in load_report(out)["assets"]), config_change.stderr
     assert time.monotonic() - started < 300
 

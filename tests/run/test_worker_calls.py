@@ -58,7 +58,8 @@ def test_each_call_gets_its_value_or_why_not_and_a_lost_one_costs_only_itself():
 
 def test_a_call_that_never_ends_stops_at_max_test_seconds():
     value, error = run_calls(job, [("stepping", 600.0)], _run(watchdog=2.0, max_seconds=3.0))[0]
-    assert value is None and re.match(r"no result after [78] s \(max_test_seconds 3 s watchdog\); the worker was stopped$", error), error
+    assert value is None and re.match(r"no result after [78] s \(max_test_seconds 3 s watchdog\); the worker was stopped$",
+                                      error), error
 
 
 def test_a_worker_serves_call_after_call_and_is_replaced_after_a_crash():

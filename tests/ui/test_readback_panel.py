@@ -26,7 +26,8 @@ def test_the_panel_shows_what_the_runtime_read(tmp_path):
     assert all(r["flag"] for r in vm.readback_view(flagged_only=True)["joints"])
     assert vm.readback_text() == "physx (physx.target=latest): 2 ignored"
     assert vm.report().assets[0].runtime_readback is vm.readback
-    vm.set_stage(str(build_arm(tmp_path / "clean.usda", joints=2, velocity_attr="physxJointAxis:angular:maxJointVelocity")), "/Robot")
+    vm.set_stage(str(build_arm(tmp_path / "clean.usda", joints=2, velocity_attr="physxJointAxis:angular:maxJointVelocity")),
+                 "/Robot")
     vm.validate()
     assert vm.result("velocity_limit").status.value == "PASS"
     assert vm.readback_text() == "physx (physx.target=latest): every value as authored"

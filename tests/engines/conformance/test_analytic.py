@@ -118,7 +118,8 @@ def test_static_joint_deflection_is_torque_over_stiffness(load, tmp_path, articu
 
 @pytest.mark.parametrize("articulated", [True, False], ids=["articulation", "maximal"])
 def test_position_drive_reaches_target(load, tmp_path, articulated):
-    path = ub.hinge_arm(tmp_path / "hinge.usda", articulated=articulated, stiffness_per_deg=1.0, damping_per_deg=0.05, target_deg=-20.0)
+    path = ub.hinge_arm(tmp_path / "hinge.usda", articulated=articulated, stiffness_per_deg=1.0, damping_per_deg=0.05,
+                        target_deg=-20.0)
     engine, _ = load(path, ground=False, gravity=0.0)
     index = engine.dof_joints.index("/Asset/Hinge")
     run(engine, 1.5)
@@ -165,7 +166,9 @@ def test_hinged_rod_swings_with_energy_conserving_speed(load, tmp_path, articula
     engine, _ = load(ub.hinge_arm(tmp_path / "rod.usda", articulated=articulated, link_length=length), ground=False)
     index = engine.dof_joints.index("/Asset/Hinge")
     speeds, off_plane = [], []
-    run(engine, 0.6, lambda: (speeds.append(abs(engine.joint_velocities()[index])), off_plane.append(abs(body_position(engine, "/Asset/Link")[1]))))
+    run(engine, 0.6,
+        lambda: (speeds.append(abs(engine.joint_velocities()[index])),
+                 off_plane.append(abs(body_position(engine, "/Asset/Link")[1]))))
     assert max(speeds) == pytest.approx(math.sqrt(3 * G / length), rel=0.02)
     assert max(off_plane) < 1e-3
     # the measured joint angle is the rod's pitch

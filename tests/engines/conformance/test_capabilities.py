@@ -134,7 +134,8 @@ def test_an_actuator_drives_its_joint_exactly_where_its_schema_is_simulated(engi
     """A joint with no DriveAPI, targeted only by a NewtonActuator PD: it follows a target on engines that claim
     NewtonActuator, and nothing moves it on the others."""
     path = build_arm(tmp_path / "arm.usda", ArmSpec(joints=1, passive=(1,), velocity_limit_deg=None))
-    _add_newton_actuator(path, "/Robot/joints/joint1", kp=0.5, kd=0.02)  # explicit PD: stable for the link's 2e-4 kg m^2 at 240 Hz
+    _add_newton_actuator(path, "/Robot/joints/joint1", kp=0.5,
+                         kd=0.02)  # explicit PD: stable for the link's 2e-4 kg m^2 at 240 Hz
     asset = read_asset(path)
     assert asset.joints["/Robot/joints/joint1"].actuator_schemas == ["NewtonActuator"]
     engine.load(asset, SceneSpec(pin_base=True, gravity=0.0))

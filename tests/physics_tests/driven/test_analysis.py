@@ -77,7 +77,8 @@ def test_load_point_is_off_the_axis_of_a_roll_joint(tmp_path):
     asset = read_asset(build_arm(tmp_path / "arm.usda", joints=4))
     authored = {path: (body.world_pose.pos, body.world_pose.quat) for path, body in asset.bodies.items()}
     roll = load_point(asset, asset.joints["/Robot/joints/joint4"], authored)  # axis Z through the link's centre
-    assert roll.body == "/Robot/link4" and roll.lever_arm == pytest.approx(math.hypot(0.025, 0.025), abs=1e-7)  # rounded to 0.1 um for ties
+    assert roll.body == "/Robot/link4" and roll.lever_arm == pytest.approx(math.hypot(0.025, 0.025),
+                                                                           abs=1e-7)  # rounded to 0.1 um for ties
     assert abs(roll.local[0]) == pytest.approx(0.025) and abs(roll.local[1]) == pytest.approx(0.025)
     pitch = load_point(asset, asset.joints["/Robot/joints/joint2"], authored)  # axis Y at the link's bottom
     assert pitch.lever_arm == pytest.approx(math.hypot(0.025, 0.2), abs=1e-7)

@@ -74,12 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
         "validate", help="run the tests on USD files or folders",
         usage="%(prog)s PATH... [--tests A,B] [--engine NAME | --compare E1,E2] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
         "       [--out DIR] [--json FILE] [--junit FILE] [-j N] [--executor local|ray] [--changed-only] [--fail-on-skip]\n"
-        "       [--no-video] [--no-html] [--in-process] [--watchdog S] [--max-test-seconds S] [--progress tests|assets] [--quiet] [--debug]",
+        "       [--no-video] [--no-html] [--in-process] [--watchdog S] [--max-test-seconds S] [--progress tests|assets] "
+        "[--quiet] [--debug]",
     )
     validate.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
     validate.add_argument("--tests", help="comma-separated test names (default: all); see list-tests")
     validate.add_argument("--engine", default=default_engine(), metavar="NAME", help=engines_help())
-    validate.add_argument("--compare", metavar="E1,E2", help="run the assets on each engine and compare verdicts, e.g. physx,newton")
+    validate.add_argument("--compare", metavar="E1,E2",
+                          help="run the assets on each engine and compare verdicts, e.g. physx,newton")
     validate.add_argument("--config", action="append", default=[], metavar="FILE", help="TOML config file (repeatable)")
     validate.add_argument(
         "--set", action="append", default=[], metavar="TEST.KEY=VALUE", help=f"override one setting, e.g. {example}"
@@ -94,24 +96,30 @@ def build_parser() -> argparse.ArgumentParser:
         "--watchdog", type=float, metavar="SECONDS", help="a test with no physics progress for this long is a hang (default 120)"
     )
     validate.add_argument(
-        "--max-test-seconds", type=float, metavar="SECONDS", help="wall-clock cap per test even while it progresses (default 3600)"
+        "--max-test-seconds", type=float, metavar="SECONDS", help="wall-clock cap per test even while it progresses (default "
+                                                                  "3600)"
     )
     validate.add_argument("--quiet", action="store_true", help="no progress and no summary")
     validate.add_argument(
         "--progress", choices=("tests", "assets"),
-        help="progress lines: one per finished test, or one per finished asset (default: tests on a terminal, assets in a log or pipe)",
+        help="progress lines: one per finished test, or one per finished asset (default: tests on a terminal, assets in a log or "
+             "pipe)",
     )
     validate.add_argument(
         "--fail-on-skip", action="store_true",
-        help="exit 1 when any test is SKIP (it could not validate anything), for CI gates that must not pass an unexercised asset",
+        help="exit 1 when any test is SKIP (it could not validate anything), for CI gates that must not pass an unexercised "
+             "asset",
     )
     validate.add_argument("--debug", action="store_true", help="show Python tracebacks")
     validate.add_argument("--jobs", "-j", type=int, metavar="N", help="assets validated at once (default: number of CPU cores)")
-    validate.add_argument("--executor", default="local", choices=("local", "ray"), help="where assets run: local processes or a Ray cluster")
-    validate.add_argument("--ray-address", metavar="ADDR", help="Ray cluster to use with --executor ray (default: a private local instance)")
+    validate.add_argument("--executor", default="local", choices=("local", "ray"),
+                          help="where assets run: local processes or a Ray cluster")
+    validate.add_argument("--ray-address", metavar="ADDR",
+                          help="Ray cluster to use with --executor ray (default: a private local instance)")
     validate.add_argument(
         "--changed-only", "--resume", dest="changed_only", action="store_true",
-        help="reuse verdicts cached in OUT for assets, layers, tests and settings that did not change (also resumes an interrupted run)",
+        help="reuse verdicts cached in OUT for assets, layers, tests and settings that did not change (also resumes an "
+             "interrupted run)",
     )
 
     from .fix.command import add_parser as add_fix_parser
@@ -232,7 +240,8 @@ def _validate(args, console: Console) -> int:
         if missing:  # said once here, instead of a "video: not recorded" warning on every test
             config.run.video = False
             console.print(
-                f"[yellow]videos are not recorded:[/] the {escape('[video]')} extra is not installed (missing {', '.join(missing)}); "
+                f"[yellow]videos are not recorded:[/] the {escape('[video]')} extra is not installed (missing "
+                f"{', '.join(missing)}); "
                 f"install it with: {escape(install_command('video'))}",
                 highlight=False, soft_wrap=True,
             )
@@ -370,7 +379,8 @@ def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | N
         try:
             from .reports.html import write_html_report
         except ImportError as exc:  # jinja2/matplotlib are base dependencies: a broken install, said once
-            console.print(f"[yellow]warning:[/] HTML report not written: {escape(str(exc))} (reinstall: {escape(install_command())})",
+            console.print(f"[yellow]warning:[/] HTML report not written: {escape(str(exc))} (reinstall: "
+                          f"{escape(install_command())})",
                           highlight=False, soft_wrap=True)
         else:
             try:

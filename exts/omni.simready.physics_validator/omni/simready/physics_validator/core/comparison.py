@@ -120,6 +120,7 @@ def compare_reports(reports: dict[str, RunReport], registry: TestRegistry) -> Co
         }
         agree = len({v.status for v in verdicts.values()}) == 1 and None not in {v.status for v in verdicts.values()}
         comparison.rows.append(
-            ComparisonRow(asset=key[0], test=key[1], agree=agree, verdicts=verdicts, joints=_joint_disagreements(results, engines))
+            ComparisonRow(asset=key[0], test=key[1], agree=agree, verdicts=verdicts,
+                          joints=_joint_disagreements(results, engines))
         )
     return comparison

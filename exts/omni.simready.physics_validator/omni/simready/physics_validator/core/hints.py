@@ -3,7 +3,8 @@
 A test declares one `HintTable` (its folder's hints.py): for each code the hints to show, in order. A hint
 is a sentence, or a function when it must name something of the asset: called with the joint row for a row's
 hints (an attribute's spelling, an axis), with the test's `TestContext` for a verdict's (e.g. a USD snippet
-for each joint that has no drive), and with None where neither is known; it returns "" to give no hint. Two rules cover the cases where one finding changes the advice for another: a code's
+for each joint that has no drive), and with None where neither is known; it returns "" to give no hint. Two rules cover the cases
+where one finding changes the advice for another: a code's
 hints are left out when a code that explains it is also present (`suppressed_by`: a dead drive explains a
 missed endpoint), and an `exclusive` code's hints replace all others (an explosion makes the rest moot).
 """

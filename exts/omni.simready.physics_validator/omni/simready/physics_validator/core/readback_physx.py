@@ -23,7 +23,8 @@ READS = {  # physx.target=latest: what ovphysx 0.7 parses for each property, fir
 }
 # physx.target=isaacsim-5: the legacy PhysxJointAPI values are carried to the per-axis spelling where none is authored
 READS_ISAACSIM5 = {**READS,
-                   "max_velocity": ("physxJointAxis:{inst}:maxJointVelocity", "physxJoint:maxJointVelocity", "newton:velocityLimit"),
+                   "max_velocity": ("physxJointAxis:{inst}:maxJointVelocity", "physxJoint:maxJointVelocity",
+                                    "newton:velocityLimit"),
                    "armature": ("physxJointAxis:{inst}:armature", "physxJoint:armature", "newton:armature")}
 OWN = ("physics:", "drive:", "physxJointAxis:", "physxJoint:", "physx")
 DEFAULTS = {"stiffness": (0.0,), "damping": (0.0,), "max_force": (math.inf, 0.0), "max_velocity": (math.inf,),

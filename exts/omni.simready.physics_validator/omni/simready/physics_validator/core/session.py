@@ -173,7 +173,8 @@ class TestSession:
             # Cooperative: a step that returned, but only after the watchdog. One that never returns is
             # the parent process's to stop (run.worker).
             self._fail_with(
-                WatchdogTimeout(f"hang: one physics step took {now - self._last_progress:.0f} s (watchdog {self.watchdog_seconds:g} s)")
+                WatchdogTimeout(f"hang: one physics step took {now - self._last_progress:.0f} s (watchdog "
+                                f"{self.watchdog_seconds:g} s)")
             )
             return False
         if self.max_seconds and now - self._started_at > self.max_seconds:

@@ -288,7 +288,8 @@ def _keep_parser_thresholds(prim, meters_per_unit: float) -> None:
     from pxr import Sdf
 
     speed2 = (10.0 / meters_per_unit) ** 2  # tolerances_speed = 10 / metersPerUnit, squared
-    for name, value in (("physxArticulation:sleepThreshold", 5e-5 * speed2), ("physxArticulation:stabilizationThreshold", 1e-2 * speed2)):
+    for name, value in (("physxArticulation:sleepThreshold", 5e-5 * speed2),
+                        ("physxArticulation:stabilizationThreshold", 1e-2 * speed2)):
         attr = prim.GetAttribute(name)
         if not (attr and attr.HasAuthoredValue()):
             _set(prim, name, Sdf.ValueTypeNames.Float, float(value))

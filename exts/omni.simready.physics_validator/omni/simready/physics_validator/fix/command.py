@@ -63,7 +63,8 @@ def run(args, console, load_config, usage_error) -> int:
         default_registry().select(tests)
         engine_class(args.engine)
         if args.engine == "kit":
-            return usage_error(console, "fix runs on a headless engine (physx, sapien, newton); in Isaac Sim use the panel's Propose fix")
+            return usage_error(console,
+                               "fix runs on a headless engine (physx, sapien, newton); in Isaac Sim use the panel's Propose fix")
     except (ConfigError, UnknownTestError, EngineUnavailable) as exc:
         return usage_error(console, str(exc))
     problems = path_problems(args.paths)

@@ -110,7 +110,8 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
         name = path.rsplit("/", 1)[-1]
         verdicts = "; ".join(f"{t} {b.value} -> {a.value if a else '-'}" for t, b, a in _joint_verdicts(state, best, path, name))
         assert state.diagnosis is not None
-        why = clip("; ".join(state.diagnosis.drive.get(path, [])[:2]), 300) or "only legacy PhysxJointAPI spellings, carried per axis"
+        why = clip("; ".join(state.diagnosis.drive.get(path, [])[:2]),
+                   300) or "only legacy PhysxJointAPI spellings, carried per axis"
         what = "; ".join(f"{c.attribute.rsplit(':', 1)[-1]} {_before_text(c)} -> {_value_text(c.after)} {c.unit}".rstrip()
                          + f" ({clip(c.why, 160)})" for c in changes.get(path, []))
         comments[path] = f"{TOOL}. Why: {why}. Changes: {what}. Verdicts as authored -> with this layer: {verdicts or 'unchanged'}"
@@ -118,7 +119,8 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
     layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
     header = (f"{TOOL}: drive-tuning overrides for {state.path} (only changed attributes; the asset is not modified). "
               f"Sublayer it over the asset, or open {root_path.name}. Proved by re-running "
-              f"{', '.join(t.name for t in state.before.tests)}: fixed {', '.join(best.fixed) or 'no test verdict'}, nothing that passed fails.")
+              f"{', '.join(t.name for t in state.before.tests)}: fixed {', '.join(best.fixed) or 'no test verdict'}, nothing "
+              f"that passed fails.")
     state.final_layer = write_override_layer(layer_path, stage, overrides, header)
     state.final_root = write_composed_root(root_path, [state.final_layer, state.path], stage_metadata(stage),
                                            f"{TOOL}: {Path(state.path).name} with {layer_path.name} over it")
@@ -166,7 +168,8 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
         for path, rows in changes.items():
             name = path.rsplit("/", 1)[-1]
             assert state.diagnosis is not None
-            joint = FixJoint(joint=name, path=path, changes=rows, reason=clip("; ".join(state.diagnosis.drive.get(path, [])), 600))
+            joint = FixJoint(joint=name, path=path, changes=rows,
+                             reason=clip("; ".join(state.diagnosis.drive.get(path, [])), 600))
             for test, b, a in _joint_verdicts(state, shown if best else None, path, name):
                 joint.before[test] = b
                 if a is not None:
@@ -198,7 +201,8 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
                 bodies = sorted({b for pair in info["pairs"] for b in pair})
                 pairs = ", ".join(f"{a.rsplit('/', 1)[-1]} with {b.rsplit('/', 1)[-1]}" for a, b in info["pairs"])
                 why = (f"{where} even under an unlimited probe drive; with the collisions of {pairs} filtered it reaches it: "
-                       "collision geometry stops it, not the drive. Fix the colliders, filter the pair, or narrow the joint's limits")
+                       "collision geometry stops it, not the drive. Fix the colliders, filter the pair, or narrow the joint's "
+                       "limits")
                 out.append(NotFixable(joint=m.name, path=path, test=test, cause="collision", why=why, bodies=bodies))
             else:
                 tried = ", ".join(b.rsplit("/", 1)[-1] for pair in info.get("candidates", []) for b in pair) or "none touch there"
@@ -224,7 +228,8 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
                 continue
             if path in state.allow:
                 assert final.after is not None  # a round that ran
-                after = next((r for t in final.after.tests if t.name == test for r in t.joints if path in (r.path, r.joint)), None)
+                after = next((r for t in final.after.tests if t.name == test for r in t.joints if path in (r.path, r.joint)),
+                             None)
                 out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, test=test, cause="not_fixed",
                                       why=clip(f"still {after.status.value if after else 'failing'} with {tried} after "
                                           f"{state.levels.get(path, 0)} escalation(s): {after.reason if after else ''}", 500)))
@@ -235,10 +240,12 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
                 row = next((r for t in rnd.after.tests if t.name == test for r in t.joints if joint in (r.path, r.joint)), None)
                 side = "" if joint in rnd.proposals else " (its own drive unchanged: a side effect of the other joints' changes)"
                 out.append(NotFixable(joint=joint.rsplit("/", 1)[-1], path=joint, test=test, cause="regression",
-                                      why=clip(f"PASS as authored, {row.status.value if row else 'failing'} with round {rnd.index}'s layer"
+                                      why=clip(f"PASS as authored, {row.status.value if row else 'failing'} with round "
+                                               f"{rnd.index}'s layer"
                                           f"{side}: {row.reason if row else ''}", 500)))
             for test in rnd.broken:
-                out.append(NotFixable(test=test, cause="regression", why=f"{test} passed as authored and not with round {rnd.index}'s layer"))
+                out.append(NotFixable(test=test, cause="regression",
+                                      why=f"{test} passed as authored and not with round {rnd.index}'s layer"))
     if state.plan is not None and state.plan.error:
         out.append(NotFixable(cause="error", why=f"measurement failed: {state.plan.error.splitlines()[0]}"))
     return out

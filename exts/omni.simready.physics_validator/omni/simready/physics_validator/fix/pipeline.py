@@ -78,7 +78,8 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
         if not ready:
             break
         say(f"round {index}: re-running {len(names)} test(s) on {len(ready)} asset(s) with the proposed layer")
-        after = validate_batch([str(s.rounds[-1].composed) for s in ready], names, config, engine, work / f"round{index}", jobs=jobs)
+        after = validate_batch([str(s.rounds[-1].composed) for s in ready], names, config, engine, work / f"round{index}",
+                               jobs=jobs)
         _keep(after, work / f"round{index}")
         for state, result in zip(ready, after.assets):
             rnd = state.rounds[-1]

@@ -76,7 +76,8 @@ def plan_asset(request: PlanRequest) -> Plan:
     return plan
 
 
-def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoints, workdir: Path, fps: float, tuned: list[str]) -> None:
+def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoints, workdir: Path, fps: float,
+            tuned: list[str]) -> None:
     from ..core.scene import SceneSpec
 
     workdir.mkdir(parents=True, exist_ok=True)
@@ -86,7 +87,8 @@ def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoint
     run = _ProbeRun(request.asset_path, request.engine, config, scene, workdir, asset, plan.probe.dofs, waypoints, caps)
     stuck: set[str] = set()  # joints held at a bound (rating, stability): not raised again
     for attempt in range(VERIFY_PASSES):
-        gains = {p: (prop.value("stiffness"), prop.value("damping"), prop.value("maxForce")) for p, prop in plan.proposals.items() if prop.changed}
+        gains = {p: (prop.value("stiffness"), prop.value("damping"),
+                     prop.value("maxForce")) for p, prop in plan.proposals.items() if prop.changed}
         poses_of = {p: [k for k in request.allow[p].ends if k not in plan.probe.joints[p].blocked] for p in tuned}
         result = run.measure(f"verify{attempt}", gains, tuned, poses_of=poses_of, hold=HOLD_SECONDS)
         short = False
@@ -113,7 +115,8 @@ def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoint
                 continue
             prop.proposed["stiffness"] = k * factor
             prop.proposed["damping"] = d * math.sqrt(factor)
-            prop.why["stiffness"] = prop.why.get("stiffness", "") + f"; verified: static error {ratio:.3g}x the allowed share, x{factor:.3g}"
+            prop.why["stiffness"] = prop.why.get("stiffness",
+                                                 "") + f"; verified: static error {ratio:.3g}x the allowed share, x{factor:.3g}"
             prop.why.setdefault("damping", "zeta kept as stiffness was raised")
             prop.derived["omega_n"] = math.sqrt(prop.proposed["stiffness"] / prop.derived["inertia"])
         tuned = [p for p in tuned if p not in stuck]

@@ -276,7 +276,8 @@ class _ProbeRun:
             u = self.units
             values: dict[str, float | str] = {drive_attr(j.is_angular, "stiffness"): u.to_usd("stiffness", k, j.is_angular),
                       drive_attr(j.is_angular, "damping"): u.to_usd("damping", d, j.is_angular),
-                      drive_attr(j.is_angular, "maxForce"): u.to_usd("maxForce", f, j.is_angular) if math.isfinite(f) else PROBE_MAX_FORCE}
+                      drive_attr(j.is_angular, "maxForce"): u.to_usd("maxForce", f,
+                                                                     j.is_angular) if math.isfinite(f) else PROBE_MAX_FORCE}
             overrides.append(JointOverride(path, values, apis=[f"PhysicsDriveAPI:{'angular' if j.is_angular else 'linear'}"]))
         layer = write_override_layer(self.workdir / f"{tag}.layer.usda", self.stage, overrides)
         if filtered:

@@ -47,7 +47,8 @@ class Round:
         return bool(self.fixed or self.improved or self.judged or self.warnings_removed)
 
     def score(self) -> tuple:
-        return (len(self.fixed) + len(self.judged), len(self.improved), self.warnings_removed, -len(self.remaining), -len(self.proposals), self.index)
+        return (len(self.fixed) + len(self.judged), len(self.improved), self.warnings_removed, -len(self.remaining),
+                -len(self.proposals), self.index)
 
 
 def rows(result: "AssetResult") -> dict[tuple[str, str], Status]:

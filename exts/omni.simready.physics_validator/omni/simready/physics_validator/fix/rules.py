@@ -107,7 +107,8 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
     if math.isfinite(allow.effort_tolerance) and allow.effort_tolerance > 0 and (load_hold + test_load) > 0:
         needs.append(((load_hold + test_load) / (t.deflection_share * allow.effort_tolerance),
                       f"{allow.load_test}: held load + {allow.effort_force:g} N x {for_people(measure.lever_arm, 'm')} lever "
-                      f"deflects < {t.deflection_share:.3g} x {for_people(allow.effort_tolerance, 'rad' if joint.is_angular else 'm')}"))
+                      f"deflects < {t.deflection_share:.3g} x "
+                      f"{for_people(allow.effort_tolerance, 'rad' if joint.is_angular else 'm')}"))
     k_req, k_why = max(needs, key=lambda item: item[0])
     k_max = inertia * targets.omega_max(allow.fps) ** 2  # never escalated: it is the step's, not a target
     if k_req > k_max * (1.0 + t.slack):

@@ -47,7 +47,8 @@ def _font(size: int, bold: bool = False):
     from PIL import ImageFont
 
     font: ImageFont.FreeTypeFont | ImageFont.ImageFont | None = None
-    for name in (("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf") if bold else ("DejaVuSans.ttf", "LiberationSans-Regular.ttf")):
+    for name in (("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf") if bold else ("DejaVuSans.ttf",
+                                                                                  "LiberationSans-Regular.ttf")):
         try:
             font = ImageFont.truetype(name, size)
             break

@@ -150,7 +150,8 @@ def comparison_html(comparison: Comparison, out_dir: str | Path | None = None) -
         )
         mark = "yes" if row.agree else "NO"
         rows.append(
-            f'<tr class="{cls}"><td class="asset">{html.escape(display_path(row.asset))}</td><td>{html.escape(row.test)}</td>{cells}'
+            f'<tr class="{cls}"><td '
+            f'class="asset">{html.escape(display_path(row.asset))}</td><td>{html.escape(row.test)}</td>{cells}'
             f"<td>{mark}{_joint_table(row, engines)}</td></tr>"
         )
     head = "".join(f"<th>{html.escape(e)}</th>" for e in engines)

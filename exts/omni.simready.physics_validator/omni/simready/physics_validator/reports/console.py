@@ -172,7 +172,8 @@ def print_summary(report: RunReport, console: Console | None = None, compact: bo
         _print_table(report, console, title, fail_on_skip, registry)
     console.print(count_line(report), highlight=False, soft_wrap=True)
     if not report.complete:
-        console.print(f"[bold yellow]interrupted[/]: {plural(len(report.not_run), 'test run')} did not run (listed in the JSON report)")
+        console.print(f"[bold yellow]interrupted[/]: {plural(len(report.not_run), 'test run')} did not run (listed in the JSON "
+                      f"report)")
 
 
 def _print_table(report: RunReport, console: Console, title: str, fail_on_skip: bool, registry) -> None:

@@ -91,4 +91,5 @@ def print_fix_table(report: RunReport, console: Console | None = None, compact: 
             console.print(f"    {label}: " + (f"{escape(head)}: " if head else "") + f"{escape(item.why)}{escape(bodies)}",
                           highlight=False, soft_wrap=True)
         if fix.layer:
-            console.print(f"    layer: {escape(fix.layer)} (over the asset: {escape(fix.composed)})", highlight=False, soft_wrap=True)
+            console.print(f"    layer: {escape(fix.layer)} (over the asset: {escape(fix.composed)})", highlight=False,
+                          soft_wrap=True)

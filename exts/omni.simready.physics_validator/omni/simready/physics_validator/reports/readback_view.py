@@ -1,7 +1,8 @@
 """The runtime readback for people: the console lines, the HTML tables and the panel's rows of one asset.
 
 Flagged rows first (those that explain a verdict first, then ignored, clamped, from_other_attribute, differs,
-defaulted), each beside the verdicts it explains and its fix. The console shows one line per flag up to `LIMIT` an asset and counts the rest;
+defaulted), each beside the verdicts it explains and its fix. The console shows one line per flag up to `LIMIT` an asset and
+counts the rest;
 `defaulted` (not authored: the runtime's default applies) is always a count there, and a row in the tables.
 """
 
@@ -108,7 +109,8 @@ def print_readback(report: RunReport, console) -> None:
         readback = asset.runtime_readback
         assert readback is not None  # it has console lines
         settings = ", ".join(f"{k}={v}" for k, v in readback.settings.items())
-        console.print(f"runtime readback {escape(short_name(asset.path))} ({readback.engine}{'; ' + settings if settings else ''}):",
+        console.print(f"runtime readback {escape(short_name(asset.path))} "
+                      f"({readback.engine}{'; ' + settings if settings else ''}):",
                       highlight=False, soft_wrap=True)
         for text in lines:
             console.print(f"    {escape(text)}", highlight=False, soft_wrap=True)

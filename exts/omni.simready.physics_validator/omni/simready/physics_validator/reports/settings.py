@@ -35,7 +35,8 @@ def test_listing(registry, width: int) -> list[str]:
     for index, (name, test_cls) in enumerate(registry.items()):
         if index:
             lines.append("")
-        lines += textwrap.wrap(f"{name} {test_cls.version}  {', '.join(test_cls.features)}", width=width, subsequent_indent="    ")
+        lines += textwrap.wrap(f"{name} {test_cls.version}  {', '.join(test_cls.features)}", width=width,
+                               subsequent_indent="    ")
         # a setting and its unit never split across lines (NBSP is no break point for textwrap)
         defaults = ", ".join(f"{key}={with_unit(default_text(field), unit_of(test_cls.Config, key))}".replace(" ", NBSP)
                              for key, field in test_cls.Config.model_fields.items())

@@ -68,7 +68,8 @@ def run_call_isolated(fn: Callable[[Any], Any], arg: Any, run: RunConfig, engine
     return supervision.value, supervision.error
 
 
-def run_calls(fn: Callable[[Any], Any], args: list, run: RunConfig, engine: str | None = None, jobs: int = 1) -> list[tuple[Any, str]]:
+def run_calls(fn: Callable[[Any], Any], args: list, run: RunConfig, engine: str | None = None,
+              jobs: int = 1) -> list[tuple[Any, str]]:
     """[(value, error)] of fn(arg) for each arg, in order: `jobs` at a time in worker processes of one pool (kept
     across calls as for assets), or here one by one when the run is not isolated (`run.isolate` False)."""
     if not run.isolate:

@@ -91,7 +91,8 @@ class EditOutcome:
 class ValidatorViewModel(ReadbackPanel):
     """All of the panel. Widgets call its methods and redraw on its change notifications."""
 
-    def __init__(self, runner: Runner | None = None, registry: TestRegistry | None = None, config: ValidationConfig | None = None):
+    def __init__(self, runner: Runner | None = None, registry: TestRegistry | None = None,
+                 config: ValidationConfig | None = None):
         self.registry = registry or default_registry()
         self.config = config or ValidationConfig.defaults(self.registry)
         self.runner = runner

@@ -107,7 +107,8 @@ class ValidatorWindow(ui.Window):
                         for option in self.vm.tests:
                             self._build_test_option(option)
                 with ui.HStack(height=28, spacing=6):
-                    self._validate_btn = ui.Button("Validate", clicked_fn=self.vm.validate, identifier="physics_validator_validate")
+                    self._validate_btn = ui.Button("Validate", clicked_fn=self.vm.validate,
+                                                   identifier="physics_validator_validate")
                     self._stop_btn = ui.Button("Stop", clicked_fn=self.vm.stop, identifier="physics_validator_stop")
                 self._progress_model = ui.SimpleFloatModel(self.vm.progress)
                 ui.ProgressBar(self._progress_model, height=18)
@@ -128,9 +129,12 @@ class ValidatorWindow(ui.Window):
                 with ui.HStack(height=24, spacing=6):
                     self._rerun_test_btn = ui.Button("Re-run this test", clicked_fn=self._rerun_test)
                     self._rerun_joint_btn = ui.Button("Re-run this joint", clicked_fn=self._rerun_joint)
-                    self._propose_fix_btn = ui.Button("Propose fix", clicked_fn=self._propose_fix, identifier="physics_validator_propose_fix",
-                                                      tooltip="Tune this joint's drive, prove it by a re-run, apply it to the session only")
-                    self._remove_fix_btn = ui.Button("Remove fix", clicked_fn=self.vm.remove_fix, identifier="physics_validator_remove_fix")
+                    self._propose_fix_btn = ui.Button("Propose fix", clicked_fn=self._propose_fix,
+                                                      identifier="physics_validator_propose_fix",
+                                                      tooltip="Tune this joint's drive, prove it by a re-run, apply it to the "
+                                                              "session only")
+                    self._remove_fix_btn = ui.Button("Remove fix", clicked_fn=self.vm.remove_fix,
+                                                     identifier="physics_validator_remove_fix")
                 self._readback_frame = ui.CollapsableFrame(f"What the runtime read: {self.vm.readback_text()}", collapsed=True,
                                                            identifier="physics_validator_readback")
                 self._readback_frame.set_build_fn(self._build_readback)
@@ -144,9 +148,12 @@ class ValidatorWindow(ui.Window):
                             self._scrub = ui.IntSlider(min=0, max=1)
                             self._scrub.model.add_value_changed_fn(self._on_scrub)
                 with ui.HStack(height=24, spacing=6):
-                    ui.Button("Export JSON", clicked_fn=lambda: self.vm.export_json(self.vm.default_export_dir() / "physics_report.json"))
-                    ui.Button("Export JUnit", clicked_fn=lambda: self.vm.export_junit(self.vm.default_export_dir() / "physics_report.xml"))
-                    ui.Button("Open HTML report", clicked_fn=lambda: self.vm.export_html(self.vm.default_export_dir() / "physics_report"))
+                    ui.Button("Export JSON",
+                              clicked_fn=lambda: self.vm.export_json(self.vm.default_export_dir() / "physics_report.json"))
+                    ui.Button("Export JUnit",
+                              clicked_fn=lambda: self.vm.export_junit(self.vm.default_export_dir() / "physics_report.xml"))
+                    ui.Button("Open HTML report",
+                              clicked_fn=lambda: self.vm.export_html(self.vm.default_export_dir() / "physics_report"))
         self._refresh_buttons()
         self._verdicts.set_rows(self.vm.rows())
 
@@ -167,7 +174,8 @@ class ValidatorWindow(ui.Window):
                     ui.Label(fld.key, width=220, tooltip=fld.description)
                     field = ui.StringField(identifier=f"physics_validator_{test}_{fld.key}")
                     field.model.set_value(fld.text)
-                    field.model.add_end_edit_fn(lambda m, t=test, k=fld.key: self.vm.edit_threshold(t, k, m.get_value_as_string()))
+                    field.model.add_end_edit_fn(lambda m, t=test,
+                                                k=fld.key: self.vm.edit_threshold(t, k, m.get_value_as_string()))
             ui.Button("Reset to defaults", height=20, clicked_fn=lambda: self.vm.reset_thresholds(test))
 
     def _build_readback(self) -> None:
@@ -177,7 +185,8 @@ class ValidatorWindow(ui.Window):
             for kind in ("joints", "bodies"):
                 for r in view[kind]:
                     with ui.HStack(height=18, spacing=4):
-                        for text, width in ((r["name"], 140), (r["property"], 110), (r["authored"], 100), (r["runtime"], 100), (r["flag"], 130)):
+                        for text, width in ((r["name"], 140), (r["property"], 110), (r["authored"], 100), (r["runtime"], 100),
+                                            (r["flag"], 130)):
                             ui.Label(text, width=width, tooltip=r["attribute"] if width == 100 else r["words"])
                         ui.Label(" · ".join(x for x in (", ".join(r["explains"]), r["fix"] or r["note"]) if x), word_wrap=True)
 

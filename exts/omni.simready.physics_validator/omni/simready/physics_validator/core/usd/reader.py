@@ -4,7 +4,8 @@ Rigid bodies, shapes, joints, drives, limits and articulations come from OpenUSD
 parser (the parser omni.physx uses), so body/shape ownership and joint frames follow the same
 rules as Isaac Sim. What the parser does not cover is read by the prim modules beside this one:
 MassAPI, materials, PhysX and Newton attributes (velocity limits in three spellings), mimic and
-actuator relations, and (`spellings`) every authored attribute a runtime reads a joint or body value from. This module only orders the pass: stage checks, then materials, bodies,
+actuator relations, and (`spellings`) every authored attribute a runtime reads a joint or body value from. This module only orders
+the pass: stage checks, then materials, bodies,
 colliders, joints, articulations, and last the checks that need all of them.
 """
 

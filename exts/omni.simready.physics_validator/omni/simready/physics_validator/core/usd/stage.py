@@ -100,7 +100,8 @@ def check_stage(ctx: ReadContext, problems: list[tuple[str, str]]) -> None:
     if not ctx.stage.GetDefaultPrim():
         roots = [p for p in ctx.stage.GetPseudoRoot().GetChildren() if p.GetTypeName() != "PhysicsScene"]
         if len(roots) > 1:
-            ctx.issue("warning", "NO_DEFAULT_PRIM", "/", f"no defaultPrim and {len(roots)} root prims; validating the whole stage")
+            ctx.issue("warning", "NO_DEFAULT_PRIM", "/",
+                      f"no defaultPrim and {len(roots)} root prims; validating the whole stage")
     _check_composition(ctx)
 
 

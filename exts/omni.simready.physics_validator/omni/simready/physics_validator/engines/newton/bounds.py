@@ -66,7 +66,8 @@ def shape_half_extents(geo_type: int, scale: np.ndarray, rot: np.ndarray, vertic
     return None
 
 
-def world_aabb(body_q, shape_body, shape_transform, shape_type, shape_scale, indices, mesh_vertices) -> tuple[np.ndarray, np.ndarray] | None:
+def world_aabb(body_q, shape_body, shape_transform, shape_type, shape_scale, indices, mesh_vertices) -> tuple[np.ndarray,
+                                                                                                              np.ndarray] | None:
     """Union AABB (min, max) of the shapes in `indices`; mesh_vertices: shape index -> (n, 3) local vertices."""
     indices = list(indices)
     if not indices:

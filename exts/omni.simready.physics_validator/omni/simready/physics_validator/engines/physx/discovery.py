@@ -53,7 +53,8 @@ class Built:
                            and np.array_equal(self.art_cols, np.arange(n)))
 
 
-def discover(runtime, physx, stage, asset: "AssetModel", frame: "StageFrame", wrapper: "Wrapper", warn: Callable[[str], None]) -> Built:
+def discover(runtime, physx, stage, asset: "AssetModel", frame: "StageFrame", wrapper: "Wrapper",
+             warn: Callable[[str], None]) -> Built:
     SOT = runtime.SimObjectType
     columns = read_handles(physx, stage, runtime, SOT.ARTICULATION, ["dofJointPath", "isFixedBase"])
     articulations, fixed = columns.get("isFixedBase", ([], np.zeros(0)))

@@ -64,7 +64,8 @@ class MaximalJoints:
             axis = AXIS_INDEX[joint.axis]
             if rel_quat[0] < 0.0:  # q and -q are the same rotation: the angle in (-pi, pi]
                 rel_quat = -rel_quat
-            out[k] = float(rel_pos[axis]) if not joint.is_angular else 2.0 * math.atan2(float(rel_quat[1 + axis]), float(rel_quat[0]))
+            out[k] = float(rel_pos[axis]) if not joint.is_angular else 2.0 * math.atan2(float(rel_quat[1 + axis]),
+                                                                                        float(rel_quat[0]))
         return out
 
     def velocities(self, poses: dict, com_world: dict, velocities: dict) -> np.ndarray:
@@ -89,7 +90,8 @@ class MaximalJoints:
     def _frames(self, joint: "JointInfo", poses: dict):
         pos0, quat0 = poses.get(joint.body0, WORLD) if joint.body0 else WORLD
         pos1, quat1 = poses.get(joint.body1, WORLD) if joint.body1 else WORLD
-        return compose(pos0, quat0, joint.local_pose0.pos, joint.local_pose0.quat), compose(pos1, quat1, joint.local_pose1.pos, joint.local_pose1.quat)
+        return compose(pos0, quat0, joint.local_pose0.pos, joint.local_pose0.quat), compose(pos1, quat1, joint.local_pose1.pos,
+                                                                                            joint.local_pose1.quat)
 
     def write_targets(self, runtime, physx, stage, values: dict[str, float], velocity: bool = False) -> None:
         """USD drive targets (SI in, degrees / stage length out) at a new control ordinal of the ovstage: position

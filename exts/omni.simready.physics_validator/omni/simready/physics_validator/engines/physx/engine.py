@@ -94,7 +94,8 @@ class OvPhysxEngine(EngineBase):
 
     def describe(self) -> dict:
         version = ovphysx_version() or "not installed"
-        return {"name": self.name, "version": self.version, "components": {"ovphysx": version, "PhysX": physx_sdk_version(version)},
+        return {"name": self.name, "version": self.version,
+                "components": {"ovphysx": version, "PhysX": physx_sdk_version(version)},
                 "settings": {"physx.target": self.target}}
 
     # -- warnings: the runtime's log joins them whenever they are read --------------------------------

@@ -58,7 +58,8 @@ def carry_over_legacy_joint_attrs(stage, asset: "AssetModel", target: str) -> tu
     return carried, warnings
 
 
-def _carry(prim, joint: "JointInfo", name: str, per_axis: str | None, value: float, target: str, warnings: list[str]) -> list[str]:
+def _carry(prim, joint: "JointInfo", name: str, per_axis: str | None, value: float, target: str,
+           warnings: list[str]) -> list[str]:
     from pxr import Sdf
 
     instances = AXIS_INSTANCES.get(joint.type, ())

@@ -27,7 +27,8 @@ DRIVE_COLUMNS = ("jointStiffness", "jointDamping", "jointMaxForce", "jointArmatu
 class RuntimeProperties:
     """Reads of one attached PhysX instance, per DOF joint (`dofs` order) or per body."""
 
-    def __init__(self, runtime, physx, dofs: list["Dof"], frame: "StageFrame", articulations: list[str], art_dofs: list[list[str]]):
+    def __init__(self, runtime, physx, dofs: list["Dof"], frame: "StageFrame", articulations: list[str],
+                 art_dofs: list[list[str]]):
         self.runtime, self.physx, self.dofs, self.frame = runtime, physx, dofs, frame
         self.articulations, self.art_dofs = articulations, art_dofs
         self.coord = np.array([frame.joint_coordinate_scale(d.angular) for d in dofs])  # USD coordinate -> SI
@@ -97,7 +98,8 @@ class RuntimeProperties:
         if not self.articulations:
             return out
         matrices = {}
-        for path, row in read_columns(self.physx, self.runtime.SimObjectType.ARTICULATION, ["massMatrix"]).get("massMatrix", {}).items():
+        for path, row in read_columns(self.physx, self.runtime.SimObjectType.ARTICULATION, ["massMatrix"]).get("massMatrix",
+                                                                                                               {}).items():
             size = int(round(np.sqrt(row.size)))
             matrices[path] = row.reshape(size, size)
         for a, prim in enumerate(articulation_prims):

@@ -194,7 +194,8 @@ class StateIO:
         snapshot = {
             "pose": np.hstack([rows("position", 3), rows("orientation", 4)]),
             "vel": np.hstack([rows("linearVelocity", 3), rows("angularVelocity", 3)]),
-            "com": np.array([state.get("centerOfMassPosition", {}).get(p, np.zeros(3)) for p in self.wrench_bodies], float).reshape(-1, 3),
+            "com": np.array([state.get("centerOfMassPosition", {}).get(p, np.zeros(3)) for p in self.wrench_bodies],
+                            float).reshape(-1, 3),
         }
         snapshot.update(self._session_dof_columns({"q": "jointPosition", "qd": "jointVelocity", "target": "jointPositionTarget"}))
         return snapshot
@@ -202,7 +203,8 @@ class StateIO:
     def _session_dof_columns(self, names: dict[str, str]) -> dict[str, np.ndarray]:
         """{key: (A, D) array in binding units} of the session's articulation-joint attributes {key: name}."""
         SOT = self.runtime.SimObjectType
-        joints = read_columns(self.physx, SOT.ARTICULATION_JOINT, list(names.values()), per_prim=True) if self.articulations else {}
+        joints = read_columns(self.physx, SOT.ARTICULATION_JOINT, list(names.values()),
+                              per_prim=True) if self.articulations else {}
         out = {}
         for key, name in names.items():
             data = np.zeros(self.dof_shape, float)

@@ -59,7 +59,8 @@ def path_strings(runtime, stage, handles) -> list[str]:
     return [dictionary.path_to_string(int(h)) for h in handles if int(h)]
 
 
-def write_per_prim(physx, stage, runtime, sim_type, name: str, values: Mapping[str, np.ndarray | float], fill: float = 0.0) -> None:
+def write_per_prim(physx, stage, runtime, sim_type, name: str, values: Mapping[str, np.ndarray | float],
+                   fill: float = 0.0) -> None:
     """Write one attribute on every prim of `sim_type` (the session write has no row mask): `values[path]`
     where given, `fill` elsewhere."""
     dictionary = runtime.ovstage.PathDictionary(stage)

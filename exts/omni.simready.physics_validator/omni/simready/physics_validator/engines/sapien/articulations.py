@@ -142,7 +142,8 @@ def add_articulation(b: SceneBuilder, order, info, colliders_of) -> None:
         if joint is None:
             root_fixed = info["fixed"] or (spec.pin_base and info.get("holds_base", True))
             link.joint.type = "fixed" if root_fixed else "undefined"
-            root_pose = (np.zeros(3), IDENTITY) if node is None else (asset.bodies[node].world_pose.pos, asset.bodies[node].world_pose.quat)
+            root_pose = (np.zeros(3), IDENTITY) if node is None else (asset.bodies[node].world_pose.pos,
+                                                                      asset.bodies[node].world_pose.quat)
             entity.set_pose(pose(*root_pose))
         else:
             _configure_tree_joint(b, link, joint, sign)
@@ -206,7 +207,8 @@ def _initial_tree_position(b: SceneBuilder, joint: JointInfo, sign: float, node,
     if joint.joint_state_position is not None:
         return sign * float(joint.joint_state_position)
     bodies = b.asset.bodies
-    parent_pose: tuple[np.ndarray, np.ndarray] = (np.zeros(3), IDENTITY) if parent is None else (bodies[parent].world_pose.pos, bodies[parent].world_pose.quat)
+    parent_pose: tuple[np.ndarray, np.ndarray] = (np.zeros(3), IDENTITY) if parent is None else (bodies[parent].world_pose.pos,
+                                                                                                 bodies[parent].world_pose.quat)
     child_pose = (bodies[node].world_pose.pos, bodies[node].world_pose.quat)
     fp = compose(*parent_pose, *np_pose(pj.pose_in_parent))
     fc = compose(*child_pose, *np_pose(pj.pose_in_child))

@@ -75,7 +75,8 @@ def add_maximal_joint(b: SceneBuilder, joint: JointInfo) -> None:
         b.built.world_drives.append(drive)
     _configure_d6(b, drive, joint, sign)
     if joint.collision_enabled:
-        b.warn(f"{joint.path}: collisionEnabled = true is not honoured (SAPIEN joints always disable collision between the two bodies)")
+        b.warn(f"{joint.path}: collisionEnabled = true is not honoured (SAPIEN joints always disable collision between the two "
+               f"bodies)")
     if joint.is_dof:
         if joint.velocity_limit is not None:
             b.warn(f"{joint.path}: velocity limit not enforced on a maximal (non-articulation) joint, as in omni.physx")
@@ -127,7 +128,8 @@ def _configure_generic_d6(b: SceneBuilder, drive, joint: JointInfo) -> None:
         setter(0.0, 0.0) if lim.lower > lim.upper else setter(float(lim.lower), float(lim.upper))
     rot_x = limits.get("rotX")
     if rot_x is not None:
-        drive.set_limit_twist(0.0, 0.0) if rot_x.lower > rot_x.upper else drive.set_limit_twist(float(rot_x.lower), float(rot_x.upper))
+        drive.set_limit_twist(0.0, 0.0) if rot_x.lower > rot_x.upper else drive.set_limit_twist(float(rot_x.lower),
+                                                                                                float(rot_x.upper))
     swing = [limits.get("rotY"), limits.get("rotZ")]
     locked = [s is not None and s.lower > s.upper for s in swing]
     if all(locked):

@@ -94,7 +94,8 @@ def _sphere_from_points(points: np.ndarray) -> PlannedShape:
     lo, hi = points.min(axis=0), points.max(axis=0)
     centre = (lo + hi) / 2.0
     radius = max(float(np.linalg.norm(points - centre, axis=1).max()), _MIN_HALF_THICKNESS)
-    return PlannedShape("sphere", centre, np.array([1.0, 0, 0, 0]), radius=radius, unit_mass=mass_lib.sphere_properties(radius, 1.0))
+    return PlannedShape("sphere", centre, np.array([1.0, 0, 0, 0]), radius=radius,
+                        unit_mass=mass_lib.sphere_properties(radius, 1.0))
 
 
 def _triangles(collider: ColliderInfo) -> np.ndarray:
@@ -193,7 +194,8 @@ def _plan_mesh(collider: ColliderInfo, dynamic: bool, warn) -> list[PlannedShape
     if approx not in ("convexHull", "none", "meshSimplification"):
         warn(f"{collider.path}: approximation '{approx}' is not available in this engine; using a convex hull")
     elif approx != "convexHull":
-        warn(f"{collider.path}: triangle mesh on a dynamic body is not supported by PhysX; using its convex hull (as omni.physx does)")
+        warn(f"{collider.path}: triangle mesh on a dynamic body is not supported by PhysX; using its convex hull (as omni.physx "
+             f"does)")
     planned = _convex_shape(points)
     if planned is None:
         warn(f"{collider.path}: mesh is flat or degenerate; using its bounding box")

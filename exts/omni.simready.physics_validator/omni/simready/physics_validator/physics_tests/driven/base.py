@@ -79,7 +79,8 @@ class DrivenJointTest(PhysicsTest[DrivenConfigT]):
             simulated_actuator_schemas=ctx.engine_capabilities.simulated_actuator_schemas,
             only=getattr(ctx.config, "joints", None),
         )
-        unknown = set(getattr(ctx.config, "joints", None) or ()) - {j.name for j in ctx.asset.joints.values()} - set(ctx.asset.joints)
+        unknown = set(getattr(ctx.config, "joints",
+                              None) or ()) - {j.name for j in ctx.asset.joints.values()} - set(ctx.asset.joints)
         if unknown:
             ctx.warn(f"joint filter names no joint of this asset: {', '.join(sorted(unknown))}")
         report_selection(ctx, selection)

@@ -17,12 +17,20 @@ class EffortLimitConfig(DrivenJointConfig):
                                            json_schema_extra=unit("N"))
     test_duration_seconds: float = Field(2.0, gt=0, description="Load time per joint, spread over the 12 directions (s).",
                                          json_schema_extra=unit("s"))
-    break_tolerance: float = Field(0.10, ge=0, description="Fail: a driven joint deflected from its held pose, or any joint beyond its limits, by more than this x its range.",
+    break_tolerance: float = Field(0.10, ge=0,
+                                   description="Fail: a driven joint deflected from its held pose, or any joint beyond its "
+                                               "limits, by more than this x its range.",
                                    json_schema_extra=unit("fraction"))
-    max_judged_revolute_range_deg: float = Field(180.0, gt=0, description="The deflection allowance counts a revolute range at most this wide, and an unlimited revolute joint's range as this (deg).",
+    max_judged_revolute_range_deg: float = Field(180.0, gt=0,
+                                                 description="The deflection allowance counts a revolute range at most this "
+                                                             "wide, and an unlimited revolute joint's range as this (deg).",
                                                  json_schema_extra=unit("deg"))
-    unlimited_prismatic_range_m: float = Field(1.0, gt=0, description="The deflection allowance counts a prismatic range at most this long, and an unlimited prismatic joint's range as this (m).",
+    unlimited_prismatic_range_m: float = Field(1.0, gt=0,
+                                               description="The deflection allowance counts a prismatic range at most this long, "
+                                                           "and an unlimited prismatic joint's range as this (m).",
                                                json_schema_extra=unit("m"))
-    recovery_seconds: float = Field(0.5, ge=0, description="Unloaded time after each joint's load, for the drives to pull back (s).",
+    recovery_seconds: float = Field(0.5, ge=0,
+                                    description="Unloaded time after each joint's load, for the drives to pull back (s).",
                                     json_schema_extra=unit("s"))
-    stop_on_first_break: bool = Field(True, description="Stop the test at the first failing joint (avoids cascading instability).")
+    stop_on_first_break: bool = Field(True,
+                                      description="Stop the test at the first failing joint (avoids cascading instability).")

@@ -82,7 +82,8 @@ def world_point(ctx: "TestContext[EffortLimitConfig]", point):
     return None if pose is None else point.world(pose)
 
 
-def load_joint(ctx: "TestContext[EffortLimitConfig]", joint, point, held: HeldPose, watch, directions, frames_per_direction, series):
+def load_joint(ctx: "TestContext[EffortLimitConfig]", joint, point, held: HeldPose, watch, directions, frames_per_direction,
+               series):
     """Push `point` from each direction in turn (re-applied every step) until a joint gives way or the directions
     run out, then release and let the drives pull back; returns a JointLoad."""
     cfg = ctx.config

@@ -178,7 +178,8 @@ class EffortLimitTest(DrivenJointTest[EffortLimitConfig]):
         if torque < HELD_FACTOR * drive.max_force or deflected >= HELD_SHARE * tol:
             return ""
         unit = "N·m" if joint.is_angular else "N"
-        return (f"not judged: held by something other than its drive: the load's {'torque about its axis' if joint.is_angular else 'force along its axis'} "
+        return (f"not judged: held by something other than its drive: the load's "
+                f"{'torque about its axis' if joint.is_angular else 'force along its axis'} "
                 f"{for_people(torque, unit)} is {torque / drive.max_force:.3g} x its driveMaxForce "
                 f"{for_people(drive.max_force, unit)}, yet it deflected only {jv(joint, deflected)} (< {HELD_SHARE:.0%} of "
                 f"{jv(joint, tol)}): joint friction, a velocity cap of 0, a lock or a collision holds it")

@@ -74,7 +74,9 @@ def full_range_sweep_plot(result: TestResult, series: dict):
                  for key, name in (("hold_error_max", "at max"), ("hold_error_min", "at min"), ("zero_error", "end"))
                  if row is not None and num(row.measured.get(key)) is not None]
         if worst:
-            note(ax, "error " + " · ".join(worst) + f"  (limits {fmt_scaled(row_tol, factor, label)}, end {fmt_scaled(row_zero, factor, label)})")
+            note(ax,
+                 "error " + " · ".join(worst) + f"  (limits {fmt_scaled(row_tol, factor, label)}, end "
+                                                f"{fmt_scaled(row_zero, factor, label)})")
         span = max(3.0 * row_tol * factor, min(1.3 * worst_hold, 25.0 * row_tol * factor))
         ax.set_ylim(-span, span)
         ax.set_xlabel("time (s)", fontsize=7)

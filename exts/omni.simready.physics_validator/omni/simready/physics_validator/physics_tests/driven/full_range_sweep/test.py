@@ -93,7 +93,8 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
         )
         swept = plan.upper - plan.lower
         sweep = JointSweep(plan, range_scaled_tolerance(cfg.rest_tolerance_for(joint.is_angular), swept, cfg.rest_range_fraction),
-                           range_scaled_tolerance(cfg.zero_return_tolerance_for(joint.is_angular), swept, cfg.zero_range_fraction))
+                           range_scaled_tolerance(cfg.zero_return_tolerance_for(joint.is_angular), swept,
+                                                  cfg.zero_range_fraction))
         watch.new_window()
         for seg in plan.segments:
             seg_start = float(ctx.joint_positions()[idx])

@@ -21,9 +21,12 @@ class VelocityLimitConfig(DrivenJointConfig):
     settled_velocity_threshold: float = Field(0.05, gt=0, description="|v| below this counts as stopped (rad/s or m/s).",
                                               json_schema_extra=unit("rad/s or m/s"))
     capture_settled_grace_frames: int = Field(24, ge=1, description="Stopped frames after the motion that end a move early.")
-    target_margin_ratio: float = Field(0.05, ge=0, lt=0.5, description="Target sits this fraction of the range inside the far limit.",
+    target_margin_ratio: float = Field(0.05, ge=0, lt=0.5,
+                                       description="Target sits this fraction of the range inside the far limit.",
                                        json_schema_extra=unit("fraction"))
-    min_exercised_ratio: float = Field(0.9, gt=0, le=1, description="A joint whose peak stays below this fraction of its cap was not exercised (SKIP row).",
+    min_exercised_ratio: float = Field(0.9, gt=0, le=1,
+                                       description="A joint whose peak stays below this fraction of its cap was not exercised "
+                                                   "(SKIP row).",
                                        json_schema_extra=unit("fraction"))
 
     @property

@@ -22,7 +22,8 @@ def velocity_limit_plot(result: TestResult, series: dict):
     figure, axes = grid(len(shown))
     for ax, joint in zip(axes, shown):
         row = rows.get(joint)
-        t, speed, limit = recorded(series, f"{joint}/time"), recorded(series, f"{joint}/abs_velocity"), arr(series, f"{joint}/limit")
+        t, speed, limit = recorded(series, f"{joint}/time"), recorded(series, f"{joint}/abs_velocity"), arr(series,
+                                                                                                            f"{joint}/limit")
         unit = (row.limits.get("unit") if row else None) or "rad/s"
         factor, label = scale(unit, float(np.nanmax(limit)) if limit is not None and np.any(np.isfinite(limit)) else 1.0)
         ax.plot(t, speed * factor, color=status_color(row), lw=1.5, label="|velocity|")

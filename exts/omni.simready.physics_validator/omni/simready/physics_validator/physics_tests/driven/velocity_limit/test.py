@@ -33,7 +33,8 @@ from .view import VIEW
 
 # An unlimited revolute joint is chased instead of sent to a far target (a far target can be a whole number of turns
 # away, and a runtime that bounds its position target, PhysX 5: 2 pi, wraps the position within it): every step the
-# target is put this far ahead of the joint (under pi, so a wrapped drive error keeps its sign), inside the bound. A saturated drive then spins the joint as the far target
+# target is put this far ahead of the joint (under pi, so a wrapped drive error keeps its sign), inside the bound. A saturated
+# drive then spins the joint as the far target
 # would; the position rate is read across the wraps (position_rate wraps revolute deltas).
 CHASE_LEAD = 3.0  # rad
 # A velocity drive (stiffness 0, damping > 0) ignores position targets: it is commanded this multiple of its cap

@@ -21,11 +21,15 @@ class GroundDropConfig(TestConfig):
         json_schema_extra=unit("m"),
     )
     floor_level: float = Field(0.0, description="Floor height (m).", json_schema_extra=unit("m"))
-    floor_margin: float = Field(0.1, ge=0, description="Contact band above the floor, and the most the asset may sink below it (m).",
+    floor_margin: float = Field(0.1, ge=0,
+                                description="Contact band above the floor, and the most the asset may sink below it (m).",
                                 json_schema_extra=unit("m"))
-    penetration_size_fraction: float = Field(0.5, gt=0, description="The asset may sink at most this fraction of its smallest bounding-box extent (capped by floor_margin).",
+    penetration_size_fraction: float = Field(0.5, gt=0,
+                                             description="The asset may sink at most this fraction of its smallest bounding-box "
+                                                         "extent (capped by floor_margin).",
                                              json_schema_extra=unit("fraction"))
-    min_penetration_allowance: float = Field(0.005, ge=0, description="The sink allowance is never below this (m), whatever the asset's size.",
+    min_penetration_allowance: float = Field(0.005, ge=0,
+                                             description="The sink allowance is never below this (m), whatever the asset's size.",
                                              json_schema_extra=unit("m"))
     penetration_check_seconds: float = Field(
         1.0, ge=0, description="Delay after first contact before rest detection begins (s); penetration is checked every frame.",

@@ -101,7 +101,8 @@ class DropWatch:
                                f"not at rest before the {cfg.simulation_seconds:g} s cap "
                                f"({self.window.diagnosis(cfg.rest_tolerance)})")
         reason = (f"never touched the floor within {cfg.simulation_seconds:g} s (bounds min z stayed at or above "
-                  f"{self.prev_z if self.lowest_z is None else self.lowest_z:.3f} m; touch threshold {self.touch_threshold:.3f} m)")
+                  f"{self.prev_z if self.lowest_z is None else self.lowest_z:.3f} m; touch threshold {self.touch_threshold:.3f} "
+                  f"m)")
         if self.disabled:
             return DropVerdict(Status.FAIL, Code.COLLISIONS_DISABLED, f"{reason}; {self.disabled}")
         if scenery_path:

@@ -144,4 +144,5 @@ def ground_drop_plot(result: TestResult, series: dict):
     ax_all.set_ylabel("height above the floor (m)", fontsize=8)
     ax_all.grid(alpha=0.3)
     figure.tight_layout()
-    return [(figure, "ground_drop: movement in the rest window against rest_tolerance_m, and the lowest point against the floor band")]
+    return [(figure,
+             "ground_drop: movement in the rest window against rest_tolerance_m, and the lowest point against the floor band")]
