@@ -45,7 +45,8 @@ def test_native_stderr_filter_drops_only_the_named_lines():
         import os
         from omni.simready.physics_validator.engines.quiet_warp import native_stderr_without
         with native_stderr_without(("CUDA driver",)):
-            os.write(2, b"Warp CUDA warning: Could not find or load the NVIDIA CUDA driver. GPU execution will not be available.\\n")
+            os.write(2, b"Warp CUDA warning: Could not find or load the NVIDIA CUDA driver. "
+                        b"GPU execution will not be available.\\n")
             os.write(2, b"a native error the user must see\\n")
         os.write(2, b"after\\n")
         """

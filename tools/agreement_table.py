@@ -320,7 +320,8 @@ def attribute(row: dict, facts: dict) -> tuple[str | None, str]:
     hit = {n: v for n, v in friction.items() if not names or n in names}
     if hit and (test == "ground_drop" or len(hit)):
         top = sorted(hit.items(), key=lambda kv: -kv[1])[:3]
-        return "S3", "joint friction (or newton:damping) authored: " + ", ".join(f"{n} {v:g}" for n, v in top) + f" ({len(friction)} joints)"
+        named = ", ".join(f"{n} {v:g}" for n, v in top)
+        return "S3", f"joint friction (or newton:damping) authored: {named} ({len(friction)} joints)"
     armature = facts.get("armature", {})
     hit = {n: v for n, v in armature.items() if not names or n in names}
     if hit:
@@ -382,7 +383,8 @@ def build(out: Path, sets: list[str]) -> dict:
         if not (folder / "compare.json").exists():
             continue
         compare = json.loads((folder / "compare.json").read_text())
-        reports = {e: json.loads((folder / e / "report.json").read_text()) for e in ENGINES if (folder / e / "report.json").exists()}
+        reports = {e: json.loads((folder / e / "report.json").read_text())
+                   for e in ENGINES if (folder / e / "report.json").exists()}
         run = json.loads((folder / "run.json").read_text()) if (folder / "run.json").exists() else {}
         per_test = {t: Counter() for t in TESTS}
         pairs = {t: Counter() for t in TESTS}
@@ -437,7 +439,8 @@ def write_markdown(data: dict, path: Path) -> None:
           "[engine-divergences.md](engine-divergences.md)). Every input validated on both engines, all five tests,",
           "through `simready-physics validate ... --compare physx,sapien --no-video --no-html`; a pair agrees when",
           "both verdicts have the same status.", "", "## Summary", "",
-          "| set | assets | pairs | agree | disagree | physx wall / sim-s | sapien wall / sim-s |", "|---|---|---|---|---|---|---|"]
+          "| set | assets | pairs | agree | disagree | physx wall / sim-s | sapien wall / sim-s |",
+          "|---|---|---|---|---|---|---|"]
     for name, s in data["sets"].items():
         speed = [s["speed"].get(e, {}).get("wall_per_simulated_second") for e in ENGINES]
         md.append(f"| {name} | {s['assets']} | {s['pairs']} | {s['agree']} | {s['disagree']} | "
@@ -466,7 +469,8 @@ def write_markdown(data: dict, path: Path) -> None:
                     cells.append(f"**{v['status']}** ({_deciding(v)})")
                 evidence = r["evidence"] or "—"
                 if r["joints"]:
-                    evidence += "<br>" + "<br>".join(r["joints"][:4]) + (f"<br>(+{len(r['joints']) - 4} joints)" if len(r["joints"]) > 4 else "")
+                    more = f"<br>(+{len(r['joints']) - 4} joints)" if len(r["joints"]) > 4 else ""
+                    evidence += "<br>" + "<br>".join(r["joints"][:4]) + more
                 asset = Path(r["asset"])
                 md.append(f"| {asset.parent.name}/{asset.name} | {r['test']} | {cells[0]} | {cells[1]} | "
                           f"{r['cause'] or 'unexplained'} | "

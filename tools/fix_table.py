@@ -140,8 +140,8 @@ def write_markdown(sets: dict, path: Path) -> None:
             md.append(f"| `{cause}` | {n} |")
         md += ["", "| asset | fix | as authored → with the layer | why not (causes) |", "|---|---|---|---|"]
         for a in s["assets"]:
-            cells = ", ".join(f"{t} {b}→{x}" if x and x != b else f"{t} {b}" for t, (b,
-                                                                                     x) in a["tests"].items() if b in FAILING or (x and x != b))
+            cells = ", ".join(f"{t} {b}→{x}" if x and x != b else f"{t} {b}"
+                              for t, (b, x) in a["tests"].items() if b in FAILING or (x and x != b))
             md.append(f"| {Path(a['path']).stem} | {a['status']} | {cells or '—'} | {', '.join(a['causes']) or '—'} |")
         md.append("")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -37,7 +37,8 @@ def table(report_path: Path) -> list[str]:
         for e in readback.flagged():
             row = rows[(name, e.property, e.flag, e.authored_attribute or "—")]
             row[0] += 1
-            pair = f"{value_text(e.authored, e.unit) if e.authored is not None else 'not authored'} → {value_text(e.runtime, e.unit)}"
+            authored = value_text(e.authored, e.unit) if e.authored is not None else "not authored"
+            pair = f"{authored} → {value_text(e.runtime, e.unit)}"
             if pair not in row[1]:
                 row[1].append(pair)
             row[2].update(e.explains)

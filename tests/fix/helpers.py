@@ -91,4 +91,5 @@ def zeta_from_overshoot(error: np.ndarray, step: float) -> float:
 def tree_digest(folder) -> dict[str, str]:
     """sha256 of every file under `folder` by relative path."""
     folder = Path(folder)
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}

@@ -78,7 +78,8 @@ def test_weak_ur5_reports_the_shoulders_need_against_its_rating_instead_of_raisi
     assert rated["shoulder_lift_joint"].startswith("needs ")
     need = float(rated["shoulder_lift_joint"].split()[1])
     assert need > 100.0  # 1.5 x its gravity + sweep load (about 87 N·m measured)
-    assert "rated 15 N·m (drive:angular:physics:maxForce): kept at the rating; pass --raise-max-force" in rated["shoulder_lift_joint"]
+    expected = "rated 15 N·m (drive:angular:physics:maxForce): kept at the rating; pass --raise-max-force"
+    assert expected in rated["shoulder_lift_joint"]
     for joint in fix.joints:  # no maxForce above the authored value
         for change in joint.changes:
             if change.attribute.endswith("maxForce"):

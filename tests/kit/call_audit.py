@@ -418,7 +418,8 @@ class CallAudit:
             return OurInst(target, func.module)
         bound = func.owner is not None and not any(ast.unparse(d) in ("staticmethod",
                                                                       "classmethod") for d in target.decorator_list)
-        skip = 1 if func.owner is not None and (bound or any(ast.unparse(d) == "classmethod" for d in target.decorator_list)) else 0
+        is_classmethod = any(ast.unparse(d) == "classmethod" for d in target.decorator_list)
+        skip = 1 if func.owner is not None and (bound or is_classmethod) else 0
         arg_types = self._arg_types(module, target, node, env, skip)
         return self._function(func.module, target, dict(func.module.env), func.owner, arg_types)
 

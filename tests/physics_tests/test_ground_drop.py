@@ -65,7 +65,9 @@ def test_collision_disabled_fails_naming_the_disabled_colliders(tmp_path, engine
     """Issue 13 item 8: an asset whose only collider has collisionEnabled = false passes the precheck (CollisionAPI
     is applied, as the spec checks and Kit does) and falls through the floor: FAIL, and the reason now names the
     disabled colliders with the matching hint (it used to send the author to the convex-hull hint)."""
-    from omni.simready.physics_validator.physics_tests.ground.ground_drop.hints import COLLISIONS_DISABLED as HINT_COLLISION_DISABLED, PENETRATED as HINT_PENETRATED
+    from omni.simready.physics_validator.physics_tests.ground.ground_drop.hints import (
+        COLLISIONS_DISABLED as HINT_COLLISION_DISABLED, PENETRATED as HINT_PENETRATED,
+    )
     from tests.fixtures.runs import require_engine
 
     test = GroundDropTest()

@@ -132,7 +132,8 @@ def test_not_a_terminal_prints_one_line_per_asset_and_every_non_passing_reason()
     # robot_20's SKIP and not-applicable lines
     assert len(lines) == len(report.assets) + 23 + 2 * 3 + 1 + 1 + 2 + 2  # + title and totals
     assert lines[0] == "simready-physics 0.1.0 on physx: 28 assets"
-    assert lines[-1] == "140 tests on 28 assets: PASS: 28  FAIL: 4  SKIP: 1  NOT_APPLICABLE: 102  PRECHECK_FAILURE: 5  (PASS*: 1 with warnings)"
+    assert lines[-1] == ("140 tests on 28 assets: PASS: 28  FAIL: 4  SKIP: 1  NOT_APPLICABLE: 102  PRECHECK_FAILURE: 5  "
+                         "(PASS*: 1 with warnings)")
     for asset in report.assets:  # the short name whole on its line: never split mid-word at 80 columns
         assert sum(short_name(asset.path) in line for line in lines) == 1
     robot = next(line for line in lines if "robot_03.usda" in line)

@@ -30,8 +30,8 @@ def test_verdict_filter_hides_assets_without_that_verdict(tmp_path):
             rows = page.locator("#summary-grid tbody tr")
 
             def visible_assets() -> set[str]:
-                return {rows.nth(i).get_attribute("data-asset").rsplit("/",
-                                                                       1)[-1] for i in range(rows.count()) if rows.nth(i).is_visible()}
+                return {rows.nth(i).get_attribute("data-asset").rsplit("/", 1)[-1]
+                        for i in range(rows.count()) if rows.nth(i).is_visible()}
 
             everything = visible_assets()
             assert everything == {"a_good.usda", "b_kinematic.usda", "c_anchored.usda", "d_broken.usda", "e_layered.usda"}

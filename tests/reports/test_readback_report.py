@@ -71,7 +71,8 @@ def test_the_html_report_shows_a_per_joint_table_flagged_rows_first(latest_run):
 def test_the_console_shows_one_line_per_flag_then_counts():
     entries = [ReadbackEntry(joint=f"/R/j{i}", property="max_velocity", authored=120.0,
                              authored_attribute="physxJoint:maxJointVelocity",
-                             runtime=float("inf"), unit="°/s", flag="ignored", explains=["velocity_limit FAIL"]) for i in range(8)]
+                             runtime=float("inf"), unit="°/s", flag="ignored", explains=["velocity_limit FAIL"])
+               for i in range(8)]
     entries += [ReadbackEntry(joint="/R/j0", property="stiffness", runtime=0.0, unit="N·m/°", flag="defaulted")]
     asset = AssetResult(path="/a/robot.usda", runtime_readback=RuntimeReadback(engine="physx", entries=entries))
     lines = console_lines(asset)

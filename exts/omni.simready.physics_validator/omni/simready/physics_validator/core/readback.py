@@ -223,7 +223,8 @@ def _body_entry(body: BodyInfo, prop: str, value, runtime: RuntimeValues) -> Rea
         elif not close(authored, value, COM_TOL if prop == "com" else ABS_TOL):
             flag = "differs"
     elif prop in DEFAULT_MATTERS:
-        flag, note = "defaulted", f"no mass or density authored: {runtime.engine} computes it from the colliders at its default density"
+        flag, note = "defaulted", (f"no mass or density authored: {runtime.engine} computes it from the colliders at its "
+                                   "default density")
     elif prop in runtime.body_defaults and not same_set(_as_tuple(value), tuple(runtime.body_defaults[prop][:1])):
         flag, note = "differs", "not authored on the body's colliders"
     return ReadbackEntry(body=body.path, property=prop, unit=unit, flag=flag, note=note,

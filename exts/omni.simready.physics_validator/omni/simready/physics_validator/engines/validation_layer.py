@@ -366,7 +366,8 @@ def _author_lift(stage, prim_path: str, distance: float, up_vector: tuple[float,
         raise ValueError(f"cannot lift {prim_path}: not an Xformable prim")
     world_up = Gf.Vec3d(*up_vector)
     parent = prim.GetParent()
-    parent_to_world = UsdGeom.Xformable(parent).ComputeLocalToWorldTransform(0) if parent.IsA(UsdGeom.Xformable) else Gf.Matrix4d(1)
+    parent_to_world = (UsdGeom.Xformable(parent).ComputeLocalToWorldTransform(0) if parent.IsA(UsdGeom.Xformable)
+                       else Gf.Matrix4d(1))
     in_parent = parent_to_world.GetInverse().TransformDir(world_up * distance)
     ops = xformable.GetOrderedXformOps()
     name = f"xformOp:translate:{LIFT_OP_SUFFIX}"

@@ -79,7 +79,8 @@ def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict
 
 
 def write_round_layers(state: "AssetFix", index: int, target: str) -> Round | None:
-    proposals = {p: prop for p, prop in (state.plan.proposals.items() if state.plan else ()) if prop.changed and p not in state.reverted}
+    proposals = {p: prop for p, prop in (state.plan.proposals.items() if state.plan else ())
+                 if prop.changed and p not in state.reverted}
     assert state.diagnosis is not None  # diagnosed before any round
     migrate = dict(state.diagnosis.migrate)
     if not proposals and not migrate:
@@ -114,7 +115,8 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
                    300) or "only legacy PhysxJointAPI spellings, carried per axis"
         what = "; ".join(f"{c.attribute.rsplit(':', 1)[-1]} {_before_text(c)} -> {_value_text(c.after)} {c.unit}".rstrip()
                          + f" ({clip(c.why, 160)})" for c in changes.get(path, []))
-        comments[path] = f"{TOOL}. Why: {why}. Changes: {what}. Verdicts as authored -> with this layer: {verdicts or 'unchanged'}"
+        comments[path] = (f"{TOOL}. Why: {why}. Changes: {what}. "
+                          f"Verdicts as authored -> with this layer: {verdicts or 'unchanged'}")
     overrides, _, stage = _overrides(state, best.proposals, best.migrate, comments)
     layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
     header = (f"{TOOL}: drive-tuning overrides for {state.path} (only changed attributes; the asset is not modified). "
@@ -177,7 +179,8 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
             prop = shown.proposals.get(path)
             if prop is not None:
                 joint.measured = {k: float(v) for k, v in prop.derived.items()}
-                joint.measured["lever_arm"] = float(state.plan.probe.joints[path].lever_arm) if state.plan and state.plan.probe and path in state.plan.probe.joints else math.nan
+                probe = state.plan.probe if state.plan else None
+                joint.measured["lever_arm"] = float(probe.joints[path].lever_arm) if probe and path in probe.joints else math.nan
                 joint.measured["escalation"] = prop.level
             result.joints.append(joint)
     result.not_fixable = _not_fixable(state, best)
@@ -273,7 +276,8 @@ def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
         if any(r.worth for r in state.rounds):
             return f"no layer accepted: every round that fixed a verdict broke one that passed{tail}"
         return f"no layer accepted: no round fixed a verdict{tail}"
-    parts = [f"{len(best.fixed)} of {len(failing)} failing verdict(s) fixed" + (f" ({', '.join(best.fixed)})" if best.fixed else "")]
+    parts = [f"{len(best.fixed)} of {len(failing)} failing verdict(s) fixed"
+             + (f" ({', '.join(best.fixed)})" if best.fixed else "")]
     if best.judged:
         added = len(state.diagnosis.added) if state.diagnosis else 0
         parts = parts if failing else []

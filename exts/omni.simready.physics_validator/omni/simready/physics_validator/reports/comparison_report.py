@@ -170,7 +170,8 @@ th {{ background: #eef1f7; }} td.asset {{ max-width: 22em; overflow-wrap: anywhe
 tr.disagree {{ background: #ffe3e3; }} tr.disagree td:last-child {{ font-weight: bold; color: #a00; }}
 .status {{ display: inline-block; font-weight: 600; font-size: 12px; color: #fff; padding: 1px 8px; border-radius: 10px; }}
 {colors} a.section {{ text-decoration: none; }} a.section:hover .status {{ outline: 2px solid #17315e; }}
-.reason {{ font-size: 0.85em; color: #333; max-width: 32em; }} ul.metrics {{ margin: 2px 0; padding-left: 1.2em; font-size: 0.8em; }}
+.reason {{ font-size: 0.85em; color: #333; max-width: 32em; }}
+ul.metrics {{ margin: 2px 0; padding-left: 1.2em; font-size: 0.8em; }}
 table.joints {{ margin-top: 4px; font-size: 0.8em; font-weight: normal; color: #000; }}
 ul.reports {{ margin: 4px 0 12px; }}
 </style></head><body>

@@ -64,7 +64,8 @@ def print_fix_table(report: RunReport, console: Console | None = None, compact: 
                       highlight=False, soft_wrap=True)
         changed = [t for t in fix.tests if t.after is not None and t.after != t.before]
         tests = "  ".join(f"{t.test} {styled(t.before.value, t.before)}"
-                          + (f"→{styled(t.after.value, t.after)}" if t in changed and t.after is not None else "") for t in fix.tests)
+                          + (f"→{styled(t.after.value, t.after)}" if t in changed and t.after is not None else "")
+                          for t in fix.tests)
         console.print(f"    tests: {tests}", highlight=False, soft_wrap=True)
         if fix.joints and not compact:
             table = Table(show_lines=False, expand=False, title=None)

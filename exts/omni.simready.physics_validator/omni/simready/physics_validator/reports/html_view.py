@@ -259,6 +259,7 @@ def fix_view(fix, html_dir) -> dict | None:
                          + (" (assumed: confirm the actuator's rating)" if change.assumed else ""),
                          "unit": change.unit, "why": change.why, "verdicts": verdicts if n == 0 else []})
     tests = [{"test": t.test, "before": t.before.value, "after": t.after.value if t.after else "",
-              "changed": t.after is not None and t.after != t.before, "reason": t.after_reason or t.before_reason} for t in fix.tests]
+              "changed": t.after is not None and t.after != t.before, "reason": t.after_reason or t.before_reason}
+             for t in fix.tests]
     return {"f": fix, "rows": rows, "tests": tests, "layer": link(fix.layer), "composed": link(fix.composed),
             "layer_name": Path(fix.layer).name if fix.layer else "", "not_fixable": fix.not_fixable}

@@ -70,7 +70,8 @@ def tables(asset: AssetResult) -> dict | None:
 
 def line(entry: ReadbackEntry) -> str:
     """'joint2 static_friction: newton:friction = 1 N·m, runtime 1 N·m — from_other_attribute → drive_gain_validation WARN'."""
-    authored = f"{entry.authored_attribute} = {value_text(entry.authored, entry.unit)}" if entry.authored is not None else "not authored"
+    authored = (f"{entry.authored_attribute} = {value_text(entry.authored, entry.unit)}" if entry.authored is not None
+                else "not authored")
     text = f"{name_of(entry)} {entry.property}: {authored}, runtime {value_text(entry.runtime, entry.unit)} — {entry.flag}"
     if entry.explains:
         text += f" → {', '.join(entry.explains)}"

@@ -248,7 +248,8 @@ class KitPhysxEngine(EngineBase):
             parse_si = {p: self._frame.pose_to_si(r[:3], quat_xyzw_to_wxyz(r[3:])) for p, r in self._parse_poses.items()}
             assert self._dof_map is not None  # built with the views
             joints = [self._asset.joints[path] for path in self._dof_map.joints]
-            if all(j.body0 in parse_si or not j.body0 for j in joints) and all(j.body1 in parse_si or not j.body1 for j in joints):
+            if (all(j.body0 in parse_si or not j.body0 for j in joints)
+                    and all(j.body1 in parse_si or not j.body1 for j in joints)):
                 # the DOF positions the parse poses give (USD body0 -> body1 sense, as the views report them)
                 at_parse = [maximal_joint_state(j, parse_si)[0] for j in joints]
                 positions, _touched = self._dof_map.scatter_targets(q, at_parse)

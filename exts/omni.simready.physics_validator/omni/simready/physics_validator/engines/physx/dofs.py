@@ -103,7 +103,8 @@ class MaximalJoints:
         for path, value in values.items():
             joint = self.asset.joints[path]
             usd = math.degrees(value) if joint.is_angular else self.frame.length_from_si(value)
-            name = f"drive:{'angular' if joint.is_angular else 'linear'}:physics:{'targetVelocity' if velocity else 'targetPosition'}"
+            axis, attr = ("angular" if joint.is_angular else "linear"), ("targetVelocity" if velocity else "targetPosition")
+            name = f"drive:{axis}:physics:{attr}"
             query = stage.query_from_path_list(dictionary.create_path_list_from_strings([path]))
             try:
                 tensor = ovstage.make_dltensor(np.array([usd], np.float32), dtype=dtype, shape=[1], ndim=1)

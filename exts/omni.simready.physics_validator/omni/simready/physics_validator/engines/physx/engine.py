@@ -433,6 +433,7 @@ class OvPhysxEngine(EngineBase):
         raw = self.state_io.body_velocities()
         f = self._frame
         linear, angular = f.vectors_to_si(raw[:, 0:3], f.meters_per_unit), f.vectors_to_si(raw[:, 3:6])
-        com = {p: pos[self.built.body_row[p]] + rot[self.built.body_row[p]] @ self.built.com_local[r] for p, r in self.built.wrench_row.items()}
+        com = {p: pos[self.built.body_row[p]] + rot[self.built.body_row[p]] @ self.built.com_local[r]
+               for p, r in self.built.wrench_row.items()}
         return com, {p: (linear[i], angular[i]) for i, p in enumerate(self.built.bodies)}
 

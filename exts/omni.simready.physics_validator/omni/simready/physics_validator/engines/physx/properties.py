@@ -33,7 +33,8 @@ class RuntimeProperties:
         self.articulations, self.art_dofs = articulations, art_dofs
         self.coord = np.array([frame.joint_coordinate_scale(d.angular) for d in dofs])  # USD coordinate -> SI
         self.effort = np.array([frame.joint_effort_scale(d.angular) for d in dofs])  # USD effort -> SI
-        self.length = np.array([frame.meters_per_unit if d.angular else 1.0 for d in dofs])  # length power of a coordinate's inertia
+        # the length power of a coordinate's inertia
+        self.length = np.array([frame.meters_per_unit if d.angular else 1.0 for d in dofs])
         self.inertia = frame.kilograms_per_unit * self.length**2  # kg u^2 -> kg m^2 (angular), kg (linear)
 
     def _joint_columns(self, names) -> dict:

@@ -77,7 +77,8 @@ def effort_limit_plot(result: TestResult, series: dict):
             f" (limit {fmt_scaled(threshold, factor, label)})" if threshold is not None else "")
         other, other_value = _other_joint_moved(row, joint)
         top = max(float(np.nanmax(worst)) if np.any(np.isfinite(worst)) else 0.0, threshold or 0.0) * factor
-        if other and row is not None:  # the load moved another joint more: the series hold the loaded joint only, the row says the rest
+        # the load moved another joint more: the series hold the loaded joint only, the row says the rest
+        if other and row is not None:
             direction = int(num(row.measured.get("worst_direction"), 1))
             ax.plot([direction], [other_value * factor], marker="v", color=FAIL_COLOR, ms=7, ls="none",
                     label="another joint's largest deflection")

@@ -53,4 +53,5 @@ class RestWindow:
         corner, centre = self.deviation()
         if centre <= tolerance < corner:
             return f"position stable but rotation not: corners moved {corner * 100:.1f} cm (spinning or rocking)"
-        return f"still moving: centre moved {centre * 100:.1f} cm, corners {corner * 100:.1f} cm in the last window (sliding or bouncing)"
+        return (f"still moving: centre moved {centre * 100:.1f} cm, corners {corner * 100:.1f} cm in the last window "
+                "(sliding or bouncing)")
