@@ -208,7 +208,8 @@ class EffortLimitTest(DrivenJointTest[EffortLimitConfig]):
         ctx.metric("joints_passed", len(loaded) - len(failed))
         ctx.metric("joints_failed", len(failed))
         ctx.metric("joints_dead_drive", sum(1 for r in loaded if r.measured.get("dead_drive")))
-        ctx.metric("max_deflection", max((r.measured.get("max_deflection", 0.0) for r in loaded), default=0.0))  # none when it blew up held
+        # none loaded when it blew up held
+        ctx.metric("max_deflection", max((r.measured.get("max_deflection", 0.0) for r in loaded), default=0.0))
         held = [r for r in ctx.result.joints if r.code == Code.HELD_BY_OTHER]
         if not loaded:
             detail = listed([f"{r.joint}: {r.reason}" for r in held], 3, "; ") or "no joint was loaded"
