@@ -14,6 +14,9 @@ from ..core.plugin import PhysicsTest, TestRegistry, load_entry_points
 from .driven.drive_gain_validation import DriveGainValidationTest
 from .driven.effort_limit import EffortLimitTest
 from .driven.full_range_sweep import FullRangeSweepTest
+from .driven.mimic_joint import MimicJointTest
+from .driven.multi_joint_coordination import MultiJointCoordinationTest
+from .driven.state_accuracy import StateAccuracyTest
 from .driven.velocity_limit import VelocityLimitTest
 from .ground.ground_drop import GroundDropTest
 
@@ -23,6 +26,9 @@ BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     FullRangeSweepTest,
     DriveGainValidationTest,
     EffortLimitTest,
+    StateAccuracyTest,
+    MultiJointCoordinationTest,
+    MimicJointTest,
 )
 
 _REGISTRY: TestRegistry | None = None

@@ -76,7 +76,8 @@ class KitPhysxEngine(EngineBase):
     # revolute_target_bound as in the physx engine: PhysX 5 bounds an unlimited eREVOLUTE joint's target to 2 pi (measured
     # on ovphysx, not in Kit)
     CAPABILITIES = EngineCapabilities(reads_runtime_values=True, single_joint_position_targets=True,
-                                      joint_velocity_targets=True, revolute_target_bound=2.0 * math.pi)
+                                      joint_velocity_targets=True, revolute_target_bound=2.0 * math.pi,
+                                      mimic_joints=True, physics_runtime="PhysX")
 
     def __init__(self, mode: str = "manual", target: str | None = None, usd_context_name: str = "", stage=None):
         """`stage`: manual mode only, a stage of pxr's UsdUtils.StageCache that is not the open one, e.g. from
