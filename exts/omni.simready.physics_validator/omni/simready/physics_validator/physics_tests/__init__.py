@@ -19,6 +19,8 @@ from .driven.multi_joint_coordination import MultiJointCoordinationTest
 from .driven.state_accuracy import StateAccuracyTest
 from .driven.velocity_limit import VelocityLimitTest
 from .ground.ground_drop import GroundDropTest
+from .ground.slope_drop import SlopeDropTest
+from .multibody.joint_movement import JointMovementTest
 
 BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     GroundDropTest,
@@ -29,6 +31,8 @@ BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     StateAccuracyTest,
     MultiJointCoordinationTest,
     MimicJointTest,
+    JointMovementTest,
+    SlopeDropTest,
 )
 
 _REGISTRY: TestRegistry | None = None

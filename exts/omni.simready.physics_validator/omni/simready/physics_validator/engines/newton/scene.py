@@ -26,11 +26,12 @@ wp, newton = import_newton()
 ARTICULATION_CONSTRAINT_MAX = 64
 
 
-def _placement_shift(builder, spec: SceneSpec) -> tuple[float, float, float]:
-    """How far to move the import so its shapes' bounds sit where the scene asks (place_bottom_at, place_xy)."""
+def _placement_shift(builder, spec: SceneSpec, asset: AssetModel) -> tuple[float, float, float]:
+    """How far to move the import so its shapes' bounds sit where the scene asks (place_bottom_at, place_xy); the
+    asset model's authored bounds when no shape collides (every collider disabled), as the physx engine places it."""
     if spec.place_bottom_at is None and spec.place_xy is None:
         return (0.0, 0.0, 0.0)
-    box = builder_aabb(builder)
+    box = builder_aabb(builder) or asset.authored_bounds()
     if box is None:
         return (0.0, 0.0, 0.0)
     lo, hi = box
@@ -64,7 +65,7 @@ class NewtonScene:
 def build_scene(asset: AssetModel, spec: SceneSpec, warn) -> NewtonScene:
     source = source_of(asset, warn)
     builder, result = import_usd(source, spec)
-    shift = _placement_shift(builder, spec)
+    shift = _placement_shift(builder, spec, asset)
     if any(abs(v) > 1e-9 for v in shift):
         builder, result = import_usd(source, spec, wp.transform(shift, wp.quat_identity()))
     articulate_loose_joints(builder, asset, warn)
