@@ -393,9 +393,8 @@ def _write_simready(report, out_dir: Path, console: Console) -> list:
     from .physics_tests import default_registry
     from .reports.simready_results import write_simready_results
 
-    summaries = {name: cls.summary for name, cls in default_registry().items()}
     try:
-        return [("SimReady results", write_simready_results(report, out_dir, summaries))]
+        return [("SimReady results", write_simready_results(report, out_dir, default_registry()))]
     except OSError as exc:
         console.print(f"[bold red]error:[/] {escape(f'cannot write the SimReady results under {out_dir}: {exc.strerror or exc}')}",
                       highlight=False, soft_wrap=True)

@@ -103,8 +103,9 @@ def _media(result: "TestResult", out_dir: Path) -> list[dict]:
     return media
 
 
-def write_simready_results(report: "RunReport", out_dir: str | Path, summaries: dict[str, str] | None = None) -> Path:
-    """Write every verdict of `report` under OUT/results/; returns that folder."""
+def write_simready_results(report: "RunReport", out_dir: str | Path, registry=None) -> Path:
+    """Write every verdict of `report` under OUT/results/; returns that folder. `registry` (the run's TestRegistry)
+    gives each test's one-line summary as their `description`."""
     out_dir = Path(out_dir)
     root = content_root([a.path for a in report.assets])
     results_root = out_dir / "results"
@@ -115,6 +116,8 @@ def write_simready_results(report: "RunReport", out_dir: str | Path, summaries: 
             engine = result.engine or report.engine.name or "engine"
             folder = results_root / key / ".simready" / "runtime" / result.name / engine
             folder.mkdir(parents=True, exist_ok=True)
-            payload = result_payload(result, asset, key, out_dir, engine_version, (summaries or {}).get(result.name, ""))
+            known = registry is not None and result.name in registry
+            summary = registry.get(result.name).summary if known else ""
+            payload = result_payload(result, asset, key, out_dir, engine_version, summary)
             write_atomic(folder / "result.json", json.dumps(payload, indent=2, allow_nan=False))
     return results_root

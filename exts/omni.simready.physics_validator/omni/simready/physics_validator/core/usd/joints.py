@@ -83,6 +83,10 @@ def _read_single_axis(ctx: ReadContext, prim, desc, joint: JointInfo) -> None:
         joint.envelope = _envelope(ctx, prim, angular)
     _velocity_limit(ctx, prim, joint)
     _effort_limit(ctx, prim, joint)
+    if joint.velocity_limit is None and joint.envelope is not None and joint.envelope.max_actuator_velocity is not None:
+        # No joint cap authored: the actuator's envelope is the speed the drive cannot exceed (NVIDIA's resolution too).
+        joint.velocity_limit = joint.envelope.max_actuator_velocity
+        joint.velocity_limit_source = f"physxDrivePerformanceEnvelope:{joint.envelope.instance}:maxActuatorVelocity"
     state = authored(prim, f"state:{'angular' if angular else 'linear'}:physics:position")
     if state is not None and finite(state):
         joint.joint_state_position = joint_value(ctx, float(state), angular)
