@@ -15,6 +15,7 @@ the built-ins and the process-wide registry live in `physics_tests` (above core)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import TYPE_CHECKING, Callable, ClassVar, Iterator
@@ -111,7 +112,8 @@ class TestRegistry:
             return self._tests[name]
         except KeyError:
             known = ", ".join(self.names())
-            families = sorted({f.split("_")[0] for t in self._tests.values() for f in t.features if f.startswith("FET")})
+            families = sorted({"FET" + m.group(1) for t in self._tests.values() for f in t.features
+                               if (m := re.match(r"FET_?(\d+)", f))})
             raise UnknownTestError(f"unknown test '{name}' (known tests: {known}; feature families: "
                                    f"{', '.join(families)})") from None
 

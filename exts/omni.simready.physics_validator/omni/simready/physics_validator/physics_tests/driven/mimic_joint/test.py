@@ -60,6 +60,10 @@ class MimicJointTest(DrivenJointTest):
         if not followers:
             ctx.finish(Status.SKIP, "no mimic joint: no joint carries PhysxMimicJointAPI or NewtonMimicAPI", code=Code.NO_MIMIC)
             return
+        if not ctx.engine_capabilities.mimic_joints:
+            ctx.finish(Status.SKIP, f"{len(followers)} mimic joint(s), but the {ctx.engine.name} engine does not simulate "
+                                    "mimic couplings: nothing could be measured", code=Code.ENGINE_WITHOUT_MIMIC)
+            return
         pairs = self._pairs(ctx, followers)
         ctx.metric("mimic_pairs", len(followers))
         ctx.metric("pairs_tested", len(pairs))
