@@ -67,9 +67,8 @@ def _omni():
 class KitPhysxEngine(EngineBase):
     """omni.physx on the open stage. `mode` is "manual" (step() steps PhysX) or "live" (the timeline does).
 
-    EngineBase keeps the protocol rules (target array shape, NaN keeps a target, the one-joint setter,
-    the force queue, targets restored on reset, the clock, the DOF list, warnings); this class loads
-    onto the open stage and implements the hooks with omni.physx / omni.physics.tensors.
+    EngineBase keeps the protocol rules (target shape, NaN keeps a target, one-joint setter, force queue, reset
+    targets, clock, DOF list, warnings); this class loads onto the open stage, hooks in omni.physx / tensors.
     """
 
     name = "kit"

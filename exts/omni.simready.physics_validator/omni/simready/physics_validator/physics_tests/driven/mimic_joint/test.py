@@ -85,11 +85,15 @@ class MimicJointTest(DrivenJointTest):
     def _pairs(self, ctx: TestContext, followers) -> list[tuple]:
         """The pairs whose reference can be swept; the others are listed as excluded, with why."""
         simulated = set(ctx.dof_joints)
+        only = set(ctx.config.joints or ())
         pairs = []
         for follower in followers:
             reference = ctx.asset.joints.get(follower.mimic_reference or "")
             why, code = "", ""
-            if reference is None or not reference.is_dof or not reference.enabled:
+            named = {follower.name, follower.path} | ({reference.name, reference.path} if reference else set())
+            if only and not named & only:
+                why, code = "not in this run's joint filter (config key `joints`)", "NOT_REQUESTED"
+            elif reference is None or not reference.is_dof or not reference.enabled:
                 why, code = f"reference {follower.mimic_reference} is not an enabled revolute or prismatic joint", "NO_REFERENCE"
             elif follower.path not in simulated or reference.path not in simulated:
                 why, code = "the engine does not simulate the follower or its reference as a degree of freedom", "NOT_SIMULATED"
