@@ -1,10 +1,11 @@
-"""joint_movement's velocity probe of one joint, planned from the asset model before the engine exists: which joints,
-which way is open, how fast, what drive, and how far the joint should get. Pure: reads the AssetModel only.
+"""joint_movement's probe of one joint, planned from the asset model before the engine exists: which joints, which way
+is open, how fast, what drive, and how far the joint should get. Pure: reads the AssetModel only.
 
-The drive is sized to the joint's bodies, not to a fixed number: damping = estimated inertia / response_seconds, so a
-heavy door and a light latch both reach the commanded speed in about response_seconds, and the force cap is
-force_factor x what that takes. The inertia estimate uses authored masses, else the colliders' box volume at the
-authored density (1000 kg/m^3 when none): an overestimate, which only makes the probe firmer.
+Every selected joint gets a drive of the test's own, critically damped at probe_frequency_hz on the joint's estimated
+inertia (stiffness = I w^2, damping = 2 I w), holding it at its rest position; the test then moves one joint's
+position target toward its open end at the probe speed, the others held. Sized to the bodies, a heavy door and a
+light latch follow the moving command alike. The inertia estimate uses authored masses, else the colliders' box
+volume at the authored density (1000 kg/m^3 when none): an overestimate, which only makes the probe firmer.
 """
 
 from __future__ import annotations
@@ -34,9 +35,14 @@ class Probe:
     rest: float  # where the joint starts (rad or m)
     open_end: float | None  # the limit it is pushed toward (None: no limits)
     speed: float  # commanded speed (rad/s or m/s, positive)
+    distance: float  # how far the command goes (rad or m): to the open end, or what the speed covers
     expected_travel: float  # how far it should get in the window (rad or m)
     inertia: float  # estimated effective inertia (kg m^2 or kg)
     drive: DriveOverride
+
+    def command(self, elapsed: float) -> float:
+        """The position command `elapsed` seconds into the probe: from rest toward the open end at the probe speed."""
+        return self.rest + self.direction * min(self.speed * elapsed, self.distance)
 
 
 def movable_joints(asset: "AssetModel", simulated=None) -> JointSelection:
@@ -84,13 +90,16 @@ def plan_probe(asset: "AssetModel", joint: "JointInfo", cfg: "JointMovementConfi
     reachable = speed
     if joint.velocity_limit is not None and math.isfinite(joint.velocity_limit) and joint.velocity_limit > 0:
         reachable = min(speed, joint.velocity_limit)  # the solver caps it (articulation joints)
-    window = max(cfg.drive_seconds - 4 * cfg.response_seconds, 0.0)
-    expected = min(distance, reachable * window)
+    omega = 2 * math.pi * cfg.probe_frequency_hz
+    window = max(cfg.drive_seconds - 2.0 / omega, 0.0)  # the drive lags the command by about 2 / omega
+    command = min(distance, speed * cfg.drive_seconds)
+    expected = min(command, reachable * window)
     inertia = max(effective_inertia(asset, joint), 1e-6)
-    damping = inertia / cfg.response_seconds
-    drive = DriveOverride(stiffness=0.0, damping=damping, max_force=cfg.force_factor * damping * speed,
-                          target_position=0.0, target_velocity=direction * speed)
-    return Probe(joint.path, direction, rest, open_end, speed, expected, inertia, drive)
+    stiffness = inertia * omega * omega
+    reach = command if math.isfinite(command) and command > 0 else 2 * math.pi
+    drive = DriveOverride(stiffness=stiffness, damping=2 * inertia * omega,
+                          max_force=cfg.force_factor * stiffness * reach, target_position=rest, target_velocity=0.0)
+    return Probe(joint.path, direction, rest, open_end, speed, command, expected, inertia, drive)
 
 
 def effective_inertia(asset: "AssetModel", joint: "JointInfo") -> float:

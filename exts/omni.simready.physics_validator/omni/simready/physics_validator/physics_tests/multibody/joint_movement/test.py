@@ -1,13 +1,13 @@
 """joint_movement (FET004): every movable joint, pushed toward its open end, moves its bodies.
 
 Scene: gravity off, no floor, the base pinned (engine-side; free loose parts are held where they are authored).
-Every selected joint gets a velocity drive of the test's own (probe.py: stiffness 0, damping sized to the joint's
-bodies, a target speed that would cover its travel to the open end in travel_seconds) and all are pushed together for
-drive_seconds. What moved is measured on the bodies, not the joint reading: the child's pose relative to its parent
-(rotation angle for revolute joints, translation for prismatic), as NVIDIA's JointTracker does. Each joint must move
-min_travel_fraction of its expected travel, the distance to its open end or what its speed covers in the window; NVIDIA
-passes the asset when any one joint moves 1 deg (or 2 % of its child's bounding-box diagonal). Spec:
-docs/tests/joint_movement.md.
+Every selected joint gets a drive of the test's own (probe.py: critically damped on its estimated inertia, holding it
+at rest). One joint at a time, its command moves toward its open end at a speed that would cover the travel in
+travel_seconds, for drive_seconds, the others held; the engine is reset before the next. What moved is measured on
+the bodies, not the joint reading: the child's pose relative to its parent (rotation angle for revolute joints,
+translation for prismatic), as NVIDIA's JointTracker does. Each joint must move min(min_travel_fraction x its
+expected travel, clear_travel): NVIDIA passes the asset when any one joint moves 1 deg (or 2 % of its child's
+bounding-box diagonal). Spec: docs/tests/joint_movement.md.
 """
 
 from __future__ import annotations
@@ -80,19 +80,28 @@ class JointMovementTest(PhysicsTest):
             ctx.finish(Status.SKIP, f"no joint to move: {selection.summary()}", code=Code.NOTHING_TO_MOVE)
             return
         trackers = [self._tracker(ctx, j, plan_probe(ctx.asset, j, cfg)) for j in selection.tested]
-        self._measure(ctx, trackers)
         watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
         exploded = False
-        ctx.label = f"{len(trackers)} joints pushed toward their open ends"
-        for frame in range(1, int(round(cfg.drive_seconds / ctx.dt)) + 1):
-            yield
-            if frame % MEASURE_EVERY == 0:
-                if not self._measure(ctx, trackers) or watch.exploded(ctx.bounds()):
-                    exploded = True
-                    break
-        for tracker in trackers:
+        for number, tracker in enumerate(trackers):
+            if number:
+                ctx.reset()  # every joint starts from the authored pose, the others at rest
+            exploded = yield from self._probe(ctx, tracker, watch)
             ctx.joint_row(self._row(tracker, cfg, exploded))
+            if exploded:
+                break
         self._verdict(ctx, exploded)
+
+    def _probe(self, ctx: TestContext, tracker: Tracker, watch: BoxWatch):
+        """Move one joint's command toward its open end for drive_seconds; True if the simulation exploded."""
+        cfg: JointMovementConfig = ctx.config
+        ctx.label = f"joint {tracker.joint.name}: toward its open end"
+        self._measure(ctx, [tracker])
+        for frame in range(1, int(round(cfg.drive_seconds / ctx.dt)) + 1):
+            ctx.set_joint_target(tracker.joint.path, tracker.probe.command(frame * ctx.dt))
+            yield
+            if frame % MEASURE_EVERY == 0 and (not self._measure(ctx, [tracker]) or watch.exploded(ctx.bounds())):
+                return True
+        return False
 
     # -- phases --------------------------------------------------------------------------------------------------
     @staticmethod
@@ -130,7 +139,8 @@ class JointMovementTest(PhysicsTest):
 
     def _row(self, tracker: Tracker, cfg: JointMovementConfig, exploded: bool) -> JointRow:
         joint, probe = tracker.joint, tracker.probe
-        required = cfg.min_travel_fraction * probe.expected_travel
+        clear = math.radians(cfg.clear_travel_deg) if joint.is_angular else cfg.clear_travel_m
+        required = min(cfg.min_travel_fraction * probe.expected_travel, clear)
         ratio = tracker.travel / required if required > 0 else math.inf
         angular = joint.is_angular
 
@@ -143,13 +153,14 @@ class JointMovementTest(PhysicsTest):
             code = Code.STUCK
             toward = "its open end" if probe.open_end is not None and not joint.is_locked else "positive values"
             locked = " (its limits are equal: it is locked)" if joint.is_locked else ""
-            reason = (f"stuck: its bodies moved {say(tracker.travel)} of the {say(probe.expected_travel)} a drive at "
+            reason = (f"stuck: its bodies moved {say(tracker.travel)} of the {say(probe.expected_travel)} a command at "
                       f"{joint_value(probe.speed, angular, True)} toward {toward} "
                       f"should give{locked}")
         elif ratio < 1.0:
             code = Code.SHORT_TRAVEL
-            reason = (f"short travel: its bodies moved {say(tracker.travel)}, less than {cfg.min_travel_fraction:.0%} of "
-                      f"the {say(probe.expected_travel)} expected")
+            reason = (f"short travel: its bodies moved {say(tracker.travel)}, less than the {say(required)} required "
+                      f"({cfg.min_travel_fraction:.0%} of the {say(probe.expected_travel)} expected, at most "
+                      f"{say(clear)})")
         else:
             code, reason = Code.OK, ""
         unit = "rad" if angular else "m"
