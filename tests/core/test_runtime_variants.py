@@ -44,7 +44,7 @@ def test_the_engine_simulates_the_selected_variant_and_says_which(tmp_path, engi
     path = variant_box(tmp_path / f"box_{engine}.usda")
     before = digest(path)
     test_cls = default_registry().get("ground_drop")
-    runtime = engine_class(engine).physics_runtime
+    runtime = engine_class(engine).CAPABILITIES.physics_runtime
     simulator = create_engine(engine)
     result = TestSession(test_cls(), read_asset(path, runtime), test_cls.Config(), simulator).run_to_end()
     assert result.status is Status.PASS, result.reason  # the body exists only in the selected variant

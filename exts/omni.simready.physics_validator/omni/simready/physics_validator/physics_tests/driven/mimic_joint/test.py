@@ -22,7 +22,7 @@ from ....core.context import TestContext
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
-    BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, engine_runs_actuators, jv, row_units, settle,
+    BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, jv, row_units, settle,
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
@@ -108,7 +108,7 @@ class MimicJointTest(DrivenJointTest):
             elif not reference.has_limits:
                 why, code = f"reference {reference.name} has no finite limits to sweep between", "NO_LIMITS"
             elif not (reference.drive is not None and reference.drive.active) and not (
-                    reference.actuated_by and engine_runs_actuators(ctx)):
+                    set(reference.actuator_schemas) & ctx.engine_capabilities.simulated_actuator_schemas):
                 why, code = f"reference {reference.name} has no drive with stiffness or damping > 0 to sweep it", "PASSIVE"
             if why:
                 ctx.exclude_joint(follower.name, why, follower.path, code)
