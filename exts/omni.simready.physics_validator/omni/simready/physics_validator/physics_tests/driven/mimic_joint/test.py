@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ....core.context import TestContext
+from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
@@ -71,7 +72,7 @@ class MimicJointTest(DrivenJointTest):
         ctx.metric("mimic_pairs", len(followers))
         ctx.metric("pairs_tested", len(pairs))
         if not pairs:
-            reasons = "; ".join(f"{e.joint}: {e.why}" for e in ctx.result.excluded_joints[:4])
+            reasons = listed([f"{e.joint}: {e.why}" for e in ctx.result.excluded_joints], 4, "; ")
             ctx.finish(Status.SKIP, f"no mimic pair can be swept: {reasons}", code=DrivenCode.NOTHING_TO_TEST)
             return
         yield from settle(ctx, cfg.settle_seconds)
@@ -233,7 +234,7 @@ class MimicJointTest(DrivenJointTest):
                                           if isinstance(r.measured.get("rest_error"), float)
                                           and math.isfinite(r.measured["rest_error"])), default=None))
         if failed:
-            detail = "; ".join(f"{r.joint}: {r.reason}" for r in failed[:4])
+            detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
             ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} mimic pairs do not move as authored: {detail}",
                        [h for r in failed for h in r.fix_hints], code=Code.PAIRS_FAILED)
         else:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ....core.context import TestContext
+from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
@@ -181,7 +182,7 @@ class MultiJointCoordinationTest(DrivenJointTest):
         times = [t for track in tracks for t in track.settle_times if math.isfinite(t)]
         ctx.metric("slowest_convergence_s", max(times) if times else None, unit="s")
         if failed:
-            detail = "; ".join(f"{r.joint}: {r.reason}" for r in failed[:4])
+            detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
             ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints did not reach and hold their targets when "
                                     f"commanded together: {detail}",
                        [h for r in failed for h in r.fix_hints], code=DrivenCode.JOINTS_FAILED)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ....core.context import TestContext
+from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.scene import SceneSpec
 from ....core.status import Status
@@ -172,7 +173,7 @@ class StateAccuracyTest(DrivenJointTest):
         if prismatic:
             ctx.metric("max_error_prismatic", max(prismatic), unit="m")
         if failed:
-            detail = "; ".join(f"{r.joint}: {r.reason}" for r in failed[:4])
+            detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
             ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints did not hold their commanded positions: {detail}",
                        [h for r in failed for h in r.fix_hints], code=DrivenCode.JOINTS_FAILED)
         else:

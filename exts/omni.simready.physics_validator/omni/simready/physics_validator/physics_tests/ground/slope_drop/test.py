@@ -14,6 +14,7 @@ from typing import Iterator
 import numpy as np
 
 from ....core.plugin import PhysicsTest, Precheck
+from ....core.quantities import listed
 from ....core.ramp import placement_on, ramp_for
 from ....core.scene import GroundSpec, SceneSpec
 from ....core.status import Status
@@ -40,7 +41,7 @@ class SlopeDropTest(PhysicsTest):
     def precheck(self, asset, config: SlopeDropConfig) -> Precheck | None:
         anchors = asset.world_anchors
         if anchors:
-            names = ", ".join(f"{j.type} joint {j.path}" for j in anchors[:3])
+            names = listed([f"{j.type} joint {j.path}" for j in anchors], 3)
             return Precheck(Status.NOT_APPLICABLE, f"world-anchored: {names} holds the asset to the world, so it cannot "
                                                    "slide by design", code=Code.WORLD_ANCHORED)
         if not asset.bodies:

@@ -18,6 +18,9 @@ class JointMovementConfig(TestConfig):
                                                               "moving command.")
     force_factor: float = Field(4.0, ge=1, description="The probe drive's force cap is this x its stiffness x the joint's "
                                                        "travel to the open end (or a turn).")
+    friction_lag_fraction: float = Field(0.25, gt=0, le=1, description="Where the joint authors friction, the probe's "
+                                                                      "stiffness pushes through it at a lag of this x "
+                                                                      "the clear travel (2.5 deg, 5 mm).")
     min_travel_fraction: float = Field(0.5, gt=0, le=1, description="A joint passes once its bodies moved this fraction "
                                                                     "of its expected travel (the distance to its open end, "
                                                                     "or what its speed covers in the window) ...")

@@ -6,6 +6,9 @@ inertia (stiffness = I w^2, damping = 2 I w), holding it at its rest position; t
 position target toward its open end at the probe speed, the others held. Sized to the bodies, a heavy door and a
 light latch follow the moving command alike. The inertia estimate uses authored masses, else the colliders' box
 volume at the authored density (1000 kg/m^3 when none): an overestimate, which only makes the probe firmer.
+Authored joint friction (the largest static friction effort the asset spells, core/usd/spellings.py) would hold such a
+drive at rest (the Allegro hand's URDF gives its 10 g fingers 5-12 N m): the stiffness is raised so that a lag of
+friction_lag_fraction x the clear travel pushes through it, and the force cap carries the friction on top.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class Probe:
     expected_travel: float  # how far it should get in the window (rad or m)
     inertia: float  # estimated effective inertia (kg m^2 or kg)
     drive: DriveOverride
+    friction: float = 0.0  # authored static friction effort the probe pushes through (N m or N)
 
     def command(self, elapsed: float) -> float:
         """The position command `elapsed` seconds into the probe: from rest toward the open end at the probe speed."""
@@ -95,11 +99,21 @@ def plan_probe(asset: "AssetModel", joint: "JointInfo", cfg: "JointMovementConfi
     command = min(distance, speed * cfg.drive_seconds)
     expected = min(command, reachable * window)
     inertia = max(effective_inertia(asset, joint), 1e-6)
-    stiffness = inertia * omega * omega
+    friction = joint_friction(joint)
+    clear = math.radians(cfg.clear_travel_deg) if joint.is_angular else cfg.clear_travel_m
+    stiffness = max(inertia * omega * omega, friction / (cfg.friction_lag_fraction * clear))
     reach = command if math.isfinite(command) and command > 0 else 2 * math.pi
-    drive = DriveOverride(stiffness=stiffness, damping=2 * inertia * omega,
-                          max_force=cfg.force_factor * stiffness * reach, target_position=rest, target_velocity=0.0)
-    return Probe(joint.path, direction, rest, open_end, speed, command, expected, inertia, drive)
+    drive = DriveOverride(stiffness=stiffness, damping=2 * math.sqrt(stiffness * inertia),  # critically damped
+                          max_force=cfg.force_factor * stiffness * reach + friction, target_position=rest,
+                          target_velocity=0.0)
+    return Probe(joint.path, direction, rest, open_end, speed, command, expected, inertia, drive, friction)
+
+
+def joint_friction(joint: "JointInfo") -> float:
+    """The largest static friction effort the asset authors on the joint (N m or N; 0 when none): which spelling a
+    runtime reads is its business, and the largest only makes the probe firmer."""
+    values = [s.value for s in joint.spellings.get("static_friction", ()) if math.isfinite(s.value) and s.value > 0]
+    return max(values, default=0.0)
 
 
 def effective_inertia(asset: "AssetModel", joint: "JointInfo") -> float:

@@ -21,7 +21,7 @@ import numpy as np
 from ....core.context import TestContext
 from ....core.geometry import quat_conj, quat_mul, rotate
 from ....core.plugin import PhysicsTest, Precheck
-from ....core.quantities import joint_value
+from ....core.quantities import joint_value, listed
 from ....core.results import JointRow
 from ....core.scene import SceneSpec
 from ....core.status import Status
@@ -36,6 +36,8 @@ from .probe import Probe, movable_joints, plan_probe
 from .view import VIEW
 
 MEASURE_EVERY = 4  # steps between two readings of the bodies' poses (60 Hz at 240 Hz)
+SETTLE_SECONDS = 0.25  # held at rest before the start pose is taken: the Allegro thumb authored at 0 deg, 15 deg below
+# its lower limit, snapped to it and would have counted that as travel
 
 
 @dataclass
@@ -94,6 +96,10 @@ class JointMovementTest(PhysicsTest):
     def _probe(self, ctx: TestContext, tracker: Tracker, watch: BoxWatch):
         """Move one joint's command toward its open end for drive_seconds; True if the simulation exploded."""
         cfg: JointMovementConfig = ctx.config
+        ctx.label = f"joint {tracker.joint.name}: settle"
+        for _ in range(int(round(SETTLE_SECONDS / ctx.dt))):  # a pose authored outside the limits snaps back first
+            ctx.set_joint_target(tracker.joint.path, tracker.probe.rest)
+            yield
         ctx.label = f"joint {tracker.joint.name}: toward its open end"
         self._measure(ctx, [tracker])
         for frame in range(1, int(round(cfg.drive_seconds / ctx.dt)) + 1):
@@ -152,15 +158,13 @@ class JointMovementTest(PhysicsTest):
         elif ratio < 0.1:
             code = Code.STUCK
             toward = "its open end" if probe.open_end is not None and not joint.is_locked else "positive values"
-            locked = " (its limits are equal: it is locked)" if joint.is_locked else ""
             reason = (f"stuck: its bodies moved {say(tracker.travel)} of the {say(probe.expected_travel)} a command at "
-                      f"{joint_value(probe.speed, angular, True)} toward {toward} "
-                      f"should give{locked}")
+                      f"{joint_value(probe.speed, angular, True)} toward {toward} should give{_why_stuck(joint) or _friction_note(probe, angular)}")
         elif ratio < 1.0:
             code = Code.SHORT_TRAVEL
             reason = (f"short travel: its bodies moved {say(tracker.travel)}, less than the {say(required)} required "
                       f"({cfg.min_travel_fraction:.0%} of the {say(probe.expected_travel)} expected, at most "
-                      f"{say(clear)})")
+                      f"{say(clear)}){_friction_note(probe, angular)}")
         else:
             code, reason = Code.OK, ""
         unit = "rad" if angular else "m"
@@ -168,12 +172,13 @@ class JointMovementTest(PhysicsTest):
             joint=joint.name, path=joint.path, status=Status.PASS if code is Code.OK else Status.FAIL, codes=[code],
             reason=reason,
             measured={"travel": tracker.travel, "travel_ratio": ratio, "joint_progress": tracker.progress,
-                      "speed": probe.speed, "direction": probe.direction, "inertia": probe.inertia},
+                      "speed": probe.speed, "direction": probe.direction, "inertia": probe.inertia,
+                      "friction": probe.friction},
             limits={"required_travel": required, "expected_travel": probe.expected_travel, "lower": joint.lower,
                     "upper": joint.upper, "open_end": probe.open_end, "unit": unit},
             units={"travel": unit, "joint_progress": unit, "required_travel": unit, "expected_travel": unit,
                    "lower": unit, "upper": unit, "open_end": unit, "speed": f"{unit}/s", "travel_ratio": "",
-                   "direction": "", "inertia": "kg m^2" if angular else "kg"},
+                   "direction": "", "inertia": "kg m^2" if angular else "kg", "friction": "N m" if angular else "N"},
         )
 
     def _verdict(self, ctx: TestContext, exploded: bool) -> None:
@@ -184,12 +189,29 @@ class JointMovementTest(PhysicsTest):
         ctx.metric("joints_failed", len(failed))
         ctx.metric("min_travel_ratio", min(ratios, default=None))
         if failed:
-            detail = "; ".join(f"{r.joint}: {r.reason}" for r in failed[:4])
+            detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
             ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints did not move: {detail}",
                        [h for r in failed for h in r.fix_hints], code=Code.EXPLODED if exploded else Code.JOINTS_FAILED)
         else:
             ctx.finish(Status.PASS, f"all {len(rows)} joints moved their bodies toward their open ends (the least "
                                     f"{min(ratios, default=0.0):.1f}x the travel required)", code=Code.OK)
+
+
+def _why_stuck(joint) -> str:
+    """What the asset authors that holds a stuck joint, when it is plain from the asset: equal limits, a zero speed cap."""
+    if joint.is_locked:
+        return " (its limits are equal: it is locked)"
+    if joint.velocity_limit == 0:
+        return f" (its velocity limit{f' {joint.velocity_limit_source}' if joint.velocity_limit_source else ''} is 0: it cannot move)"
+    return ""
+
+
+def _friction_note(probe: Probe, angular: bool) -> str:
+    """The authored joint friction the probe pushed through, when there is any (it may be what holds the joint)."""
+    if probe.friction <= 0:
+        return ""
+    unit = "N·m" if angular else "N"
+    return f" (the asset authors {probe.friction:.3g} {unit} of joint friction; the probe pushed up to {probe.drive.max_force:.3g} {unit})"
 
 
 def _relative_pose(poses, child: str | None, parent: str | None):
