@@ -49,3 +49,22 @@ def test_stuck_prismatic_finger_fails_where_an_absolute_tolerance_passes_it(fold
     assert row.limits["tolerance"] == pytest.approx(0.25 * 0.005)  # a quarter of the 5 mm step
     assert row.limits["tolerance"] < row.measured["max_error"] < math.radians(5)
     assert "DEAD_DRIVE" in row.codes
+
+
+def test_scenery_the_asset_carries_is_said(folder):
+    """A static collider in the asset (an MJCF scene's floor) is named in a warning: pinned where it is authored, a
+    robot resting on its own floor cannot move into it (the gym hopper's leg FAILs with its floor and PASSes without)."""
+    from pxr import UsdGeom, UsdPhysics
+
+    from tests.fixtures.driven_arms import edit_usd
+
+    def add_floor(stage):
+        plane = UsdGeom.Plane.Define(stage, "/Robot/floor")
+        plane.CreateAxisAttr().Set("Z")
+        plane.AddTranslateOp().Set((0.0, 0.0, -5.0))
+        UsdPhysics.CollisionAPI.Apply(plane.GetPrim())
+
+    path = edit_usd(build_arm(folder / "floored.usda", joints=2), add_floor)
+    result = run_test(path, "state_accuracy", require_engine("physx"))
+    assert result.status is Status.PASS, result.reason  # far below: it blocks nothing, and is said
+    assert any("static collider /Robot/floor (plane)" in w for w in result.warnings)

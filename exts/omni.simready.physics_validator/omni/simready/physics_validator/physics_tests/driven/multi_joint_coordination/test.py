@@ -19,6 +19,7 @@ from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
+    scenery_note,
     BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, jv, progress, row_units,
     settle, unit,
 )
@@ -60,6 +61,8 @@ class MultiJointCoordinationTest(DrivenJointTest):
     def run(self, ctx: TestContext) -> Iterator[None]:
         cfg: MultiJointCoordinationConfig = ctx.config
         selection = self.select(ctx)
+        if scenery_note(ctx.asset):
+            ctx.warn(scenery_note(ctx.asset))
         if not selection.tested:
             self.skip_nothing_to_test(ctx, selection, "no driven joint with limits to command")
             return
@@ -184,9 +187,14 @@ class MultiJointCoordinationTest(DrivenJointTest):
         if failed:
             detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
             ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints did not reach and hold their targets when "
-                                    f"commanded together: {detail}",
+                                    f"commanded together: {detail}" + _also(ctx.asset),
                        [h for r in failed for h in r.fix_hints], code=DrivenCode.JOINTS_FAILED)
         else:
             ctx.finish(Status.PASS, f"{len(rows)} joints commanded together reached and held their targets in every "
                                     f"iteration; the worst final error is {max(ratios, default=0.0):.0%} of its tolerance",
                        code=DrivenCode.OK)
+
+
+def _also(asset) -> str:
+    note = scenery_note(asset)
+    return f"; {note}" if note else ""

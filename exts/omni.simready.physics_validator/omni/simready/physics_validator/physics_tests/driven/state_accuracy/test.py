@@ -20,6 +20,7 @@ from ....core.results import JointRow
 from ....core.scene import SceneSpec
 from ....core.status import Status
 from ..base import (
+    scenery_note,
     BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, jv, position_rate,
     progress, row_units, settle, unit,
 )
@@ -67,6 +68,8 @@ class StateAccuracyTest(DrivenJointTest):
     def run(self, ctx: TestContext) -> Iterator[None]:
         cfg: StateAccuracyConfig = ctx.config
         selection = self.select(ctx)
+        if scenery_note(ctx.asset):
+            ctx.warn(scenery_note(ctx.asset))
         if not selection.tested:
             self.skip_nothing_to_test(ctx, selection, "no driven joint with limits to command")
             return
@@ -174,9 +177,14 @@ class StateAccuracyTest(DrivenJointTest):
             ctx.metric("max_error_prismatic", max(prismatic), unit="m")
         if failed:
             detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
-            ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints did not hold their commanded positions: {detail}",
+            ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints did not hold their commanded positions: {detail}" + _also(ctx.asset),
                        [h for r in failed for h in r.fix_hints], code=DrivenCode.JOINTS_FAILED)
         else:
             worst = max(ratios, default=0.0)
             ctx.finish(Status.PASS, f"{len(rows)} joints reached all 5 waypoints; the worst error is {worst:.0%} of its "
                                     "tolerance", code=DrivenCode.OK)
+
+
+def _also(asset) -> str:
+    note = scenery_note(asset)
+    return f"; {note}" if note else ""

@@ -25,6 +25,7 @@ from ....core.quantities import joint_value, listed
 from ....core.results import JointRow
 from ....core.scene import SceneSpec
 from ....core.status import Status
+from ...driven.base import scenery_note
 from ...driven.bbox_watch import BoxWatch
 from ...driven.kinematics import moved_bodies
 from ...driven.selection import report_selection
@@ -78,6 +79,8 @@ class JointMovementTest(PhysicsTest):
         cfg: JointMovementConfig = ctx.config
         selection = movable_joints(ctx.asset, ctx.dof_joints)
         report_selection(ctx, selection)
+        if scenery_note(ctx.asset):
+            ctx.warn(scenery_note(ctx.asset))
         if not selection.tested:
             ctx.finish(Status.SKIP, f"no joint to move: {selection.summary()}", code=Code.NOTHING_TO_MOVE)
             return
@@ -190,7 +193,7 @@ class JointMovementTest(PhysicsTest):
         ctx.metric("min_travel_ratio", min(ratios, default=None))
         if failed:
             detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
-            ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints did not move: {detail}",
+            ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} joints did not move: {detail}" + _also(ctx.asset),
                        [h for r in failed for h in r.fix_hints], code=Code.EXPLODED if exploded else Code.JOINTS_FAILED)
         else:
             ctx.finish(Status.PASS, f"all {len(rows)} joints moved their bodies toward their open ends (the least "
@@ -224,3 +227,8 @@ def _relative_pose(poses, child: str | None, parent: str | None):
     p_pos, p_quat = (np.asarray(v, float) for v in poses[parent])
     inverse = quat_conj(p_quat)
     return rotate(inverse, pos - p_pos), quat_mul(inverse, quat)
+
+
+def _also(asset) -> str:
+    note = scenery_note(asset)
+    return f"; {note}" if note else ""
