@@ -194,6 +194,8 @@ def plan_pins(asset: "AssetModel") -> list[PinPlan]:
     world: a weld would freeze that joint; none for an Xform root already fixed by a joint inside it); for an asset
     without articulations, the top-most dynamic body."""
     if not asset.articulations:
+        if any(j.type != "fixed" for j in asset.world_anchors):
+            return []  # held by a revolute or prismatic joint to the world: a pin would freeze it (newton's box_pendulum)
         roots = sorted((b.path for b in asset.dynamic_bodies), key=lambda p: (p.count("/"), p))
         return [PinPlan(held=roots[0], body=roots[0], joint_path=f"{VALIDATION_ROOT}/PinBase")] if roots else []
     pins = []

@@ -27,4 +27,5 @@ class JointMovementConfig(TestConfig):
     clear_travel_deg: float = Field(10.0, gt=0, description="... or this much (deg), whichever is less: a revolute joint "
                                                             "that turned 10 deg is free.")
     clear_travel_m: float = Field(0.02, gt=0, description="... or this much (m) for a prismatic joint.")
-    bbox_explode_ratio: float = Field(10.0, gt=1, description="FAIL when the asset's AABB volume exceeds this x its baseline.")
+    bbox_explode_ratio: float = Field(10.0, gt=1, description="FAIL when the asset's AABB volume exceeds this x its baseline, "
+                                                               "where no reach bound exists (an unlimited prismatic joint).")
