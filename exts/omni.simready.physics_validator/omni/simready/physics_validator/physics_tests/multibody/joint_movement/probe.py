@@ -43,6 +43,7 @@ class Probe:
     inertia: float  # estimated effective inertia (kg m^2 or kg)
     drive: DriveOverride
     friction: float = 0.0  # authored static friction effort the probe pushes through (N m or N)
+    snaps: bool = False  # the authored position lies outside the limits: the joint snaps to its range first
 
     def command(self, elapsed: float) -> float:
         """The position command `elapsed` seconds into the probe: from rest toward the open end at the probe speed."""
@@ -80,6 +81,7 @@ def movable_joints(asset: "AssetModel", simulated=None) -> JointSelection:
 def plan_probe(asset: "AssetModel", joint: "JointInfo", cfg: "JointMovementConfig") -> Probe:
     baseline = math.radians(cfg.baseline_speed_deg) if joint.is_angular else cfg.baseline_speed_m
     rest = joint.joint_state_position if joint.joint_state_position is not None else 0.0
+    authored = rest
     lower, upper = joint.lower, joint.upper
     if joint.is_locked:  # lower = upper: expected to move like a joint without limits, which it cannot
         open_end, distance, direction = upper, math.inf, 1.0
@@ -106,7 +108,8 @@ def plan_probe(asset: "AssetModel", joint: "JointInfo", cfg: "JointMovementConfi
     drive = DriveOverride(stiffness=stiffness, damping=2 * math.sqrt(stiffness * inertia),  # critically damped
                           max_force=cfg.force_factor * stiffness * reach + friction, target_position=rest,
                           target_velocity=0.0)
-    return Probe(joint.path, direction, rest, open_end, speed, command, expected, inertia, drive, friction)
+    snaps = abs(authored - rest) > 1e-9
+    return Probe(joint.path, direction, rest, open_end, speed, command, expected, inertia, drive, friction, snaps)
 
 
 def joint_friction(joint: "JointInfo") -> float:

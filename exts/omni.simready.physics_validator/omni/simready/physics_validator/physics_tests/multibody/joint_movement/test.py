@@ -37,8 +37,8 @@ from .probe import Probe, movable_joints, plan_probe
 from .view import VIEW
 
 MEASURE_EVERY = 4  # steps between two readings of the bodies' poses (60 Hz at 240 Hz)
-SETTLE_SECONDS = 0.25  # held at rest before the start pose is taken: the Allegro thumb authored at 0 deg, 15 deg below
-# its lower limit, snapped to it and would have counted that as travel
+SETTLE_SECONDS = 0.25  # a joint authored outside its limits is held at rest this long before its start pose is taken:
+# the Allegro thumb authored at 0 deg, 15 deg below its lower limit, snapped to it and counted that as travel
 
 
 @dataclass
@@ -102,7 +102,7 @@ class JointMovementTest(PhysicsTest):
         """Move one joint's command toward its open end for drive_seconds; True if the simulation exploded."""
         cfg: JointMovementConfig = ctx.config
         ctx.label = f"joint {tracker.joint.name}: settle"
-        for _ in range(int(round(SETTLE_SECONDS / ctx.dt))):  # a pose authored outside the limits snaps back first
+        for _ in range(int(round(SETTLE_SECONDS / ctx.dt)) if tracker.probe.snaps else 0):  # outside its limits: snap first
             ctx.set_joint_target(tracker.joint.path, tracker.probe.rest)
             yield
         ctx.label = f"joint {tracker.joint.name}: toward its open end"
