@@ -105,9 +105,9 @@ def scenery_note(asset: "AssetModel") -> str:
     static = [c for c in asset.static_colliders if c.collision_enabled]
     if not static:
         return ""
-    return (f"the asset carries scenery its moving bodies may meet in this test's pinned pose: static "
-            f"collider{'s' if len(static) > 1 else ''} {listed([f'{c.path} ({c.shape})' for c in static], 3)} (a robot "
-            f"asset should not carry its ground)")
+    return (f"the asset carries scenery its moving bodies may meet (it moves with the asset): static "
+            f"collider{'s' if len(static) > 1 else ''} {listed([f'{c.path} ({c.shape})' for c in static], 3)} (an asset "
+            f"should not carry its ground)")
 
 
 def driven_scene(physics_fps: float) -> SceneSpec:

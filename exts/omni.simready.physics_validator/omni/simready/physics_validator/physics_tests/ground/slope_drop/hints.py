@@ -5,7 +5,8 @@ from .codes import SlopeDropCode as Code
 
 NO_CONTACT = (
     "Apply UsdPhysics.RigidBodyAPI to the asset's root prim and UsdPhysics.CollisionAPI to its meshes; remove any "
-    "FixedJoint that anchors it to the world; a kinematic body (physics:kinematicEnabled) does not fall."
+    "FixedJoint that anchors it to the world; a kinematic body (physics:kinematicEnabled) does not fall; a floor or "
+    "platform of its own (a static collider under the asset's prim) catches it before the ramp: remove it."
 )
 SANK = (
     "The collision geometry went into the ramp: use a convex-hull approximation (physics:approximation = \"convexHull\"), "

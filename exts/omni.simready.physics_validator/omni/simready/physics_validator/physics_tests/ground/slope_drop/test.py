@@ -18,6 +18,7 @@ from ....core.quantities import listed
 from ....core.ramp import placement_on, ramp_for
 from ....core.scene import GroundSpec, SceneSpec
 from ....core.status import Status
+from ...driven.base import scenery_note
 from .codes import SlopeDropCode as Code
 from .config import SlopeDropConfig
 from .contact import GeometryProbe
@@ -84,7 +85,10 @@ class SlopeDropTest(PhysicsTest):
         verdict = watch.verdict or watch.final_verdict()
         for name, value in watch.metrics().items():
             ctx.metric(name, value)
-        ctx.finish(verdict.status, verdict.reason, code=verdict.code)
+        reason = verdict.reason
+        if verdict.status is Status.FAIL and scenery_note(ctx.asset):  # e.g. it landed on a floor of its own
+            reason = f"{reason}; {scenery_note(ctx.asset)}"
+        ctx.finish(verdict.status, reason, code=verdict.code)
 
     @staticmethod
     def _drop(ctx, watch: SlopeWatch, probe: GeometryProbe, ramp) -> Iterator[None]:
