@@ -53,6 +53,10 @@ def _table_rows(text: str, heading: str) -> list[list[str]]:
 
 
 def _documented_default(cell: str):
+    if cell.startswith("[") and "]" in cell:  # a list: "[]", "[0.3, 0.6, 0.5]" (then a note)
+        import json
+
+        return json.loads(cell[: cell.index("]") + 1])
     token = cell.split()[0] if cell.split() else ""
     if token == "2π":
         return 2 * math.pi

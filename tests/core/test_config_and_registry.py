@@ -11,7 +11,8 @@ from omni.simready.physics_validator.physics_tests import default_registry
 
 def test_ground_drop_defaults_are_the_spec_values():
     cfg = ValidationConfig.defaults(default_registry()).for_test("ground_drop")
-    assert (cfg.drop_height_factor, cfg.floor_margin, cfg.rest_tolerance_m) == (8.0, 0.1, 0.02)
+    assert (cfg.drop_rule, cfg.drop_height_factor, cfg.floor_margin, cfg.rest_tolerance_m) == ("3.2.0", 0.0, 0.1, 0.02)
+    assert cfg.minimum_drop_distance == 0.1
     assert (cfg.rest_detection_hold_seconds, cfg.rest_detection_max_seconds, cfg.simulation_seconds) == (2.0, 8.0, 10.0)
     assert (cfg.penetration_check_seconds, cfg.physics_fps, cfg.ground_restitution) == (1.0, 240.0, 0.0)
 

@@ -30,6 +30,9 @@ def _config() -> ValidationConfig:
     return config
 
 
+SPEC_TESTS = ["ground_drop", "velocity_limit", "full_range_sweep", "drive_gain_validation", "effort_limit"]
+
+
 @pytest.fixture(scope="module")
 def comparison(tmp_path_factory):
     folder = tmp_path_factory.mktemp("agreement")
@@ -41,7 +44,7 @@ def comparison(tmp_path_factory):
     runs = {
         engine: [
             validate([box], ["ground_drop"], _config(), engine),
-            validate([good, weak], None, _config(), engine),
+            validate([good, weak], SPEC_TESTS, _config(), engine),
         ]
         for engine in ENGINES
     }

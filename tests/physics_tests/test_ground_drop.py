@@ -23,11 +23,11 @@ def run_ground_drop(path, **overrides):
 
 
 def test_box_passes_touching_at_free_fall_time(tmp_path):
-    result = run_ground_drop(box_asset(tmp_path / "box.usda", size=0.1))
+    result = run_ground_drop(box_asset(tmp_path / "box.usda", size=0.1), drop_rule="spec_8x")
     assert result.status == Status.PASS, result.reason
     m = result.metrics
     assert m["bbox_height"] == pytest.approx(0.1, abs=1e-4)
-    assert m["initial_z_min"] == pytest.approx(0.8, abs=1e-4)  # 8 x height above the floor
+    assert m["initial_z_min"] == pytest.approx(0.8, abs=1e-4)  # the spec's 8 x height above the floor
     # Touch threshold 0.1 m: a 0.7 m free fall takes sqrt(2 * 0.7 / g) s (one 1/240 s step resolution).
     assert m["touch_time"] == pytest.approx(math.sqrt(2 * 0.7 / 9.81), abs=2 / 240)
     assert m["penetrated"] is False and m["max_penetration"] < 0.005
@@ -46,7 +46,7 @@ def test_an_asset_without_a_default_prim_is_still_dropped_from_8_heights(tmp_pat
     layer.ClearDefaultPrim()
     layer.Save()
     assert read_asset(path).default_prim is None
-    result = run_ground_drop(path)
+    result = run_ground_drop(path, drop_rule="spec_8x")
     assert result.status == Status.PASS, result.reason
     assert result.metrics["initial_z_min"] == pytest.approx(0.8, abs=1e-4)
 

@@ -49,7 +49,7 @@ def failing_robot(tmp_path_factory, physx_available):
     config = ValidationConfig.defaults(default_registry())
     config.run.isolate = False
     out = root / "out"
-    report = validate([str(arm)], None, config, "physx", out)
+    report = validate([str(arm)], TESTS, config, "physx", out)
     write_json_report(report, out / "report.json")
     return report, write_html_report(report, out, default_registry())
 

@@ -73,12 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     validate = sub.add_parser(
         "validate", help="run the tests on USD files or folders",
         usage="%(prog)s PATH... [--tests A,B] [--engine NAME | --compare E1,E2] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
-        "       [--out DIR] [--json FILE] [--junit FILE] [-j N] [--executor local|ray] [--changed-only] [--fail-on-skip]\n"
-        "       [--no-video] [--no-html] [--in-process] [--watchdog S] [--max-test-seconds S] [--progress tests|assets] "
-        "[--quiet] [--debug]",
+        "       [--out DIR] [--json FILE] [--junit FILE] [--format simready] [-j N] [--executor local|ray] [--changed-only]\n"
+        "       [--fail-on-skip] [--no-video] [--no-html] [--in-process] [--watchdog S] [--max-test-seconds S]\n"
+        "       [--progress tests|assets] [--quiet] [--debug]",
     )
     validate.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
-    validate.add_argument("--tests", help="comma-separated test names (default: all); see list-tests")
+    validate.add_argument("--tests", help="comma-separated test names or feature families, e.g. FET022 (default: all); "
+                                          "see list-tests")
     validate.add_argument("--engine", default=default_engine(), metavar="NAME", help=engines_help())
     validate.add_argument("--compare", metavar="E1,E2",
                           help="run the assets on each engine and compare verdicts, e.g. physx,newton")
@@ -89,6 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"report folder (default: ./{DEFAULT_OUT})")
     validate.add_argument("--json", metavar="FILE", help="JSON report path (default: OUT/report.json)")
     validate.add_argument("--junit", metavar="FILE", help="JUnit XML path (default: OUT/junit.xml)")
+    validate.add_argument(
+        "--format", action="append", default=[], choices=("simready",), metavar="simready",
+        help="also write each verdict as NVIDIA SimReady benchmark result.json files under OUT/results/ (docs/cli.md)",
+    )
     validate.add_argument("--no-video", action="store_true", help="do not record videos")
     validate.add_argument("--no-html", action="store_true", help="do not write the HTML report")
     validate.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation; faster)")
@@ -273,6 +278,8 @@ def _validate(args, console: Console) -> int:
         json_path = Path(args.json) if args.json and not args.compare else engine_out / "report.json"
         junit_path = Path(args.junit) if args.junit and not args.compare else engine_out / "junit.xml"
         written = _write_reports(report, json_path, junit_path, None if args.no_html else engine_out, console)
+        if "simready" in args.format:
+            written += _write_simready(report, engine_out, console)
         if not args.quiet and not args.compare:
             from .reports.console import print_summary
 
@@ -388,6 +395,20 @@ def _write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | N
             except Exception as exc:  # noqa: BLE001 - the JSON/JUnit reports are already safe on disk
                 console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
     return written
+
+
+def _write_simready(report, out_dir: Path, console: Console) -> list:
+    """--format simready: the per-test result.json files NVIDIA's SimReady reporter reads (reports/simready_results.py)."""
+    from .physics_tests import default_registry
+    from .reports.simready_results import write_simready_results
+
+    try:
+        return [("SimReady results", write_simready_results(report, out_dir, default_registry()))]
+    except OSError as exc:
+        console.print(f"[bold red]error:[/] "
+                      f"{escape(f'cannot write the SimReady results under {out_dir}: {exc.strerror or exc}')}",
+                      highlight=False, soft_wrap=True)
+        return []
 
 
 def _list_tests(console: Console | None = None) -> int:

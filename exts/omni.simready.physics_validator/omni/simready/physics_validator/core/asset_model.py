@@ -115,6 +115,35 @@ class DriveInfo:
 
 
 @dataclass
+class MimicInfo:
+    """A mimic coupling as authored, and what it means in SI: follower = intercept + slope x reference.
+
+    PhysxMimicJointAPI:<axis> constrains position + gearing x referencePosition + offset = 0 (so slope = -gearing);
+    NewtonMimicAPI sets joint = coef0 + coef1 x leader (slope = coef1). Offsets are authored in the follower's USD
+    units (degrees, stage lengths); a gearing between joints of two kinds carries their unit ratio."""
+
+    schema: str  # "PhysxMimicJointAPI:rotZ" or "NewtonMimicAPI"
+    gearing: float  # as authored: physxMimicJoint:<axis>:gearing or newton:mimicCoef1
+    offset: float  # as authored: physxMimicJoint:<axis>:offset or newton:mimicCoef0 (follower USD units)
+    slope: float  # d follower / d reference in SI (rad/rad, m/m, or their ratio)
+    intercept: float  # follower at reference 0, SI (rad or m)
+    natural_frequency: float | None = None  # PhysX: physxMimicJoint:<axis>:naturalFrequency (Hz), when authored
+    damping_ratio: float | None = None  # PhysX: physxMimicJoint:<axis>:dampingRatio, when authored
+
+
+@dataclass
+class EnvelopeInfo:
+    """PhysxDrivePerformanceEnvelopeAPI on a joint's drive, in SI. PhysX bounds the drive by |effort| <= maxForce -
+    velocity_resistance |v| and |v| <= max_actuator_velocity - speed_effort_gradient |effort| (a DC-motor model);
+    it acts on articulation joints only."""
+
+    max_actuator_velocity: float | None = None  # rad/s or m/s at zero effort (None: not authored = unbounded)
+    velocity_resistance: float = 0.0  # N m s/rad or N s/m: effort lost per unit speed
+    speed_effort_gradient: float = 0.0  # rad/s per N m or m/s per N: speed lost per unit effort
+    instance: str = ""  # the schema instance read (angular, linear, rotX...)
+
+
+@dataclass
 class LimitInfo:
     lower: float
     upper: float  # SI; lower > upper means the axis is locked (UsdPhysics D6 convention)
@@ -148,6 +177,8 @@ class JointInfo:
     actuator_schemas: list[str] = field(default_factory=list)  # their prim types (NewtonActuator, MjcActuator), once each
     mimic_reference: str | None = None  # joint path this one follows (PhysxMimicJointAPI / NewtonMimicAPI)
     mimic_schema: str | None = None
+    mimic: "MimicInfo | None" = None  # the authored coupling, in SI
+    envelope: "EnvelopeInfo | None" = None  # PhysxDrivePerformanceEnvelopeAPI of its drive, in SI
     loop_closing: bool = False
     joint_state_position: float | None = None  # PhysicsJointStateAPI position, SI
     spellings: dict[str, list[Spelling]] = field(default_factory=dict)  # property -> authored spellings (readback)
@@ -246,6 +277,8 @@ class AssetModel:
     collision_group_filters: list[tuple[str, str]] = field(default_factory=list)  # group pairs that do not collide
     issues: list[AssetIssue] = field(default_factory=list)
     robot_type: str | None = None  # isaac:robotType, normalised
+    physics_runtime: str | None = None  # the runtime whose variants were selected when reading (PhysX, Newton)
+    runtime_variants: list = field(default_factory=list)  # core.usd.variants.VariantChoice made for it
 
     # -- queries used by tests and engines --------------------------------------------------------
     @property

@@ -68,6 +68,11 @@ class EngineCapabilities:
     # actuator prim types it runs (e.g. "NewtonActuator"); a joint driven only by another type is not
     # commandable on this engine (driven-joint selection: "actuator_only")
     simulated_actuator_schemas: frozenset[str] = frozenset()
+    # mimic couplings (PhysxMimicJointAPI / NewtonMimicAPI) are simulated (mimic_joint SKIPs where not)
+    mimic_joints: bool = False
+    # the physics runtime whose variant sets the asset is composed with for this engine ("PhysX", "Newton";
+    # core.usd.variants); "" = none is selected
+    physics_runtime: str = ""
 
 
 @runtime_checkable

@@ -15,6 +15,7 @@ the built-ins and the process-wide registry live in `physics_tests` (above core)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import TYPE_CHECKING, Callable, ClassVar, Generic, Iterator
@@ -111,13 +112,32 @@ class TestRegistry:
             return self._tests[name]
         except KeyError:
             known = ", ".join(self.names())
-            raise UnknownTestError(f"unknown test '{name}' (known tests: {known})") from None
+            families = sorted({"FET" + m.group(1) for t in self._tests.values() for f in t.features
+                               if (m := re.match(r"FET_?(\d+)", f))})
+            raise UnknownTestError(f"unknown test '{name}' (known tests: {known}; feature families: "
+                                   f"{', '.join(families)})") from None
 
     def select(self, names: list[str] | None) -> list[type[PhysicsTest]]:
-        """The tests to run, in registry order when `names` is None, else in the order given."""
+        """The tests to run, in registry order when `names` is None, else in the order given. A name that is no test
+        may be a feature (FET022_DRIVEN_JOINTS_PHYSX) or a family (FET022, FET_022): every test declaring it, in
+        registry order."""
         if not names:
             return list(self._tests.values())
-        return [self.get(n) for n in names]
+        chosen: list[type[PhysicsTest]] = []
+        for name in names:
+            for test_cls in ([self._tests[name]] if name in self._tests else self.by_feature(name) or [self.get(name)]):
+                if test_cls not in chosen:
+                    chosen.append(test_cls)
+        return chosen
+
+    def by_feature(self, feature: str) -> list[type[PhysicsTest]]:
+        """The tests declaring `feature`, or a feature of the family it names ("FET022" matches FET022_* and
+        FET_022_*); matched without case or underscores."""
+        wanted = feature.replace("_", "").upper()
+        if not wanted.startswith("FET"):
+            return []
+        return [t for t in self._tests.values()
+                if any(f.replace("_", "").upper().startswith(wanted) for f in t.features)]
 
     def names(self) -> list[str]:
         return list(self._tests)

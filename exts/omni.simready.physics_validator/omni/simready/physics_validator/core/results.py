@@ -95,6 +95,9 @@ class TestResult(BaseModel):
     log: list[str] = Field(default_factory=list)
     artifacts: dict[str, str] = Field(default_factory=dict)
     engine: str = ""
+    # the physics-runtime variant selections the asset was composed with for the engine, e.g.
+    # "/Robot {PhysX = Enabled} (authored: Disabled)" (core.usd.variants); empty when it has none
+    physics_variants: list[str] = Field(default_factory=list)
     wall_seconds: float = 0.0
     simulated_seconds: float = 0.0
     # Time series for plots (name -> list of numbers). Kept out of the main JSON report; the HTML

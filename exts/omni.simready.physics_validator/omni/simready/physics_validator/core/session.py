@@ -121,13 +121,24 @@ class TestSession:
         self.max_seconds = max_seconds  # overall cap, even while steps keep coming
         self.debug = debug
         self.result = new_result(test, config)
-        self.result.engine = engine.name
+        self._stamp(self.result)
         self.ctx = TestContext(engine, asset, config, self.result, type(test).hints)
         self._generator: Iterator[None] | None = None
         self._engine_warnings_seen: int | None = None  # how many engine warnings are in the result (None: not loaded)
         self._started_at = 0.0  # perf_counter() at start()
         self._last_progress = 0.0
         self.done = False
+
+    def _stamp(self, result: TestResult) -> None:
+        """What every result of this session says about where it ran: the engine and the physics-runtime variants
+        the asset was composed with for it (core.usd.variants)."""
+        result.engine = self.engine.name
+        result.physics_variants = [str(c) for c in self.asset.runtime_variants]
+        wanted = self.engine.capabilities().physics_runtime
+        read_for = self.asset.physics_runtime
+        if result.physics_variants and wanted and read_for and wanted != read_for:
+            result.warnings.append(f"the asset's variants were selected for {read_for}, the {result.engine} engine runs "
+                                   f"{wanted}")
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> bool:
@@ -138,7 +149,7 @@ class TestSession:
             return False
         if decision is not None:
             self.result = precheck_result(self.test, self.config, decision)
-            self.result.engine = self.engine.name
+            self._stamp(self.result)
             self.ctx.result = self.result
             self._close()
             return False

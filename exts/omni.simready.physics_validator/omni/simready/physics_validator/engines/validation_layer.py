@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Iterable
 import numpy as np
 
 from ..core.units import StageFrame
+from .scene_additions import VALIDATION_ROOT, DrivePlan, RampPlan, author_drive, author_ramp, plan_drives, plan_ramp
 
 if TYPE_CHECKING:
     from ..core.asset_model import AssetModel
     from ..core.scene import SceneSpec
 
-VALIDATION_ROOT = "/PhysicsValidator"
 LIFT_OP_SUFFIX = "physicsValidatorLift"
 # The articulation-root APIs that must sit on one prim (the runtime reads PhysxArticulationAPI on the prim with the
 # root API, and treats NewtonArticulationRootAPI as a root too: erd_panda stayed floating while its link kept it).
@@ -81,8 +81,12 @@ class ValidationLayerPlan:
     gravity_magnitude_stage: float
     up_axis: str
     ground: GroundPlan | None = None
+    ramp: RampPlan | None = None
     lift_prim: str | None = None
     lift_stage: float = 0.0  # distance along the stage up axis, stage units, in world space
+    shift_stage: tuple[float, float, float] = (0.0, 0.0, 0.0)  # horizontal move of the lift prim, stage axes and units
+    drives: list[DrivePlan] = field(default_factory=list)
+    variant_choices: list = field(default_factory=list)  # core.usd.variants.VariantChoice, authored first
     pins: list[PinPlan] = field(default_factory=list)
     held_free: list[str] = field(default_factory=list)  # pin_base: free bodies held still (kinematic), as sapien does
     articulation_roots: list[str] = field(default_factory=list)
@@ -143,9 +147,18 @@ def plan_validation_layer(
             restitution=scene.ground.restitution,
             half_size_stage=frame.length_from_si(extent),
         )
-    if scene.place_bottom_at is not None and bounds is not None:
+    if scene.ramp is not None:
+        plan.ramp = plan_ramp(scene.ramp, frame)
+    if (scene.place_bottom_at is not None or scene.place_xy is not None) and bounds is not None:
         plan.lift_prim = target or asset.default_prim or _common_top_prim(asset)
-        plan.lift_stage = frame.length_from_si(scene.place_bottom_at - float(bounds[0][2]))
+        if scene.place_bottom_at is not None:
+            plan.lift_stage = frame.length_from_si(scene.place_bottom_at - float(bounds[0][2]))
+        if scene.place_xy is not None:
+            centre = (bounds[0] + bounds[1]) / 2
+            move = np.array([scene.place_xy[0] - centre[0], scene.place_xy[1] - centre[1], 0.0])
+            plan.shift_stage = tuple(float(v) for v in frame.point_from_si(move))
+    plan.drives = plan_drives(asset, scene, frame)
+    plan.variant_choices = list(asset.runtime_variants)
     if scene.pin_base:
         plan.pins = plan_pins(asset)
         plan.held_free = plan_held_free(asset, {p.body for p in plan.pins})
@@ -181,6 +194,8 @@ def plan_pins(asset: "AssetModel") -> list[PinPlan]:
     world: a weld would freeze that joint; none for an Xform root already fixed by a joint inside it); for an asset
     without articulations, the top-most dynamic body."""
     if not asset.articulations:
+        if any(j.type != "fixed" for j in asset.world_anchors):
+            return []  # held by a revolute or prismatic joint to the world: a pin would freeze it (newton's box_pendulum)
         roots = sorted((b.path for b in asset.dynamic_bodies), key=lambda p: (p.count("/"), p))
         return [PinPlan(held=roots[0], body=roots[0], joint_path=f"{VALIDATION_ROOT}/PinBase")] if roots else []
     pins = []
@@ -226,6 +241,10 @@ def author_validation_layer(stage, plan: ValidationLayerPlan, layer=None) -> Non
 def _author(stage, plan: ValidationLayerPlan) -> None:
     from pxr import Gf, Sdf, UsdGeom, UsdPhysics
 
+    from ..core.usd.variants import author_selections
+
+    if plan.variant_choices:  # first: the runtime's variants compose the prims authored below
+        author_selections(stage.GetEditTarget().GetLayer(), plan.variant_choices)
     if plan.define_scene:
         UsdGeom.Scope.Define(stage, VALIDATION_ROOT)
         UsdPhysics.Scene.Define(stage, plan.scene_path)
@@ -254,8 +273,12 @@ def _author(stage, plan: ValidationLayerPlan) -> None:
                 _keep_metre_cfm(prim, plan.meters_per_unit)
     if plan.ground is not None:
         _author_ground(stage, plan.ground, plan.up_axis)
-    if plan.lift_prim and plan.lift_stage:
-        _author_lift(stage, plan.lift_prim, plan.lift_stage, plan.up_vector)
+    if plan.ramp is not None:
+        author_ramp(stage, plan.ramp)
+    if plan.lift_prim and (plan.lift_stage or any(plan.shift_stage)):
+        _author_lift(stage, plan.lift_prim, plan.lift_stage, plan.up_vector, plan.shift_stage)
+    for drive in plan.drives:
+        author_drive(stage, drive)
     for path in plan.held_free:
         prim = stage.GetPrimAtPath(path)
         if prim.IsValid():
@@ -356,19 +379,21 @@ def _author_ground(stage, ground: GroundPlan, axis: str) -> None:
     UsdShade.MaterialBindingAPI.Apply(plane.GetPrim()).Bind(material, UsdShade.Tokens.weakerThanDescendants, "physics")
 
 
-def _author_lift(stage, prim_path: str, distance: float, up_vector: tuple[float, float, float]) -> None:
-    """Prepend a translate op so the lift happens in the parent's space, along world up."""
+def _author_lift(stage, prim_path: str, distance: float, up_vector: tuple[float, float, float],
+                 shift: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> None:
+    """Prepend a translate op so the move happens in the parent's space: `distance` along world up plus the world
+    vector `shift` (stage units)."""
     from pxr import Gf, UsdGeom
 
     prim = stage.GetPrimAtPath(prim_path)
     xformable = UsdGeom.Xformable(prim)
     if not xformable:
         raise ValueError(f"cannot lift {prim_path}: not an Xformable prim")
-    world_up = Gf.Vec3d(*up_vector)
+    world_move = Gf.Vec3d(*up_vector) * distance + Gf.Vec3d(*shift)
     parent = prim.GetParent()
     parent_to_world = (UsdGeom.Xformable(parent).ComputeLocalToWorldTransform(0) if parent.IsA(UsdGeom.Xformable)
                        else Gf.Matrix4d(1))
-    in_parent = parent_to_world.GetInverse().TransformDir(world_up * distance)
+    in_parent = parent_to_world.GetInverse().TransformDir(world_move)
     ops = xformable.GetOrderedXformOps()
     name = f"xformOp:translate:{LIFT_OP_SUFFIX}"
     previous = next((op for op in ops if op.GetOpName() == name), None)

@@ -14,8 +14,13 @@ from ..core.plugin import PhysicsTest, TestRegistry, load_entry_points
 from .driven.drive_gain_validation import DriveGainValidationTest
 from .driven.effort_limit import EffortLimitTest
 from .driven.full_range_sweep import FullRangeSweepTest
+from .driven.mimic_joint import MimicJointTest
+from .driven.multi_joint_coordination import MultiJointCoordinationTest
+from .driven.state_accuracy import StateAccuracyTest
 from .driven.velocity_limit import VelocityLimitTest
 from .ground.ground_drop import GroundDropTest
+from .ground.slope_drop import SlopeDropTest
+from .multibody.joint_movement import JointMovementTest
 
 BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     GroundDropTest,
@@ -23,6 +28,11 @@ BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     FullRangeSweepTest,
     DriveGainValidationTest,
     EffortLimitTest,
+    StateAccuracyTest,
+    MultiJointCoordinationTest,
+    MimicJointTest,
+    JointMovementTest,
+    SlopeDropTest,
 )
 
 _REGISTRY: TestRegistry | None = None

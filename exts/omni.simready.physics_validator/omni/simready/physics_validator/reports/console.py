@@ -197,7 +197,8 @@ def _print_table(report: RunReport, console: Console, title: str, fail_on_skip: 
                 command = fix_command(asset.path, [result], registry)
                 if command:
                     lines.append(f"[dim]try:[/] {escape(command)}")
-            table.add_row(name if index == 0 else "", result.name, styled(shown, result.status), "\n".join(lines))
+            test = f"{result.name} {result.version}" if result.version else result.name
+            table.add_row(name if index == 0 else "", escape(test), styled(shown, result.status), "\n".join(lines))
     console.print(table)
 
 

@@ -4,7 +4,8 @@ FAIL and PRECHECK_FAILURE are <failure>, ERROR is <error>, SKIP and NOT_APPLICAB
 with the reason, WARN passes with the warnings in <system-out>. Tests an interrupted run never reached are <error>
 NOT_RUN cases in a suite of their own. Each testcase carries <properties>: `verdict` as the console shows it
 ("PASS*" for a PASS carrying warnings about the asset, core.status.verdict_label), `verdict_text` ("PASS with 8
-warnings") and `warnings` (how many).
+warnings"), `warnings` (how many), `test_version` (the test's version, e.g. ground_drop 3.2.0), `code` (the verdict
+code) and, when the asset has physics-runtime variants, `physics_variants` (the selections made for the engine).
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ def report_junit(report: RunReport) -> str:
             )
             properties = ET.SubElement(case, "properties")
             for key, value in (("verdict", verdict_label(result)), ("verdict_text", verdict_text(result)),
-                               ("warnings", str(len(asset_warnings(result))))):
+                               ("warnings", str(len(asset_warnings(result)))), ("test_version", result.version),
+                               ("code", result.code)):
                 ET.SubElement(properties, "property", name=key, value=value)
+            if result.physics_variants:
+                ET.SubElement(properties, "property", name="physics_variants", value="; ".join(result.physics_variants))
             message = f"{result.status.value}: {result.reason}".strip()
             details = _details(result)
             if result.status in (Status.FAIL, Status.PRECHECK_FAILURE):

@@ -63,10 +63,12 @@ class RunHooks:
 RecorderFactory = Callable[[TestSession, "Path | None"], object]
 
 
-def load_asset(path: str | Path, target: str | None = None) -> tuple[AssetModel | None, str | None]:
-    """(model, None), or (None, why) when the file cannot be opened or composed."""
+def load_asset(path: str | Path, target: str | None = None,
+               runtime: str | None = None) -> tuple[AssetModel | None, str | None]:
+    """(model, None), or (None, why) when the file cannot be opened or composed. `runtime`: the engine's physics
+    runtime, whose variant sets are selected in memory before reading (core.usd.variants)."""
     try:
-        return read_asset(path).restricted_to(target), None
+        return read_asset(path, runtime).restricted_to(target), None
     except AssetLoadError as exc:
         return None, str(exc)
 
@@ -181,7 +183,7 @@ def joint_narrowing(joint: str | None) -> Callable[[TestConfig], TestConfig] | N
 
 def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
     """Validate one asset with the job's tests in this process, on a headless engine."""
-    from ..engines import create_engine
+    from ..engines import create_engine, engine_class
 
     config = job.config
 
@@ -191,7 +193,11 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
         except Exception as exc:  # noqa: BLE001 - the reason names the engine
             raise EngineUnavailable(f"engine '{job.engine}' unavailable: {exc}") from None
 
-    asset, load_error = load_asset(job.path, job.target)
+    try:
+        runtime = engine_class(job.engine).CAPABILITIES.physics_runtime or None
+    except Exception:  # noqa: BLE001 - an unavailable engine is reported per test by make_engine
+        runtime = None
+    asset, load_error = load_asset(job.path, job.target, runtime)
     run = AssetRun(
         job.path, job.tests, config, make_engine,
         asset=asset, load_error=load_error, sha256=job.sha256, out_dir=job.out_dir,

@@ -7,8 +7,10 @@ are read from the raw `apiSchemas` metadata and relationships, which exist witho
 
 from __future__ import annotations
 
-from ..asset_model import ArticulationInfo, JointInfo
-from .read_context import ReadContext
+import math
+
+from ..asset_model import ArticulationInfo, JointInfo, MimicInfo
+from .read_context import ReadContext, authored
 
 
 def read_articulation(ctx: ReadContext, path, desc) -> None:
@@ -57,6 +59,9 @@ def read_actuators_and_mimics(ctx: ReadContext) -> None:
         path = str(prim.GetPath())
         if path in joints:
             _mimic(prim, joints[path])
+    for joint in joints.values():
+        if joint.mimic_reference is not None:
+            joint.mimic = _mimic_relation(ctx, ctx.stage.GetPrimAtPath(joint.path), joint, joints.get(joint.mimic_reference))
     for prim in actuators:
         rel_name = "mjc:target" if prim.GetTypeName() == "MjcActuator" else "newton:targets"
         rel = prim.GetRelationship(rel_name)
@@ -87,6 +92,32 @@ def _mimic(prim, joint: JointInfo) -> None:
         if targets:
             joint.mimic_reference = str(targets[0])
             joint.mimic_schema = "NewtonMimicAPI"
+
+
+def _mimic_relation(ctx: ReadContext, prim, joint: JointInfo, reference: JointInfo | None) -> MimicInfo:
+    """The coupling in SI. Scales: degrees -> rad for a revolute side, stage length -> m for a prismatic one."""
+    def scale(j: JointInfo | None) -> float:
+        return math.pi / 180.0 if (j is None or j.type != "prismatic") else ctx.mpu
+
+    s_follower, s_reference = scale(joint), scale(reference)
+    schema = joint.mimic_schema or ""
+    if schema.startswith("PhysxMimicJointAPI:"):
+        ns = f"physxMimicJoint:{schema.split(':', 1)[1]}"
+        gearing, offset = _number(prim, f"{ns}:gearing", 1.0), _number(prim, f"{ns}:offset", 0.0)
+        return MimicInfo(schema, gearing, offset, slope=-gearing * s_follower / s_reference, intercept=-offset * s_follower,
+                         natural_frequency=_number(prim, f"{ns}:naturalFrequency", None),
+                         damping_ratio=_number(prim, f"{ns}:dampingRatio", None))
+    coef1, coef0 = _number(prim, "newton:mimicCoef1", 1.0), _number(prim, "newton:mimicCoef0", 0.0)
+    return MimicInfo(schema, coef1, coef0, slope=coef1 * s_follower / s_reference, intercept=coef0 * s_follower)
+
+
+def _number(prim, name: str, default):
+    value = authored(prim, name)
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return default
+    return value if math.isfinite(value) else default
 
 
 def mark_loops(ctx: ReadContext) -> None:

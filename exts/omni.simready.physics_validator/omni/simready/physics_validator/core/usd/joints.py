@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..asset_model import DriveInfo, JointInfo, LimitInfo
+from ..asset_model import DriveInfo, EnvelopeInfo, JointInfo, LimitInfo
 from .read_context import ReadContext, authored, axis_letter, finite
 
 # UsdPhysics parser object type -> JointInfo.type
@@ -80,8 +80,13 @@ def _read_single_axis(ctx: ReadContext, prim, desc, joint: JointInfo) -> None:
     drive = desc.drive
     if drive.enabled:
         joint.drive = _drive(ctx, "angular" if angular else "linear", drive, angular, joint.path)
+        joint.envelope = _envelope(ctx, prim, angular)
     _velocity_limit(ctx, prim, joint)
     _effort_limit(ctx, prim, joint)
+    if joint.velocity_limit is None and joint.envelope is not None and joint.envelope.max_actuator_velocity is not None:
+        # No joint cap authored: the actuator's envelope is the speed the drive cannot exceed (NVIDIA's resolution too).
+        joint.velocity_limit = joint.envelope.max_actuator_velocity
+        joint.velocity_limit_source = f"physxDrivePerformanceEnvelope:{joint.envelope.instance}:maxActuatorVelocity"
     state = authored(prim, f"state:{'angular' if angular else 'linear'}:physics:position")
     if state is not None and finite(state):
         joint.joint_state_position = joint_value(ctx, float(state), angular)
@@ -145,6 +150,30 @@ def _d6_axis(dof) -> str:
     """UsdPhysics JointDOF enum (TransX, RotY, ...) -> rotX-style token used in USD attribute names."""
     name = str(dof).rsplit(".", 1)[-1]
     return name[0].lower() + name[1:]
+
+
+def _envelope(ctx: ReadContext, prim, angular: bool) -> EnvelopeInfo | None:
+    """PhysxDrivePerformanceEnvelopeAPI:<angular|linear> beside the drive (read only when applied, as PhysX does).
+    USD units: deg/s (angular) or stage length/s; torque s/deg; deg/s per torque."""
+    instance = "angular" if angular else "linear"
+    listop = prim.GetMetadata("apiSchemas")
+    tokens = [str(t) for t in listop.ApplyOperations([])] if listop else []
+    if f"PhysxDrivePerformanceEnvelopeAPI:{instance}" not in tokens:
+        return None
+    ns = f"physxDrivePerformanceEnvelope:{instance}"
+    rate = ctx.frame.joint_coordinate_scale(angular)  # deg -> rad, stage length -> m
+    effort = ctx.frame.joint_effort_scale(angular)  # torque / force -> SI
+    out = EnvelopeInfo(instance=instance)
+    vmax = authored(prim, f"{ns}:maxActuatorVelocity")
+    if vmax is not None and finite(vmax) and 0 < float(vmax) < 1e30:
+        out.max_actuator_velocity = float(vmax) * rate
+    resistance = authored(prim, f"{ns}:velocityDependentResistance")
+    if resistance is not None and finite(resistance) and float(resistance) > 0:
+        out.velocity_resistance = float(resistance) * effort / rate
+    gradient = authored(prim, f"{ns}:speedEffortGradient")
+    if gradient is not None and finite(gradient) and float(gradient) > 0:
+        out.speed_effort_gradient = float(gradient) * rate / effort
+    return out
 
 
 def _velocity_limit(ctx: ReadContext, prim, joint: JointInfo) -> None:

@@ -23,17 +23,22 @@ from .read_context import ReadContext
 from .shapes import SHAPE_TYPES, read_collider, read_collision_filters
 from .spellings import read_spellings
 from .stage import check_stage, first_line, metadata_problems, open_stage, robot_type
+from .variants import select_runtime_variants
 
 
-def read_asset(path: str | os.PathLike) -> AssetModel:
-    """Open `path` read-only and build its AssetModel. Raises AssetLoadError when it cannot be opened."""
-    return read_stage(open_stage(path), str(path))
+def read_asset(path: str | os.PathLike, runtime: str | None = None) -> AssetModel:
+    """Open `path` read-only and build its AssetModel. Raises AssetLoadError when it cannot be opened.
+
+    `runtime` ("PhysX", "Newton", "MuJoCo"): the physics runtime the asset is read for; its runtime variant sets are
+    selected on the stage's session layer first (core.usd.variants; the file is never written)."""
+    return read_stage(open_stage(path), str(path), runtime)
 
 
-def read_stage(stage, path: str) -> AssetModel:
+def read_stage(stage, path: str, runtime: str | None = None) -> AssetModel:
     """Build the AssetModel of an open stage. Bad content becomes model.issues; nothing raises."""
     from pxr import UsdGeom
 
+    choices = select_runtime_variants(stage, runtime)
     up, mpu, kpu = StageFrame.stage_metadata(stage)
     problems = metadata_problems(mpu, kpu, up)  # reported, then the frame keeps them harmless
     frame = StageFrame.from_metadata(up, mpu, kpu)
@@ -65,6 +70,7 @@ def read_stage(stage, path: str) -> AssetModel:
     check_bodies(ctx)
     read_spellings(ctx)  # every authored spelling of what a runtime reads (the runtime readback compares them)
     model.robot_type = robot_type(stage)
+    model.physics_runtime, model.runtime_variants = runtime, choices
     return model
 
 

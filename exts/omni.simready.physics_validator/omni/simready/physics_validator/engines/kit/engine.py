@@ -67,16 +67,16 @@ def _omni():
 class KitPhysxEngine(EngineBase):
     """omni.physx on the open stage. `mode` is "manual" (step() steps PhysX) or "live" (the timeline does).
 
-    EngineBase keeps the protocol rules (target array shape, NaN keeps a target, the one-joint setter,
-    the force queue, targets restored on reset, the clock, the DOF list, warnings); this class loads
-    onto the open stage and implements the hooks with omni.physx / omni.physics.tensors.
+    EngineBase keeps the protocol rules (target shape, NaN keeps a target, one-joint setter, force queue, reset
+    targets, clock, DOF list, warnings); this class loads onto the open stage, hooks in omni.physx / tensors.
     """
 
     name = "kit"
     # revolute_target_bound as in the physx engine: PhysX 5 bounds an unlimited eREVOLUTE joint's target to 2 pi (measured
     # on ovphysx, not in Kit)
     CAPABILITIES = EngineCapabilities(reads_runtime_values=True, single_joint_position_targets=True,
-                                      joint_velocity_targets=True, revolute_target_bound=2.0 * math.pi)
+                                      joint_velocity_targets=True, revolute_target_bound=2.0 * math.pi,
+                                      mimic_joints=True, physics_runtime="PhysX")
 
     def __init__(self, mode: str = "manual", target: str | None = None, usd_context_name: str = "", stage=None):
         """`stage`: manual mode only, a stage of pxr's UsdUtils.StageCache that is not the open one, e.g. from

@@ -28,6 +28,8 @@ class NewtonEngine(EngineBase):
         # NewtonActuator prims are parsed by Newton's importer and stepped before every solver step (_advance);
         # MjcActuator prims belong to Newton's MuJoCo solver, not SolverSteel
         simulated_actuator_schemas=frozenset({"NewtonActuator"}),
+        mimic_joints=True,  # as the asset model reads them (mapping.restore_mimics)
+        physics_runtime="Newton",
     )
     # what _build() makes of the asset; emptied by _release()
     _body_index: dict[str, int]

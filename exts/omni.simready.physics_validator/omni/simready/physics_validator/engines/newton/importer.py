@@ -18,10 +18,18 @@ wp, newton = import_newton()
 
 def source_of(asset: AssetModel, warn):
     """The asset file, or for metersPerUnit != 1 (which Newton 1.8 rejects) an in-memory stage in metres
-    that references the asset's default prim under a scaling Xform of the same path."""
-    if abs(asset.meters_per_unit - 1.0) < 1e-9:
-        return asset.path
+    that references the asset's default prim under a scaling Xform of the same path. With runtime variants chosen
+    (core.usd.variants), the stage Newton reads carries the same selections on its session layer."""
     from pxr import Gf, Usd, UsdGeom
+
+    from ...core.usd.variants import author_selections
+
+    if abs(asset.meters_per_unit - 1.0) < 1e-9:
+        if not asset.runtime_variants:
+            return asset.path
+        stage = Usd.Stage.Open(asset.path, Usd.Stage.LoadAll)
+        author_selections(stage.GetSessionLayer(), asset.runtime_variants)
+        return stage
 
     if not asset.default_prim or asset.default_prim.count("/") != 1:
         raise EngineError(f"{asset.path}: metersPerUnit {asset.meters_per_unit} needs a default prim to rescale for Newton")
@@ -40,6 +48,7 @@ def source_of(asset: AssetModel, warn):
     scale = root.AddScaleOp(UsdGeom.XformOp.PrecisionDouble, "metersPerUnit")
     scale.Set(Gf.Vec3d(s, s, s))
     root.GetXformOpOrderAttr().Set([scale.GetOpName(), *own])
+    author_selections(stage.GetSessionLayer(), asset.runtime_variants)
     warn(
         f"metersPerUnit {asset.meters_per_unit}: Newton imports metres only; the asset is imported scaled, and "
         "joint limits, drive gains, maxForce and velocity limits are taken from the asset model (SI)"

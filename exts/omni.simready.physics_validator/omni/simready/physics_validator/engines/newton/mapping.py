@@ -128,3 +128,59 @@ def apply_si_joint_units(model, dofs: list[Dof], asset: AssetModel) -> None:
                 arrays["joint_target_q"][dof.q_index] = dof.sign * joint.drive.target_position
     for name, values in arrays.items():
         getattr(model, name).assign(values)
+
+
+def restore_mimics(builder, result, asset: AssetModel, warn) -> None:
+    """Mimic couplings as the asset model reads them (SI), where Newton 1.8's importer reads them otherwise:
+
+    - NewtonMimicAPI: the importer asks `prim.HasAPI("NewtonMimicAPI")`, false where the Newton USD schemas are not
+      registered with pxr (as here), so the follower moved freely (measured on the fixture gripper: the follower at
+      its limit while the leader sat at 0.3 rad);
+    - PhysxMimicJointAPI: the importer takes physxMimicJoint:<axis>:offset as radians, but USD authors it in degrees
+      for a revolute follower (an offset of 10 pinned the follower at its limit; PhysX holds it 10 deg off).
+    """
+    joint_map = result.get("path_joint_map") or {}
+    for joint in asset.joints.values():
+        mimic = joint.mimic
+        if mimic is None:
+            continue
+        follower, reference = joint_map.get(joint.path), joint_map.get(joint.mimic_reference or "")
+        if follower is None or reference is None:
+            continue
+        wanted = (float(mimic.intercept), float(mimic.slope))
+        current = builder.joint_mimic_coeffs[follower] if builder.joint_mimic_joint[follower] == reference else None
+        if current is not None and all(abs(float(a) - b) <= 1e-6 * max(1.0, abs(b)) for a, b in zip(current, wanted)):
+            continue
+        try:
+            builder.set_joint_mimic(follower, reference, coeffs=wanted)
+        except Exception as exc:  # noqa: BLE001 - Newton refuses (a chain, another articulation): say so
+            warn(f"{joint.path}: {mimic.schema} not simulated by Newton: {exc}")
+            continue
+        if current is not None:
+            warn(f"{joint.path}: Newton read the {mimic.schema} coupling as follower = {float(current[0]):.6g} + "
+                 f"{float(current[1]):.6g} x reference; the asset model's {wanted[0]:.6g} + {wanted[1]:.6g} x reference "
+                 "(SI) is used")
+
+
+def apply_drive_overrides(model, dofs: list[Dof], spec) -> None:
+    """The scene's drive overrides (core.scene.DriveOverride) on Newton's drive arrays, in Newton's joint sign."""
+    if not spec.drive_overrides:
+        return
+    names = ("joint_target_ke", "joint_target_kd", "joint_effort_limit", "joint_target_q", "joint_target_qd")
+    arrays = {name: getattr(model, name).numpy() for name in names}
+    mode = model.joint_target_mode.numpy() if getattr(model, "joint_target_mode", None) is not None else None
+    for dof in dofs:
+        drive = spec.drive_overrides.get(dof.path)
+        if drive is None or dof.qd_index < 0:
+            continue
+        arrays["joint_target_ke"][dof.qd_index] = drive.stiffness
+        arrays["joint_target_kd"][dof.qd_index] = drive.damping
+        arrays["joint_effort_limit"][dof.qd_index] = drive.max_force if math.isfinite(drive.max_force) else 1e30
+        arrays["joint_target_q"][dof.q_index] = dof.sign * drive.target_position
+        arrays["joint_target_qd"][dof.qd_index] = dof.sign * drive.target_velocity
+        if mode is not None:
+            mode[dof.qd_index] = int(newton.JointTargetMode.POSITION_VELOCITY)
+    for name, values in arrays.items():
+        getattr(model, name).assign(values)
+    if mode is not None:
+        model.joint_target_mode.assign(mode)

@@ -54,6 +54,8 @@ class OvPhysxEngine(EngineBase):
         # [-2 pi, 2 pi] ("setDriveTarget() only supports target angle in range [-2Pi, 2Pi] for joints of type
         # eREVOLUTE"; the old target stays) and its position wraps within that range (measured on pb_r2d2's wheels).
         revolute_target_bound=2.0 * math.pi,
+        mimic_joints=True,
+        physics_runtime="PhysX",
     )
 
     def __init__(self, target: str = "isaacsim-5", workdir: str | None = None, keep_wrapper: bool = False):

@@ -89,6 +89,19 @@ class SceneBuilder:
         entity.set_pose(pose([0.0, 0.0, float(ground.height)], X_TO_AXIS["Z"]))
         self.scene.add_entity(entity)
 
+    def add_ramp(self, ramp) -> None:
+        """The static ramp box (core.ramp.RampSpec) with its material."""
+        entity = sapien.Entity()
+        entity.name = "validator_ramp"
+        static = physx.PhysxRigidStaticComponent()
+        material = physx.PhysxMaterial(float(ramp.static_friction), float(ramp.dynamic_friction), float(ramp.restitution))
+        shape = physx.PhysxCollisionShapeBox([float(v) for v in ramp.box_half_extents], material)
+        shape.set_collision_groups([GROUND_GROUP_BIT, ALL_BITS, 0, 0])
+        static.attach(shape)
+        entity.add_component(static)
+        entity.set_pose(pose(ramp.box_center, ramp.box_quat))
+        self.scene.add_entity(entity)
+
     def attach_shapes(self, component, colliders: list[ColliderInfo], frame_pos, frame_quat, dynamic: bool):
         """Attach the colliders' shapes; returns the unit-density mass parts (body frame) with densities."""
         parts = []

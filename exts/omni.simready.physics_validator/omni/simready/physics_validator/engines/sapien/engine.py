@@ -27,6 +27,7 @@ class SapienPhysxEngine(EngineBase):
     name = "sapien"
     CAPABILITIES = EngineCapabilities(
         reads_body_masses=True, reads_runtime_values=True, single_joint_position_targets=True, joint_velocity_targets=True,
+        physics_runtime="PhysX",  # SAPIEN runs PhysX 5 on the model read from the asset's PhysX variant
     )
 
     def __init__(self) -> None:
@@ -90,7 +91,8 @@ class SapienPhysxEngine(EngineBase):
         )
         self._scene = sapien.Scene([physx.PhysxCpuSystem()])
         self._scene.set_timestep(self._dt)
-        self._built, self._bounds, self._targets = build_scene(asset, spec, self._scene, self._warn)
+        self._built, self._bounds, self._targets = build_scene(spec.asset_with_drives(asset), spec, self._scene,
+                                                               self._warn)
         self._dofs = self._built.dofs
         self._velocity_targets = np.array([velocity_target(d) for d in self._dofs], float)
         self._initial_state = self._scene.physx_system.pack()

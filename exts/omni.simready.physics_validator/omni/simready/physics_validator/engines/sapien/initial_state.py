@@ -46,13 +46,15 @@ def apply_initial_velocities(b: SceneBuilder) -> None:
             b.warn(f"{path}: initial velocity on a non-root articulation link or static body is ignored")
 
 
-def place_bottom(b: SceneBuilder, bounds: BodyBounds, height: float) -> None:
-    """Move everything up or down so the rigid bodies' lowest point is at `height`; static scenery
-    moves along, as the asset prim would in Kit."""
-    lo, _ = bounds.aabb()
+def place_bottom(b: SceneBuilder, bounds: BodyBounds, height: float | None, xy=None) -> None:
+    """Move everything so the rigid bodies' lowest point is at `height` (None: as authored) and the centre of their
+    bounds at `xy` (None: as authored); static scenery moves along, as the asset prim would in Kit."""
+    lo, hi = bounds.aabb()
     if bounds.empty:
         return
-    shift = np.array([0.0, 0.0, height - float(lo[2])])
+    shift = np.array([0.0, 0.0, 0.0 if height is None else float(height) - float(lo[2])])
+    if xy is not None:
+        shift[:2] = np.asarray(xy, float) - (np.asarray(lo[:2], float) + np.asarray(hi[:2], float)) / 2
     built = b.built
     for art in built.articulations:
         p, q = np_pose(art.get_root_pose())

@@ -26,6 +26,8 @@ def build_scene(asset: AssetModel, spec: SceneSpec, scene, warn) -> tuple[Built,
     b.check_references()
     if spec.ground is not None:
         b.add_ground(spec.ground)
+    if spec.ramp is not None:
+        b.add_ramp(spec.ramp)
     articulated = articulated_bodies(b)
     colliders_of = b.colliders_by_body()
     # 1. static geometry: colliders without a body, and disabled bodies
@@ -51,8 +53,8 @@ def build_scene(asset: AssetModel, spec: SceneSpec, scene, warn) -> tuple[Built,
     apply_pin_base(b, maximal_joints)
     apply_initial_velocities(b)
     bounds = BodyBounds(b.built.bodies.values())
-    if spec.place_bottom_at is not None:
-        place_bottom(b, bounds, float(spec.place_bottom_at))
+    if spec.place_bottom_at is not None or spec.place_xy is not None:
+        place_bottom(b, bounds, spec.place_bottom_at, spec.place_xy)
     targets = np.array([_initial_target(asset, d) for d in b.built.dofs], float)
     for body in asset.bodies.values():
         if body.starts_asleep:

@@ -101,6 +101,19 @@ def exploded_story(watch: BoxWatch) -> str:
     return f"simulation exploded: {watch.tripped or 'the joint state went NaN'}"
 
 
+def scenery_note(asset: "AssetModel") -> str:
+    """Static colliders the asset carries (an MJCF scene's floor plane): with the base pinned where it is authored, a
+    robot's foot resting on its own floor cannot move down (the gym hopper's leg: FAIL with its floor, PASS without)."""
+    from ...core.quantities import listed
+
+    static = [c for c in asset.static_colliders if c.collision_enabled]
+    if not static:
+        return ""
+    return (f"the asset carries scenery its moving bodies may meet (it moves with the asset): static "
+            f"collider{'s' if len(static) > 1 else ''} {listed([f'{c.path} ({c.shape})' for c in static], 3)} (an asset "
+            f"should not carry its ground)")
+
+
 def driven_scene(physics_fps: float) -> SceneSpec:
     """The scene every driven-joint test runs in (and `fix` measures in): gravity on, no ground, the base pinned."""
     return SceneSpec(physics_fps=physics_fps, gravity=9.81, ground=None, pin_base=True)

@@ -192,16 +192,23 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
         measure = "position rate" if peak["rate"] > peak["reported"] else "reported velocity"
         allowed = limit * (1.0 + cfg.tolerance_percent)
         ratio = judged / limit
+        # PhysxDrivePerformanceEnvelopeAPI: the drive cannot push the joint past maxActuatorVelocity (less under
+        # effort), so a cap above it is not reachable by this test's drive-powered moves: exercised means reaching the
+        # envelope then (docs/tests/velocity_limit.md).
+        envelope = joint.envelope.max_actuator_velocity if joint.envelope is not None else None
+        reachable = min(limit, envelope) if envelope is not None else limit
         row = JointRow(
             joint=joint.name, path=joint.path, status=Status.PASS, code=DrivenCode.OK,
             measured={"peak_velocity": peak["reported"], "peak_displacement_rate": peak["rate"], "peak": judged,
                       "ratio": ratio, "target": moves[-1], "moves": len(moves), "travel": travel,
                       "follow": follow},
-            limits={"velocity_limit": limit, "allowed": allowed, "min_exercised_ratio": cfg.min_exercised_ratio,
+            limits={"velocity_limit": limit, "actuator_velocity": envelope, "allowed": allowed,
+                    "min_exercised_ratio": cfg.min_exercised_ratio,
                     "source": joint.velocity_limit_source, "unit": "rad/s" if joint.is_angular else "m/s",
                     "articulated": joint.articulation is not None},
             units=row_units(joint, positions=("target", "travel"),
-                            rates=("peak_velocity", "peak_displacement_rate", "peak", "velocity_limit", "allowed"),
+                            rates=("peak_velocity", "peak_displacement_rate", "peak", "velocity_limit", "allowed",
+                                   "actuator_velocity"),
                             ratio="", follow="", min_exercised_ratio=""),
         )
         if exploded:
@@ -214,7 +221,7 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
                             f"+{cfg.tolerance_percent:.0%}; reported velocity peaked at "
                             f"{jv(joint, peak['reported'], rate=True)}, position rate at "
                             f"{jv(joint, peak['rate'], rate=True)})" + why)
-        elif ratio < cfg.min_exercised_ratio:
+        elif judged / reachable < cfg.min_exercised_ratio:
             reason = (f"limit not exercised: the joint reached at most {jv(joint, judged, rate=True)}, {ratio:.0%} of "
                       f"its {jv(joint, limit, rate=True)} cap (< {cfg.min_exercised_ratio:.0%}), over "
                       f"{len(moves)} move(s) of {jv(joint, travel)} in all")

@@ -1,8 +1,13 @@
 """ground_drop's settings: the spec's defaults (docs/tests/ground_drop.md), each with its unit."""
 
+from typing import Literal
+
 from pydantic import Field
 
 from ....core.config import TestConfig
+
+# The drop-height rule of each version: (bounding-box heights above the floor, the rule's name for people).
+DROP_RULES = {"3.2.0": 2.0, "spec_8x": 8.0}
 
 
 def unit(name: str) -> dict:
@@ -12,14 +17,16 @@ def unit(name: str) -> dict:
 class GroundDropConfig(TestConfig):
     renamed = {"rest_tolerance": ("rest_tolerance_m",)}
 
-    drop_height_factor: float = Field(8.0, gt=0, description="Drop height as a multiple of the asset's bounding-box height.",
+    drop_rule: Literal["3.2.0", "spec_8x"] = Field(
+        "3.2.0", description="Drop height rule: \"3.2.0\" (NVIDIA's current test: 2x the bounding-box height) or "
+                             "\"spec_8x\" (the spec's 8x, NVIDIA's until 3.1.0).")
+    drop_height_factor: float = Field(0.0, ge=0, description="Drop height as a multiple of the bounding-box height; "
+                                                             "0 = the drop rule's (2 or 8).",
                                       json_schema_extra=unit("x"))
-    minimum_drop_clearance: float = Field(
-        0.2,
-        ge=0,
-        description="Lowest start height of the bounds above the floor (m), so small assets start above the touch threshold.",
-        json_schema_extra=unit("m"),
-    )
+    minimum_drop_distance: float = Field(
+        0.1, ge=0, description="Least fall (m) of the bounds' bottom above the touch band (floor + floor_margin), so "
+                               "small assets start clear of it.",
+        json_schema_extra=unit("m"))
     floor_level: float = Field(0.0, description="Floor height (m).", json_schema_extra=unit("m"))
     floor_margin: float = Field(0.1, ge=0,
                                 description="Contact band above the floor, and the most the asset may sink below it (m).",

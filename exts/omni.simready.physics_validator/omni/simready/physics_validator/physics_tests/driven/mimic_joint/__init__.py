@@ -1,0 +1,6 @@
+"""mimic_joint (FET022): every mimic follower moves with its reference as the authored coupling says, within its limits."""
+
+from .codes import MimicJointCode
+from .test import MimicJointTest
+
+__all__ = ["MimicJointCode", "MimicJointTest"]

@@ -1,0 +1,243 @@
+"""mimic_joint (FET022): each mimic follower moves with its reference as the authored coupling says.
+
+The coupling is read as a relation in SI, follower = intercept + slope x reference (core.asset_model.MimicInfo:
+PhysxMimicJointAPI's position + gearing x reference + offset = 0, NewtonMimicAPI's coef0 + coef1 x leader). Per pair:
+1. statically, the relation must keep the follower inside its limits over the reference's whole range (DJ.007);
+2. the reference is ramped to its sweep start (sweep_margin_ratio inside its range), held, swept to the far end and
+   back (smoothstep legs), holding at each end; the slope of follower against reference is fitted over the sweep and
+   must match the authored slope, sign included, within gear_ratio_tolerance; at each hold the follower must sit on the
+   authored relation (the offset) within a tolerance capped by a tenth of its expected travel;
+3. a reference that moved less than a tenth of its sweep proves nothing: a dead drive (the family's rule); one stopped
+   short of the sweep (by a collision, say) is measured over what it moved, with a warning.
+NVIDIA's test compares |ratio| only and reports sign and offset as warnings. Spec: docs/tests/mimic_joint.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ....core.context import TestContext
+from ....core.quantities import listed
+from ....core.results import JointRow
+from ....core.status import Status
+from ..base import (
+    BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, jv, row_units, settle,
+)
+from ..bbox_watch import BoxWatch
+from ..codes import DrivenCode
+from ..tracking import ramp
+from .codes import MimicJointCode as Code
+from .config import MimicJointConfig
+from .coupling import fitted_slope, image, outside, relation_error
+from .fix_rules import FIX_RULES
+from .hints import HINTS
+from .view import VIEW
+
+
+@dataclass
+class PairRecord:
+    follower: object
+    reference: object
+    sweep: tuple[float, float]
+    references: list[float] = field(default_factory=list)  # judged samples (legs and holds)
+    followers: list[float] = field(default_factory=list)
+    rest_errors: list[float] = field(default_factory=list)  # distance from the relation at the end of each hold
+    exploded: bool = False
+
+
+class MimicJointTest(DrivenJointTest):
+    name = "mimic_joint"
+    version = "1.1.0"
+    features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
+    summary = "Sweeping each mimic reference moves its follower by the authored gearing, sign and offset, within its limits."
+    Config = MimicJointConfig
+    codes = (DrivenCode, Code)
+    hints = HINTS
+    view = VIEW
+    fix_rules = FIX_RULES
+
+    def run(self, ctx: TestContext) -> Iterator[None]:
+        cfg: MimicJointConfig = ctx.config
+        followers = [j for j in ctx.asset.joints.values() if j.mimic is not None]
+        if not followers:
+            ctx.finish(Status.SKIP, "no mimic joint: no joint carries PhysxMimicJointAPI or NewtonMimicAPI", code=Code.NO_MIMIC)
+            return
+        if not ctx.engine_capabilities.mimic_joints:
+            ctx.finish(Status.SKIP, f"{len(followers)} mimic joint(s), but the {ctx.engine.name} engine does not simulate "
+                                    "mimic couplings: nothing could be measured", code=Code.ENGINE_WITHOUT_MIMIC)
+            return
+        pairs = self._pairs(ctx, followers)
+        ctx.metric("mimic_pairs", len(followers))
+        ctx.metric("pairs_tested", len(pairs))
+        if not pairs:
+            reasons = listed([f"{e.joint}: {e.why}" for e in ctx.result.excluded_joints], 4, "; ")
+            ctx.finish(Status.SKIP, f"no mimic pair can be swept: {reasons}", code=DrivenCode.NOTHING_TO_TEST)
+            return
+        yield from settle(ctx, cfg.settle_seconds)
+        watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
+        series = SeriesRecorder(ctx)
+        for follower, reference in pairs:
+            record = yield from self._sweep(ctx, follower, reference, watch, series)
+            row = self._row(record, cfg)
+            ctx.joint_row(row)
+            swept, commanded = row.measured["reference_sweep"], record.sweep[1] - record.sweep[0]
+            if DEAD_DRIVE_FRACTION * commanded <= swept < 0.5 * commanded:
+                ctx.warn(f"{follower.name}: its reference {reference.name} swept {jv(reference, swept)} of "
+                         f"{jv(reference, commanded)}: something stopped it; the coupling is judged over that part")
+            if record.exploded:
+                break
+        self._verdict(ctx)
+
+    # -- phases --------------------------------------------------------------------------------------------------
+    def _pairs(self, ctx: TestContext, followers) -> list[tuple]:
+        """The pairs whose reference can be swept; the others are listed as excluded, with why."""
+        simulated = set(ctx.dof_joints)
+        only = set(ctx.config.joints or ())
+        pairs = []
+        for follower in followers:
+            reference = ctx.asset.joints.get(follower.mimic_reference or "")
+            why, code = "", ""
+            named = {follower.name, follower.path} | ({reference.name, reference.path} if reference else set())
+            if only and not named & only:
+                why, code = "not in this run's joint filter (config key `joints`)", "NOT_REQUESTED"
+            elif reference is None or not reference.is_dof or not reference.enabled:
+                why, code = f"reference {follower.mimic_reference} is not an enabled revolute or prismatic joint", "NO_REFERENCE"
+            elif follower.path not in simulated or reference.path not in simulated:
+                why, code = "the engine does not simulate the follower or its reference as a degree of freedom", "NOT_SIMULATED"
+            elif not reference.has_limits:
+                why, code = f"reference {reference.name} has no finite limits to sweep between", "NO_LIMITS"
+            elif not (reference.drive is not None and reference.drive.active) and not (
+                    set(reference.actuator_schemas) & ctx.engine_capabilities.simulated_actuator_schemas):
+                why, code = f"reference {reference.name} has no drive with stiffness or damping > 0 to sweep it", "PASSIVE"
+            if why:
+                ctx.exclude_joint(follower.name, why, follower.path, code)
+            else:
+                pairs.append((follower, reference))
+        return pairs
+
+    def _sweep(self, ctx: TestContext, follower, reference, watch: BoxWatch, series: SeriesRecorder):
+        """Approach, hold, sweep to the far end, hold, sweep back, hold; returns the PairRecord."""
+        cfg: MimicJointConfig = ctx.config
+        margin = cfg.sweep_margin_ratio * (reference.upper - reference.lower)
+        low, high = reference.lower + margin, reference.upper - margin
+        record = PairRecord(follower, reference, (low, high))
+        i_ref, i_fol = ctx.dof_index(reference.path), ctx.dof_index(follower.path)
+        mimic = follower.mimic
+        legs = (("approach", low, cfg.approach_seconds, False), ("to far end", high, cfg.sweep_seconds / 2, True),
+                ("back", low, cfg.sweep_seconds / 2, True))
+        for label, goal, seconds, judged in legs:
+            ctx.label = f"mimic {follower.name} <- {reference.name}: {label}"
+            start = float(ctx.joint_positions()[i_ref])
+            frames = max(1, int(round(seconds / ctx.dt)))
+            hold = int(round(cfg.hold_seconds / ctx.dt))
+            for frame in range(frames + hold):
+                target = ramp(start, goal, frame, frames) if frame < frames else goal
+                ctx.set_joint_target(reference.path, target)
+                yield
+                q = ctx.joint_positions()
+                r, f = float(q[i_ref]), float(q[i_fol])
+                series.sample(follower.name, reference=r, follower=f, expected=mimic.intercept + mimic.slope * r)
+                if judged or frame >= frames:
+                    record.references.append(r)
+                    record.followers.append(f)
+                if not (math.isfinite(r) and math.isfinite(f)) or (
+                        frame % BBOX_CHECK_EVERY == 0 and watch.exploded(ctx.bounds())):
+                    record.exploded = True
+                    return record
+            record.rest_errors.append(relation_error(r, f, mimic.slope, mimic.intercept))
+        ctx.set_joint_target(reference.path, reference.drive.target_position if reference.drive else low)
+        return record
+
+    def _row(self, record: PairRecord, cfg: MimicJointConfig) -> JointRow:
+        follower, reference, mimic = record.follower, record.reference, record.follower.mimic
+        slope = mimic.slope
+        commanded = record.sweep[1] - record.sweep[0]
+        refs = [r for r in record.references if math.isfinite(r)]
+        ref_span = (max(refs) - min(refs)) if refs else 0.0
+        measured_slope = fitted_slope(record.references, record.followers)
+        image_low, image_high = image(slope, mimic.intercept, reference.lower, reference.upper)
+        follower_range = (follower.upper - follower.lower) if follower.has_limits else math.inf
+        overrun = outside(image_low, image_high, follower.lower, follower.upper,
+                          cfg.limits_tolerance_fraction * follower_range)
+        travel = abs(slope) * commanded
+        absolute = math.radians(cfg.offset_tolerance_deg) if follower.is_angular else cfg.offset_tolerance_m
+        offset_tolerance = min(absolute, cfg.offset_span_fraction * travel) if travel > 0 else absolute
+        rest_error = max(record.rest_errors, default=math.nan)
+        findings: list[tuple[str, str]] = []
+        blocked = ref_span < DEAD_DRIVE_FRACTION * commanded
+        if overrun > 0:
+            held = (f" (the reference moved {jv(reference, ref_span)} of its {jv(reference, commanded)} sweep: the "
+                    "coupling held it)") if blocked and not record.exploded else ""
+            findings.append((Code.LIMITS_INCOMPATIBLE.value,
+                             f"coupling leaves the follower's limits: over {reference.name}'s range "
+                             f"[{jv(reference, reference.lower)}, {jv(reference, reference.upper)}] it drives {follower.name} "
+                             f"over [{jv(follower, image_low)}, {jv(follower, image_high)}], its limits are "
+                             f"[{jv(follower, follower.lower)}, {jv(follower, follower.upper)}]{held}"))
+        if record.exploded:
+            findings.append((DrivenCode.EXPLODED.value, "simulation exploded (NaN or bounding box > ratio x baseline)"))
+        elif blocked and overrun > 0:
+            pass  # the limits explain the blocked reference
+        elif blocked:
+            findings.append((DrivenCode.DEAD_DRIVE.value,
+                             f"reference {reference.name} moved {jv(reference, ref_span)} of the {jv(reference, commanded)} "
+                             "sweep: the coupling could not be measured"))
+        else:
+            findings += self._coupling_findings(record, measured_slope, rest_error, offset_tolerance, cfg)
+        return JointRow(
+            joint=follower.name, path=follower.path, status=Status.FAIL if findings else Status.PASS,
+            codes=[c for c, _ in findings] or [DrivenCode.OK], reason="; ".join(t for _, t in findings),
+            measured={"reference": reference.name, "measured_slope": measured_slope, "reference_sweep": ref_span,
+                      "rest_error": rest_error, "image_lower": image_low, "image_upper": image_high,
+                      "slope_error": abs(measured_slope - slope) / abs(slope) if slope and math.isfinite(measured_slope)
+                      else math.nan},
+            limits={"authored_slope": slope, "authored_intercept": mimic.intercept, "gearing": mimic.gearing,
+                    "offset": mimic.offset, "schema": mimic.schema, "slope_tolerance": cfg.gear_ratio_tolerance,
+                    "offset_tolerance": offset_tolerance, "lower": follower.lower, "upper": follower.upper},
+            units=row_units(follower, positions=("rest_error", "image_lower", "image_upper", "authored_intercept",
+                                                 "offset_tolerance", "lower", "upper"),
+                            measured_slope="", slope_error="", authored_slope="", gearing="", slope_tolerance="",
+                            reference_sweep="rad" if reference.is_angular else "m"),
+        )
+
+    @staticmethod
+    def _coupling_findings(record: PairRecord, measured: float, rest_error: float, offset_tolerance: float,
+                           cfg: MimicJointConfig) -> list[tuple[str, str]]:
+        follower, reference = record.follower, record.reference
+        slope = follower.mimic.slope
+        where = f"{follower.name} against {reference.name}: d follower / d reference"
+        if not math.isfinite(measured) or abs(measured) < 0.1 * abs(slope):
+            return [(Code.NOT_FOLLOWING.value, f"{follower.name} did not follow {reference.name}: {where} = "
+                                               f"{measured:.3g}, authored {slope:.3g}")]
+        out = []
+        if slope * measured < 0:
+            out.append((Code.WRONG_DIRECTION.value, f"{follower.name} moved against the authored coupling: {where} = "
+                                                    f"{measured:.3g}, authored {slope:.3g} ({follower.mimic.schema})"))
+        elif abs(measured - slope) > cfg.gear_ratio_tolerance * abs(slope):
+            out.append((Code.GEAR_MISMATCH.value, f"gear ratio off: {where} = {measured:.3g}, authored {slope:.3g} "
+                                                  f"(> {cfg.gear_ratio_tolerance:.0%} apart)"))
+        if not rest_error <= offset_tolerance:
+            out.append((Code.OFFSET_MISMATCH.value, f"off the authored relation at rest: {follower.name} is "
+                                                    f"{jv(follower, rest_error)} from intercept + slope x reference "
+                                                    f"(tolerance {jv(follower, offset_tolerance)})"))
+        return out
+
+    def _verdict(self, ctx: TestContext) -> None:
+        rows = ctx.result.joints
+        failed = [r for r in rows if r.status is not Status.PASS]
+        errors = [r.measured["slope_error"] for r in rows if isinstance(r.measured.get("slope_error"), float)]
+        ctx.metric("pairs_passed", len(rows) - len(failed))
+        ctx.metric("pairs_failed", len(failed))
+        ctx.metric("max_slope_error", max((e for e in errors if math.isfinite(e)), default=None))
+        ctx.metric("max_rest_error", max((r.measured["rest_error"] for r in rows
+                                          if isinstance(r.measured.get("rest_error"), float)
+                                          and math.isfinite(r.measured["rest_error"])), default=None))
+        if failed:
+            detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
+            ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} mimic pairs do not move as authored: {detail}",
+                       [h for r in failed for h in r.fix_hints], code=Code.PAIRS_FAILED)
+        else:
+            worst = max((e for e in errors if math.isfinite(e)), default=0.0)
+            ctx.finish(Status.PASS, f"{len(rows)} mimic followers moved with their references as authored (slope within "
+                                    f"{worst:.1%}, sign and offset held, limits compatible)", code=DrivenCode.OK)

@@ -1,0 +1,16 @@
+"""How reports show multi_joint_coordination: the worst final error as a fraction of its tolerance, rows' errors
+beside their tolerance, and the tracking plot."""
+
+from ....core.test_view import JudgedMetric, TestView
+from .plot import multi_joint_coordination_plot
+
+VIEW = TestView(
+    judged=(
+        JudgedMetric("joints_failed", "zero"),
+        JudgedMetric("max_error_ratio", "max", threshold_label="1 (each joint's tolerance)", threshold_of=lambda config: 1.0),
+    ),
+    metric_units={"max_error_revolute": "rad", "max_error_prismatic": "m", "slowest_convergence_s": "s"},
+    row_limits={"max_error": "tolerance"},
+    row_positions=frozenset({"max_error", "tolerance", "lower", "upper", "error_1", "error_2", "error_3"}),
+    plot=multi_joint_coordination_plot,
+)

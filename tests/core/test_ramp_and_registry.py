@@ -1,0 +1,44 @@
+"""The ramp's geometry (core.ramp) and selecting tests by feature family (--tests FET022)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from omni.simready.physics_validator.core.plugin import UnknownTestError
+from omni.simready.physics_validator.core.ramp import RampSpec, placement_on, ramp_for
+from omni.simready.physics_validator.physics_tests import default_registry
+
+
+def test_the_ramp_surface_and_its_box_agree():
+    ramp = RampSpec(angle_deg=45.0, top_height=1.0, top_y=0.0)
+    assert ramp.surface_z(0.0) == pytest.approx(1.0) and ramp.bottom_y == pytest.approx(1.0)
+    assert ramp.signed_distance([[0.0, 0.5, 0.5]])[0] == pytest.approx(0.0)
+    assert ramp.signed_distance([[0.0, 0.5, 0.6]])[0] == pytest.approx(0.1 * math.cos(math.radians(45)))
+    # the box's top face centre lies on the surface, and its +Z axis is the surface normal
+    from omni.simready.physics_validator.core.geometry import quat_to_matrix
+
+    top = ramp.box_center + quat_to_matrix(ramp.box_quat)[:, 2] * ramp.box_half_extents[2]
+    assert ramp.signed_distance([top])[0] == pytest.approx(0.0, abs=1e-9)
+    assert np.allclose(quat_to_matrix(ramp.box_quat)[:, 2], ramp.normal)
+
+
+def test_the_asset_starts_clear_above_the_ramp():
+    ramp = ramp_for(0.3)
+    lo, hi = np.array([-0.15, -0.15, 0.0]), np.array([0.15, 0.15, 0.05])
+    (x, y), bottom = placement_on(ramp, lo, hi, clearance=0.1, margin=0.05)
+    assert ramp.length == pytest.approx(2.0) and y == pytest.approx(0.2)
+    assert bottom == pytest.approx(float(ramp.surface_z(0.05)) + 0.1)
+
+
+def test_tests_are_selected_by_feature_family():
+    registry = default_registry()
+    driven = [t.name for t in registry.select(["FET022"])]
+    assert {"velocity_limit", "state_accuracy", "mimic_joint", "multi_joint_coordination"} <= set(driven)
+    assert [t.name for t in registry.select(["FET004"])] == ["joint_movement"]
+    assert {t.name for t in registry.select(["FET_003"])} == {"ground_drop", "slope_drop"}
+    assert [t.name for t in registry.select(["slope_drop", "FET003"])] == ["slope_drop", "ground_drop"]
+    with pytest.raises(UnknownTestError, match="feature families: FET003, FET004, FET022"):
+        registry.select(["FET999"])
