@@ -250,6 +250,7 @@ def _validate(args, console: Console) -> int:
                 f"install it with: {escape(install_command('video'))}",
                 highlight=False, soft_wrap=True,
             )
+    from .reports.pages import plots_ahead
     from .run import validate_batch
     from .run.inputs import InputError
 
@@ -266,10 +267,12 @@ def _validate(args, console: Console) -> int:
                 console.print(f"[bold]engine {engine}[/]")
             progress = BatchProgress(console, per_test_lines=None if args.progress is None else args.progress == "tests",
                                      fail_on_skip=args.fail_on_skip)
+        pages = None if args.no_html else plots_ahead(engine_out / "html")  # plots drawn by the worker that ran each test
         try:
             report = validate_batch(
                 args.paths, tests, config, engine, engine_out, progress=progress, debug=args.debug,
                 jobs=args.jobs, executor=args.executor, ray_address=args.ray_address, changed_only=args.changed_only,
+                pages=pages,
             )
         except InputError as exc:
             return _usage_error(console, str(exc))

@@ -9,10 +9,12 @@ tests can read it; a PASS with warnings reads PASS*, core.status.verdict_label),
 verdict and reason, the video with its chapters grouped per joint, the metrics in units for people with
 the threshold that judges each (the failing number marked), fix hints, warnings, the plots of the
 deciding quantity, the per-joint table, and, collapsed, the other settings, excluded joints and the log.
-Plots are drawn into `html/media/`. Videos, posters and the replay layer are linked relatively where they lie in
-the run's report folder (each video is stored once); a report written elsewhere copies the videos and posters
-into `html/media/`, so that folder stands alone. Near-identical warnings (the same sentence for many joints) are
-grouped: one line with how many and which joints (`html_view.warning_groups`).
+Plots go to `html/media/<asset>/`: a batch run's workers draw each test's plots as the test ends
+(`pages.PlotsAhead`); this module reuses those drawn for the result it shows and draws the rest. Videos, posters
+and the replay layer are linked relatively where they lie in the run's report folder (each video is stored once);
+a report written elsewhere copies the videos and posters into `html/media/`, so that folder stands alone. Media
+the report does not link to (an earlier run's) is removed. Near-identical warnings (the same sentence for many
+joints) are grouped: one line with how many and which joints (`html_view.warning_groups`).
 Series come from `TestResult.series` (in memory) or the `series` artifact (series.json), since
 `series` is not part of the JSON report. Needs the `[html]` extra (jinja2, matplotlib).
 """
@@ -20,7 +22,6 @@ Series come from `TestResult.series` (in memory) or the `series` artifact (serie
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import os
 import re
 import shutil
@@ -33,16 +34,9 @@ from ..core.test_view import TestView
 from ..plotting.common import load_json
 from . import html_view as view
 from . import readback_view
+from .pages import MEDIA, asset_anchor, draw_plots, drawn_plots, manifest_path, media_folder, slug as _slug
 
 STATUS_ORDER = [s.value for s in Status]
-MEDIA = "media"
-
-
-def asset_anchor(path: str) -> str:
-    """The id of an asset's section: its file name and a hash of its path (stable across reports, so the
-    engine comparison can link into each engine's report)."""
-    digest = hashlib.sha1(str(path).encode("utf-8")).hexdigest()[:8]
-    return f"a-{_slug(Path(path).stem)}-{digest}"
 
 
 def test_anchor(path: str, test: str) -> str:
@@ -54,13 +48,10 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
     by the view its test declares (`registry.view_of`)."""
     import jinja2
 
-    from .plots import write_plots
-
     html_dir = Path(out_dir) / "html"
     media_dir = html_dir / MEDIA
-    if media_dir.exists():
-        shutil.rmtree(media_dir)
     media_dir.mkdir(parents=True, exist_ok=True)
+    kept: set[Path] = set()  # every media file this report links to; the rest (an earlier run's) goes at the end
 
     test_names: list[str] = []
     for result in report.all_results():
@@ -69,10 +60,10 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
 
     assets = []
     ordered = sorted(enumerate(report.assets), key=lambda item: (view.asset_rank(item[1]), item[0]))
-    for a_index, asset in ordered:
+    for _index, asset in ordered:
         slug = asset_anchor(asset.path)
-        folder = media_dir / f"a{a_index}-{_slug(Path(asset.path).stem)}"
-        tests = [_test_view(result, slug, folder, html_dir, write_plots, registry.view_of(result.name), Path(out_dir))
+        folder = media_folder(html_dir, asset.path)
+        tests = [_test_view(result, slug, folder, html_dir, registry, kept, Path(out_dir))
                  for result in sorted(asset.tests, key=view.rank)]
         cells = {t["r"].name: t for t in tests}
         status = asset.status.value if asset.status is not None else ""
@@ -98,14 +89,17 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
     tmp = index.with_suffix(".html.tmp")
     tmp.write_text(html, encoding="utf-8")
     os.replace(tmp, index)
+    _prune(media_dir, kept)
     return index
 
 
-def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, write_plots, test_view: TestView,
-               out_dir: Path) -> dict:
-    series = _series_of(result)
-    plots = [{"src": _rel(p["path"], html_dir), "title": p["title"]}
-             for p in write_plots(result, series, folder, _slug(result.name), test_view)]
+def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, registry: TestRegistry,
+               kept: set[Path], out_dir: Path) -> dict:
+    test_view: TestView = registry.view_of(result.name)
+    drawn = _plots_of(result, folder, registry)
+    kept.update(Path(p["path"]) for p in drawn)
+    kept.add(manifest_path(folder, result.name))
+    plots = [{"src": _rel(p["path"], html_dir), "title": p["title"]} for p in drawn]
     metrics, settings = view.metric_rows(result, test_view)
     rows = sorted(result.joints, key=lambda r: view.RANK.get(Status(r.status).value, 9))
     status = result.status.value
@@ -117,8 +111,8 @@ def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, writ
         "short": view.short_label(result),
         "words": view.verdict_words(result),
         "open": status in view.OPEN,
-        "video": _media(result, "video", folder, html_dir, out_dir),
-        "poster": _media(result, "poster", folder, html_dir, out_dir),
+        "video": _media(result, "video", folder, html_dir, out_dir, kept),
+        "poster": _media(result, "poster", folder, html_dir, out_dir, kept),
         "warning_groups": view.warning_groups(result.warnings),
         "chapters": view.chapter_groups(_chapters(result), result.joints),
         "replay": _link(result.artifacts.get("replay"), html_dir),
@@ -134,10 +128,6 @@ def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, writ
 
 
 # -- helpers --------------------------------------------------------------------------------------
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]+", "_", text).strip("_") or "x"
-
 
 def _wrap_name(text: str) -> str:
     """Break opportunities after _ / . - in long names (the template marks the result safe after escaping)."""
@@ -185,18 +175,44 @@ def _link(path: str | None, html_dir: Path) -> str | None:
     return _rel(p, html_dir)
 
 
-def _media(result: TestResult, key: str, folder: Path, html_dir: Path, out_dir: Path) -> str | None:
+def _media(result: TestResult, key: str, folder: Path, html_dir: Path, out_dir: Path, kept: set[Path]) -> str | None:
     """A media artifact (video, poster) for the page: linked where it lies in the run's folder (stored once), else
     copied into the report's media folder, so a report written elsewhere stands alone."""
     source = result.artifacts.get(key)
     if not source or not Path(source).is_file():
         return None
     if Path(source).resolve().is_relative_to(out_dir.resolve()):
+        kept.add(Path(source))
         return _rel(Path(source), html_dir)
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{_slug(result.name)}{''.join(Path(source).suffixes[-1:])}"
     shutil.copyfile(source, target)
+    kept.add(target)
     return _rel(target, html_dir)
+
+
+def _plots_of(result: TestResult, folder: Path, registry: TestRegistry) -> list[dict]:
+    """The plots a worker drew for this very result (pages.PlotsAhead), else drawn here; [{"path", "title"}]."""
+    drawn = drawn_plots(result, folder)
+    if drawn is not None:
+        return drawn
+    series = _series_of(result)
+    return draw_plots(result, series, folder, registry) if series else []
+
+
+def _prune(media_dir: Path, kept: set[Path]) -> None:
+    """Remove what the report does not link to: an earlier run's media in the same folder, plots drawn for a
+    result this report does not show."""
+    kept = {p.resolve() for p in kept}
+    for path in sorted(media_dir.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        try:
+            if path.is_dir():
+                if not any(path.iterdir()):
+                    path.rmdir()
+            elif path.resolve() not in kept:
+                path.unlink()
+        except OSError:
+            pass
 
 
 def _series_of(result: TestResult) -> dict[str, list[float]]:

@@ -16,6 +16,7 @@ generator is resumed.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass
@@ -198,6 +199,7 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
     except Exception:  # noqa: BLE001 - an unavailable engine is reported per test by make_engine
         runtime = None
     asset, load_error = load_asset(job.path, job.target, runtime)
+    hooks = _with_pages(hooks, job)
     run = AssetRun(
         job.path, job.tests, config, make_engine,
         asset=asset, load_error=load_error, sha256=job.sha256, out_dir=job.out_dir,
@@ -214,6 +216,25 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
         # The verdicts so far; the test in flight is not among them (it is listed as not run).
         raise RunInterrupted(run.result.model_copy(update={"tests": list(run.result.tests)})) from None
     return run.result
+
+
+def _with_pages(hooks: RunHooks | None, job: AssetJob) -> RunHooks | None:
+    """The hooks, with the job's page maker called after each test, before the verdict is passed on (so its series
+    are still at hand). A page that cannot be drawn here is drawn by the report: it never costs a verdict."""
+    if job.pages is None:
+        return hooks
+    hooks = hooks or RunHooks()
+    registry, passed_on = default_registry(), hooks.test_ended
+
+    def test_ended(result: TestResult) -> None:
+        try:
+            job.pages(job.path, result, registry)
+        except Exception:  # noqa: BLE001
+            pass
+        if passed_on is not None:
+            passed_on(result)
+
+    return dataclasses.replace(hooks, test_ended=test_ended)
 
 
 # -- around one test -------------------------------------------------------------------------------

@@ -114,6 +114,7 @@ class _Batch:
     changed_only: bool
     cache: ResultCache | None
     notify: _Notify
+    pages: object = None  # AssetJob.pages
 
 
 def validate_batch(
@@ -128,12 +129,14 @@ def validate_batch(
     executor: str = "local",
     ray_address: str | None = None,
     changed_only: bool = False,
+    pages=None,
 ) -> RunReport:
     """Validate every asset under `paths` with `jobs` at a time; returns one RunReport in input order.
 
     Progress sinks may implement batch_started(total), test_finished(asset_path, result),
     asset_finished(asset_result) and close(). An interrupted run (Ctrl-C) returns what finished,
-    with `complete=False` and the rest in `not_run`.
+    with `complete=False` and the rest in `not_run`. `pages` (e.g. `reports.pages.PlotsAhead`) is called in the
+    worker after each test (`AssetJob.pages`).
     """
     from ..engines import engine_class
 
@@ -152,7 +155,7 @@ def validate_batch(
     report.assets.extend(_problem_result(path, reason, names, config) for path, reason in problems)
     engine_key = json.dumps(info.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
     cache = ResultCache(out_dir) if out_dir is not None else None
-    batch = _Batch(names, config, engine, engine_key, out_dir, debug, changed_only, cache, _Notify(progress))
+    batch = _Batch(names, config, engine, engine_key, out_dir, debug, changed_only, cache, _Notify(progress), pages)
     assets = [_plan_asset(batch, path) for path in asset_paths]
     batch.notify("batch_started", len(assets), runner.describe())
     for asset in assets:
@@ -190,6 +193,7 @@ def _plan_asset(batch: _Batch, path: Path) -> _BatchAsset:
         out_dir=str(artifact_dir(Path(batch.out_dir), path)) if batch.out_dir else None,
         debug=batch.debug,
         sha256=sha256,
+        pages=batch.pages,
     )
     return asset
 

@@ -8,7 +8,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..core.cache import file_digest
 from ..core.config import ValidationConfig
@@ -34,6 +34,9 @@ class AssetJob:
     debug: bool = False
     sha256: str = ""  # of the asset file, computed once per run by whoever builds the job ("" = not known)
     target: str | None = None  # validate only this prim's subtree (the panel's selection)
+    # Called where the verdicts are made, after each test, with (asset path, result with its series, registry):
+    # the front door's page maker (the HTML report's plots), so they are drawn by the workers. Picklable.
+    pages: Callable[[str, Any, Any], None] | None = None
 
     def to_wire(self) -> dict[str, Any]:
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
