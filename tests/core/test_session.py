@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import pytest
+
 from omni.simready.physics_validator.core.config import TestConfig
 from omni.simready.physics_validator.core.plugin import PhysicsTest
 from omni.simready.physics_validator.core.session import NO_VERDICT, TestSession
@@ -70,3 +72,21 @@ class GroundedTest(SilentTest):
 def test_the_context_carries_the_scene_the_test_asked_for(tmp_path):
     result = _run(GroundedTest(), tmp_path)
     assert result.status == Status.PASS and result.reason == "ground at 0.3 m"
+
+
+class ResettingTest(SilentTest):
+    """Ten steps, a reset (the engine's clock restarts), ten more."""
+
+    name = "resetting"
+
+    def run(self, ctx) -> Iterator[None]:
+        yield from super().run(ctx)
+        ctx.reset()
+        yield from super().run(ctx)
+        ctx.finish(Status.PASS, "stepped twice ten times")
+
+
+def test_simulated_seconds_count_every_step_across_a_reset(tmp_path):
+    """The result's simulated time is the physics time the test stepped, not the engine's clock after a reset."""
+    result = _run(ResettingTest(), tmp_path)
+    assert result.simulated_seconds == pytest.approx(20 / TestConfig().physics_fps, abs=1e-6)

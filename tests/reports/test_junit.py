@@ -33,15 +33,18 @@ def test_each_status_maps_to_its_junit_element():
 
 def test_a_pass_with_warnings_is_marked_in_the_testcase_properties():
     results = [
-        TestResult(name="effort_limit", status=Status.PASS, warnings=[f"j{i}: drive too weak" for i in range(8)]),
+        TestResult(name="effort_limit", status=Status.PASS, warnings=[f"j{i}: drive too weak" for i in range(8)],
+                   simulated_seconds=12.5),
         TestResult(name="ground_drop", status=Status.PASS, warnings=["video: not recorded (no EGL)"]),  # about the tool
         TestResult(name="velocity_limit", status=Status.FAIL, reason="too fast"),
     ]
     root = ET.fromstring(report_junit(RunReport(assets=[AssetResult(path="robot.usda", tests=results)])))
     props = {case.get("name"): {p.get("name"): p.get("value") for p in case.iter("property")
-                                if p.get("name") in ("verdict", "verdict_text", "warnings")} for case in root.iter("testcase")}
-    assert props["effort_limit"] == {"verdict": "PASS*", "verdict_text": "PASS with 8 warnings", "warnings": "8"}
-    assert props["ground_drop"] == {"verdict": "PASS", "verdict_text": "PASS", "warnings": "0"}
+                                if p.get("name") in ("verdict", "verdict_text", "warnings", "simulated_seconds")}
+             for case in root.iter("testcase")}
+    assert props["effort_limit"] == {"verdict": "PASS*", "verdict_text": "PASS with 8 warnings", "warnings": "8",
+                                     "simulated_seconds": "12.500"}
+    assert props["ground_drop"] == {"verdict": "PASS", "verdict_text": "PASS", "warnings": "0", "simulated_seconds": "0.000"}
     assert props["velocity_limit"]["verdict"] == "FAIL"
     case = next(c for c in root.iter("testcase") if c.get("name") == "effort_limit")
     assert case.find("failure") is None and list(case)[0].tag == "properties"  # still a passing case

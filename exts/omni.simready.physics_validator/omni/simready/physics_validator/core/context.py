@@ -58,6 +58,12 @@ class TestContext(Generic[ConfigT]):
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return self.engine.bounds()
 
+    def outer_bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """A box that holds `bounds()` and costs less (physx: a sphere per body about its origin), for a check that
+        runs every step and needs the exact box only where this one could cross its line; None when the engine has
+        no such read (`engine_capabilities.outer_bounds`): then use `bounds()`."""
+        return self.engine.outer_bounds() if self._capabilities.outer_bounds else None
+
     @property
     def dof_joints(self) -> list[str]:
         return self.engine.dof_joints

@@ -55,6 +55,12 @@ class EngineCapabilities:
     # describe() names the libraries behind the engine and its settings (every engine describes at least
     # its name and version)
     describes_components: bool = False
+    # -- reads for loops that run every step ------------------------------------------------------------
+    # outer_bounds(): a box that holds bounds() and costs less (an every-step watch takes the exact box only where
+    # the outer one could be past its line)
+    outer_bounds: bool = False
+    # body_pose(path): one body's pose as body_poses() gives it, without the whole dict (a load point, every step)
+    single_body_pose: bool = False
     # -- commands ---------------------------------------------------------------------------------------
     # set_joint_position_target(index, value): one joint per call, no full array (driven tests, every step)
     single_joint_position_targets: bool = False
@@ -132,6 +138,12 @@ class Engine(Protocol):
 
     def body_poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Body path -> (position xyz, quaternion wxyz) in the SI world."""
+
+    def body_pose(self, body_path: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """`body_poses().get(body_path)` without the whole dict (`capabilities().single_body_pose`)."""
+
+    def outer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """A box (min xyz, max xyz) that holds `bounds()`, cheaper to read (`capabilities().outer_bounds`)."""
 
     def reset(self) -> None:
         """Back to the state right after load: poses, velocities, joint targets, time."""

@@ -251,9 +251,14 @@ class TestSession:
         self.done = True
         if self._engine_warnings_seen is not None:  # loaded: add what the engine reported while stepping
             self._copy_engine_warnings()
-        try:
-            self.result.simulated_seconds = round(float(self.engine.time or 0.0), 6)
-        except Exception:  # noqa: BLE001 - an engine that failed to load has no clock
-            self.result.simulated_seconds = 0.0
+        self.result.simulated_seconds = simulated_seconds(self)
         if self._started_at is not None:
             self.result.wall_seconds = round(time.perf_counter() - self._started_at, 4)
+
+
+def simulated_seconds(session: "TestSession") -> float:
+    """The physics time the test stepped: its steps x dt (the engine's clock restarts at a reset, the steps do not)."""
+    try:
+        return round(session.ctx.step_count * float(session.engine.dt), 6)
+    except Exception:  # noqa: BLE001 - an engine that failed to load has no clock
+        return 0.0

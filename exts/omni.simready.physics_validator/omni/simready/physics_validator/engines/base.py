@@ -258,6 +258,13 @@ class EngineBase:
     def runtime_values(self):
         raise self._missing("runtime_values", "reads_runtime_values")
 
+    # -- reads for loops that run every step: engines that offer one override it and claim it --------------
+    def outer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        raise self._missing("outer_bounds", "outer_bounds")
+
+    def body_pose(self, body_path: str):
+        raise self._missing("body_pose", "single_body_pose")
+
     def _missing(self, method: str, field: str) -> EngineCapabilityMissing:
         return EngineCapabilityMissing(f"the {self.name} engine does not offer {method}() "
                                        f"(EngineCapabilities.{field} is False)")

@@ -37,6 +37,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, cast
 
 from ..core.codes import CommonCode
+from ..core.session import simulated_seconds
 from ..core.status import Status
 from ..run.asset_run import AssetRun, RunHooks, joint_narrowing
 
@@ -414,10 +415,7 @@ class LiveLoop:
         session.result.status = Status.ERROR
         session.result.code = code.value
         session.result.reason = reason
-        try:
-            session.result.simulated_seconds = round(float(session.engine.time), 6)
-        except Exception:  # noqa: BLE001 - an engine that never started has no clock
-            pass
+        session.result.simulated_seconds = simulated_seconds(session)
 
     def _drain_run(self) -> None:
         """Resume AssetRun (stopped) so the session in flight is closed and reported, and no other starts."""

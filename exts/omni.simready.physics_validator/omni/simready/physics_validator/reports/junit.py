@@ -5,7 +5,8 @@ with the reason, WARN passes with the warnings in <system-out>. Tests an interru
 NOT_RUN cases in a suite of their own. Each testcase carries <properties>: `verdict` as the console shows it
 ("PASS*" for a PASS carrying warnings about the asset, core.status.verdict_label), `verdict_text` ("PASS with 8
 warnings"), `warnings` (how many), `test_version` (the test's version, e.g. ground_drop 3.2.0), `code` (the verdict
-code) and, when the asset has physics-runtime variants, `physics_variants` (the selections made for the engine).
+code), `simulated_seconds` (the physics time the test stepped; `time` is wall seconds) and, when the asset has
+physics-runtime variants, `physics_variants` (the selections made for the engine).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def report_junit(report: RunReport) -> str:
             properties = ET.SubElement(case, "properties")
             for key, value in (("verdict", verdict_label(result)), ("verdict_text", verdict_text(result)),
                                ("warnings", str(len(asset_warnings(result)))), ("test_version", result.version),
-                               ("code", result.code)):
+                               ("code", result.code), ("simulated_seconds", f"{result.simulated_seconds:.3f}")):
                 ET.SubElement(properties, "property", name=key, value=value)
             if result.physics_variants:
                 ET.SubElement(properties, "property", name="physics_variants", value="; ".join(result.physics_variants))

@@ -10,10 +10,16 @@ point sat at +0.2 mm. Residual: PhysX's cooked hull may sit up to ≈ 3 mm insid
 Static colliders are scenery and never count, while a body's collider with collisionEnabled = false does
 (it is part of the body's shape: a box without collisions falls through the floor, and ground_drop must
 see it go), as in `AssetModel.authored_bounds` and the sapien engine.
+
+Only the vertices of each body's point hull are kept (with scipy; all points without it): the extreme point of
+a rigidly moved cloud along any axis is a hull vertex, so the box is the same, from fewer points (the KUKA iiwa's
+7551 mesh points -> 2664). `outer_bounds` is a cheaper box that holds the exact one (a sphere per body about its
+origin), for a watch that runs every step and asks for the exact box only when the outer one could matter.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -66,8 +72,34 @@ class ColliderBounds:
         self.points = np.vstack(points) if points else np.zeros((0, 3))
         self.radii = np.asarray(radii, float)[:, None]
         self.owner = np.asarray(owner, int)
+        self._keep_hull_vertices()
         self.any_radius = bool(np.any(self.radii))
+        # per body (body_paths order): the radius of a sphere about its origin holding all its colliders (-inf: none)
+        self.origin_radii = np.full(len(body_paths), -np.inf)
+        if len(self.owner):
+            np.maximum.at(self.origin_radii, self.owner, np.linalg.norm(self.points, axis=1) + self.radii[:, 0])
+        for body, centre, axis, half_height, radius in self.discs:
+            self.origin_radii[body] = max(self.origin_radii[body], float(np.linalg.norm(centre)) + math.hypot(half_height, radius))
         self._pad()
+
+    def _keep_hull_vertices(self) -> None:
+        """Per body, drop the points (of radius 0) inside the hull of its others: the box is the same for any pose."""
+        try:
+            from scipy.spatial import ConvexHull
+        except ImportError:
+            return
+        keep = np.ones(len(self.owner), bool)
+        for body in np.unique(self.owner):
+            group = np.flatnonzero((self.owner == body) & (self.radii[:, 0] == 0.0))
+            if len(group) <= 8:
+                continue
+            try:
+                vertices = ConvexHull(self.points[group]).vertices
+            except Exception:  # noqa: BLE001 - flat or degenerate: keep every point
+                continue
+            keep[group] = False
+            keep[group[vertices]] = True
+        self.points, self.radii, self.owner = self.points[keep], self.radii[keep], self.owner[keep]
 
     def _pad(self) -> None:
         """Points grouped per body in one (bodies, most points, 3) array, short groups padded with copies of their
@@ -138,6 +170,12 @@ class ColliderBounds:
                 both += self._raw_radii
             extreme = both.max(axis=(0, 2))
         return -extreme[3:], extreme[:3]
+
+    def outer_bounds(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A box holding `bounds` for SI body positions (N, 3), whatever their rotations: each body's sphere about its
+        origin (`origin_radii`). NaN positions make it NaN."""
+        radii = self.origin_radii[:, None]
+        return (pos - radii).min(axis=0), (pos + radii).max(axis=0)
 
     @property
     def empty(self) -> bool:

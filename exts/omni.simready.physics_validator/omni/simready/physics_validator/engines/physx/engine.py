@@ -49,7 +49,7 @@ class OvPhysxEngine(EngineBase):
     CAPABILITIES = EngineCapabilities(
         reads_joint_limits=True, reads_drive_gains=True, reads_joint_velocity_limits=True, reads_mass_matrix=True,
         reads_body_masses=True, reads_runtime_values=True, describes_components=True, single_joint_position_targets=True,
-        joint_velocity_targets=True,
+        joint_velocity_targets=True, outer_bounds=True,
         # PhysX 5.12 builds a revolute articulation joint without limits as eREVOLUTE: its drive target must lie in
         # [-2 pi, 2 pi] ("setDriveTarget() only supports target angle in range [-2Pi, 2Pi] for joints of type
         # eREVOLUTE"; the old target stays) and its position wraps within that range (measured on pb_r2d2's wheels).
@@ -145,6 +145,16 @@ class OvPhysxEngine(EngineBase):
                 pos, _quat = self._poses()
                 box = self.built.bounds.bounds(pos, self._rotations())
             self._cache["bounds"] = box
+        return box[0].copy(), box[1].copy()
+
+    def outer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """A box that holds `bounds()`, cheaper (a sphere per body about its origin, no rotations): a watch that runs
+        every step asks for the exact box only when this one could cross its line."""
+        if self._state_io is None:
+            return np.zeros(3), np.zeros(3)
+        box = self._cache.get("outer")
+        if box is None:
+            box = self._cache["outer"] = self._built.bounds.outer_bounds(self._poses()[0])
         return box[0].copy(), box[1].copy()
 
     def joint_positions(self) -> np.ndarray:

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from ...core.context import TestContext
 
 # velocity_limit, drive_gain_validation and effort_limit check the bounding box every N steps (anchor
-# rule; NaN joint states are caught every step); full_range_sweep checks it every step (spec).
+# rule; NaN joint states are caught every step); full_range_sweep watches it every step (spec) at the engine's pace
+# (bbox_watch.BoxWatch.step).
 BBOX_CHECK_EVERY = 20
 
 # Record one time-series sample every N physics steps (60 Hz at 240 Hz): plots stay compact.

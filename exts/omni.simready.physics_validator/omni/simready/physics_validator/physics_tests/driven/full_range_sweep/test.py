@@ -2,7 +2,8 @@
 
 Each joint with both limits is swept alone max -> min -> zero with an eased profile, holds each
 endpoint for the pause window, and must end within the zero-return tolerance of zero (its home: the
-endpoint nearest 0 when the range excludes 0); the whole asset's bounding box is watched every frame.
+endpoint nearest 0 when the range excludes 0); the whole asset's bounding box is watched every frame
+(`BoxWatch.step`: the exact box where the engine's cheaper outer box could be past the line).
 Both tolerances are capped at a fraction of the joint's range, so a joint that never moves cannot pass,
 and a joint that moves less than 10 % of the way to an endpoint is a dead drive.
 Spec: docs/tests/full_range_sweep.md.
@@ -122,7 +123,7 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
             q = float(ctx.joint_positions()[idx])
             best = max(best, progress(seg_start, q, seg.end))
             series.sample(joint.name, q=q, target=target)
-            if watch.exploded(ctx.bounds()) or not math.isfinite(q):
+            if watch.step(ctx) or not math.isfinite(q):
                 sweep.exploded_at = seg.name
                 return best
         ctx.label = f"joint {joint.name}: hold {seg.name[3:]}"
@@ -133,7 +134,7 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
             best = max(best, progress(seg_start, q, seg.end))
             series.sample(joint.name, q=q, target=seg.end)
             pause.append(q - seg.end)
-            if watch.exploded(ctx.bounds()) or not math.isfinite(q):
+            if watch.step(ctx) or not math.isfinite(q):
                 sweep.exploded_at = seg.name
                 return best
         return best
@@ -176,7 +177,7 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
             series.sample(joint.name, q=q, target=sweep.plan.zero_target)
             sweep.zero_errors.append(abs(q - sweep.plan.zero_target))
             sweep.zero_settled = counter.update(q - sweep.plan.zero_target)
-            if watch.exploded(ctx.bounds()) or not math.isfinite(q):
+            if watch.step(ctx) or not math.isfinite(q):
                 sweep.exploded_at = "settle at zero"
                 return
 
