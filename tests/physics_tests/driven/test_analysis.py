@@ -177,3 +177,63 @@ def test_box_watch_volume_ratio_and_nan():
     assert w.window_ratio == pytest.approx(3.375) and w.worst_ratio == pytest.approx(27.0)
     flat = BoxWatch((np.zeros(3), np.array([1.0, 1.0, 0.0])), 10.0)
     assert not flat.exploded((np.zeros(3), np.full(3, 5.0)))
+
+
+class _BoxesCtx:
+    """A TestContext stand-in for BoxWatch.step: the exact and the outer box of each step, and how often each was read."""
+
+    def __init__(self, exact, outer):
+        self.exact, self.outer, self.exact_reads, self.outer_reads, self.step = exact, outer, 0, 0, 0
+
+    def bounds(self):
+        self.exact_reads += 1
+        return self.exact(self.step)
+
+    def outer_bounds(self):
+        self.outer_reads += 1
+        return None if self.outer is None else self.outer(self.step)
+
+
+def _watch_until_exploded(ctx, watch, steps=200):
+    for step in range(1, steps + 1):
+        ctx.step = step
+        if watch.step(ctx):
+            return step
+    return None
+
+
+def test_the_sweeps_watch_takes_the_exact_box_only_where_the_outer_box_could_matter():
+    """A calm asset: the outer box (which holds the exact one) is within the reach, so the exact box is taken every
+    EXACT_EVERY steps for the reported maxima only; an asset that flies apart at step 101 is seen within OUTER_EVERY
+    steps, with the exact box's story."""
+    from omni.simready.physics_validator.physics_tests.driven.bbox_watch import EXACT_EVERY, OUTER_EVERY
+
+    base = (np.zeros(3), np.ones(3))
+    calm = _BoxesCtx(lambda s: base, lambda s: (np.full(3, -0.2), np.full(3, 1.2)))
+    watch = BoxWatch(base, 10.0, reach=0.5)
+    assert _watch_until_exploded(calm, watch) is None
+    assert calm.exact_reads == 200 // EXACT_EVERY and calm.outer_reads == 200 // OUTER_EVERY - calm.exact_reads
+
+    def flying(step):
+        return base if step < 101 else (np.zeros(3), np.full(3, 3.0))
+
+    ctx = _BoxesCtx(flying, lambda s: (flying(s)[0] - 0.2, flying(s)[1] + 0.2))
+    watch = BoxWatch(base, 10.0, reach=0.5)
+    seen = _watch_until_exploded(ctx, watch)
+    assert seen is not None and 101 <= seen < 101 + OUTER_EVERY
+    assert "beyond where it started" in watch.tripped and watch.worst_excursion == pytest.approx(2.0)
+
+
+def test_the_sweeps_watch_without_an_outer_box_and_on_a_nan_outer_box_takes_the_exact_one():
+    from omni.simready.physics_validator.physics_tests.driven.bbox_watch import OUTER_EVERY
+
+    base = (np.zeros(3), np.ones(3))
+    plain = _BoxesCtx(lambda s: base, None)  # an engine without outer_bounds
+    assert _watch_until_exploded(plain, BoxWatch(base, 10.0, reach=0.5), 40) is None
+    assert plain.exact_reads == 40 // OUTER_EVERY
+    nan = _BoxesCtx(lambda s: (np.full(3, np.nan), np.ones(3)), lambda s: (np.full(3, np.nan), np.ones(3)))
+    watch = BoxWatch(base, 10.0, reach=0.5)
+    assert _watch_until_exploded(nan, watch) == OUTER_EVERY and "non-finite" in watch.tripped
+    # unbounded reach: the volume rule decides, through the outer box too
+    grown = _BoxesCtx(lambda s: (np.zeros(3), np.full(3, 3.0)), lambda s: (np.zeros(3), np.full(3, 3.0)))
+    assert _watch_until_exploded(grown, BoxWatch(base, 10.0)) == OUTER_EVERY
