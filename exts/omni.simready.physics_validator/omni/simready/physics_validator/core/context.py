@@ -37,6 +37,9 @@ class TestContext(Generic[ConfigT]):
         self.hints = hints or HintTable()  # the test's hints by code: rows and verdicts without hints get these
         self.label = ""  # what is happening now (e.g. "joint elbow: to_max"), shown in video overlays
         self.step_count = 0
+        # Something shows the motion as it happens (a video recorder, the Kit viewport): steps kept only for the
+        # people watching (ground_drop's tail after its verdict) are simulated only then.
+        self.watched = False
         self._observers: list[Callable[["TestContext"], None]] = []
         self.scene: "SceneSpec | None" = None  # what the test asked of the engine (set when the session builds it)
         self._dof_indices: dict[str, int] = {}

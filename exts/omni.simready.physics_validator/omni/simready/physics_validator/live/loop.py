@@ -315,6 +315,7 @@ class LiveLoop:
             self._restore()
             return
         self.session = session
+        session.ctx.watched = True  # the viewport shows the motion
         self._reset_physics_flags()
         self._hold(session)  # PhysX's parse writes through the edit target (InternalActor.cpp:180-191)
         self.kit.start_stepping(self.pre_step, self.post_step)

@@ -79,4 +79,5 @@ def start_recording(
     out_dir.mkdir(parents=True, exist_ok=True)
     recording = Recording(ctx, str(asset_path), test_name, out_dir, capture_fps, renderer)
     ctx.add_observer(recording)
+    ctx.watched = True  # the video shows the motion: steps kept for people are simulated
     return recording

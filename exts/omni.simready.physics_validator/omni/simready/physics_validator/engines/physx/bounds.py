@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 # rows of core.geometry's quaternion-products-to-matrix map for PhysX's x, y, z, w order (raw binding poses)
 _XYZW_TO_WXYZ = (1, 2, 3, 0)
 RAW_MAP_POINTS = 24  # bodies padded to at most this many points go through the per-point map (raw_bounds)
+HULL_MIN_POINTS = 48  # a body with more mesh points than this keeps only its hull vertices
 _RAW_QQ_TO_R = _QQ_TO_R[[4 * _XYZW_TO_WXYZ[a] + _XYZW_TO_WXYZ[c] for a in range(4) for c in range(4)]]
 
 
@@ -91,7 +92,7 @@ class ColliderBounds:
         keep = np.ones(len(self.owner), bool)
         for body in np.unique(self.owner):
             group = np.flatnonzero((self.owner == body) & (self.radii[:, 0] == 0.0))
-            if len(group) <= 8:
+            if len(group) <= HULL_MIN_POINTS:  # boxes, small meshes: nothing worth dropping
                 continue
             try:
                 vertices = ConvexHull(self.points[group]).vertices

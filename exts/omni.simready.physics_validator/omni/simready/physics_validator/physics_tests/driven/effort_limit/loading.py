@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..base import BBOX_CHECK_EVERY, exploded_story, fmt, jv
+from ..base import BBOX_CHECK_EVERY, RestWatch, exploded_story, fmt, jv
 from ..codes import DrivenCode
 from ..load_point import deflection_tolerance, joint_deflection
 from .codes import EffortLimitCode as Code
@@ -143,17 +143,21 @@ def gave_way(q, deflection, held: HeldPose, direction: int, break_tolerance: flo
 
 
 def recover(ctx: "TestContext[EffortLimitConfig]", j: int | None, held: HeldPose, seconds: float):
-    """Unloaded steps for the drives to pull back. For joint `j`: (its largest deflection after the release, how
-    far the drive then brought it back), or None. Measured from the largest deflection, not from the release: a
-    joint released at the moment it crossed the threshold still carries momentum away from its pose."""
+    """Unloaded steps for the drives to pull back. For joint `j` (it gave way): the whole `seconds`, and (its largest
+    deflection after the release, how far the drive then brought it back), measured from the largest deflection, not
+    from the release (a joint released as it crossed the threshold still carries momentum away from its pose).
+    After a load nothing gave way to: until every joint is at rest (base.RestWatch), at most `seconds`; None."""
     ctx.label = "recover"
     worst: float | None = None
     end = 0.0  # set with worst
+    rest = RestWatch(ctx) if j is None else None  # after a load nothing gave way to: until at rest, at most `seconds`
     for _ in range(int(round(seconds / ctx.dt))):
         yield
         if j is not None:
             end = float(joint_deflection(np.asarray(ctx.joint_positions(), float), held.pose, held.wrap)[j])
             worst = end if worst is None else max(worst, end)
+        elif rest is not None and rest.update():
+            break
     if j is None or not worst:
         return None
     return worst, worst - end
