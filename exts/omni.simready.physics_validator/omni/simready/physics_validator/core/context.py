@@ -122,6 +122,13 @@ class TestContext(Generic[ConfigT]):
     def body_poses(self):
         return self.engine.body_poses()
 
+    def body_pose(self, body_path: str):
+        """One body's (position, wxyz quaternion), SI world, or None: `body_poses().get(body_path)`, through the
+        engine's one-body read where it has one (`engine_capabilities.single_body_pose`; a load point, every step)."""
+        if self._capabilities.single_body_pose:
+            return self.engine.body_pose(body_path)
+        return self.engine.body_poses().get(body_path)
+
     @property
     def revolute_target_bound(self) -> float:
         """The largest |position target| (rad) the engine accepts for a revolute joint without limits (inf: any).

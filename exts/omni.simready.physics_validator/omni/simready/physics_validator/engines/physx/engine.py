@@ -49,7 +49,7 @@ class OvPhysxEngine(EngineBase):
     CAPABILITIES = EngineCapabilities(
         reads_joint_limits=True, reads_drive_gains=True, reads_joint_velocity_limits=True, reads_mass_matrix=True,
         reads_body_masses=True, reads_runtime_values=True, describes_components=True, single_joint_position_targets=True,
-        joint_velocity_targets=True, outer_bounds=True,
+        joint_velocity_targets=True, outer_bounds=True, single_body_pose=True,
         # PhysX 5.12 builds a revolute articulation joint without limits as eREVOLUTE: its drive target must lie in
         # [-2 pi, 2 pi] ("setDriveTarget() only supports target angle in range [-2Pi, 2Pi] for joints of type
         # eREVOLUTE"; the old target stays) and its position wraps within that range (measured on pb_r2d2's wheels).
@@ -148,14 +148,19 @@ class OvPhysxEngine(EngineBase):
         return box[0].copy(), box[1].copy()
 
     def outer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """A box that holds `bounds()`, cheaper (a sphere per body about its origin, no rotations): a watch that runs
-        every step asks for the exact box only when this one could cross its line."""
+        """A box that holds `bounds()`, cheaper (a sphere per body about its origin, from the raw poses, no rotations):
+        a watch that runs every step asks for the exact box only where this one could cross its line."""
         if self._state_io is None:
             return np.zeros(3), np.zeros(3)
-        box = self._cache.get("outer")
-        if box is None:
-            box = self._cache["outer"] = self._built.bounds.outer_bounds(self._poses()[0])
-        return box[0].copy(), box[1].copy()
+        return self._built.bounds.raw_outer_bounds(self._state_io.body_poses())
+
+    def body_pose(self, body_path: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """One body's SI (position, wxyz quaternion), as in `body_poses()`, without building the whole dict."""
+        row = self._built.body_row.get(body_path) if self._built is not None else None
+        if row is None:
+            return None
+        pos, quat = self._poses()
+        return pos[row].copy(), quat[row].copy()
 
     def joint_positions(self) -> np.ndarray:
         q = self._cache.get("q")
@@ -329,9 +334,31 @@ class OvPhysxEngine(EngineBase):
         return row  # None: kinematic, disabled or not simulated: nothing moves it
 
     def _apply_forces(self, forces: list) -> None:
-        """Every force of the step folded into one wrench at each body's centre of mass (world frame)."""
+        """The step's forces as world wrenches `[F, tau, point]`: PhysX applies F at the point (measured: F at p with no
+        torque moves a body as F at its centre of mass with (p - com) x F), so a body loaded once at a point is written
+        as it is; several forces on one body are folded into one wrench at its centre of mass."""
         if not forces:
             return
+        built, f, raw = self.built, self._frame, self.state_io.wrench_buffer  # one buffer: ovphysx caches its view
+        raw[...] = 0.0
+        rows = [row for row, _force, _point in forces]
+        if len(set(rows)) < len(rows) or any(point is None for _row, _force, point in forces):
+            wrench = self._folded_wrenches(forces)
+        else:
+            wrench = np.zeros((len(built.wrench_bodies), 9))
+            for row, force, point in forces:
+                wrench[row, 0:3] = force
+                wrench[row, 6:9] = point
+        if f.up_axis == "Z" and f.meters_per_unit == 1.0 and f.kilograms_per_unit == 1.0:
+            raw[...] = wrench
+        else:
+            raw[:, 0:3] = f.vectors_from_si(wrench[:, 0:3], f.kilograms_per_unit * f.meters_per_unit)
+            raw[:, 3:6] = f.vectors_from_si(wrench[:, 3:6], f.kilograms_per_unit * f.meters_per_unit**2)
+            raw[:, 6:9] = f.vectors_from_si(wrench[:, 6:9], f.meters_per_unit)
+        self.state_io.write_wrenches(raw)
+
+    def _folded_wrenches(self, forces: list) -> np.ndarray:
+        """Every force of the step folded into one wrench at each body's centre of mass (world frame, SI)."""
         pos, _quat = self._poses()
         rot = self._rotations()
         built = self.built
@@ -344,14 +371,7 @@ class OvPhysxEngine(EngineBase):
                 (rx, ry, rz), (fx, fy, fz) = point - com, force
                 wrench[row, 3:6] += (ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx)
             wrench[row, 6:9] = com
-        f, raw = self._frame, self.state_io.wrench_buffer  # the same buffer every time: ovphysx caches its tensor view
-        if f.up_axis == "Z" and f.meters_per_unit == 1.0 and f.kilograms_per_unit == 1.0:
-            raw[...] = wrench
-        else:
-            raw[:, 0:3] = f.vectors_from_si(wrench[:, 0:3], f.kilograms_per_unit * f.meters_per_unit)
-            raw[:, 3:6] = f.vectors_from_si(wrench[:, 3:6], f.kilograms_per_unit * f.meters_per_unit**2)
-            raw[:, 6:9] = f.vectors_from_si(wrench[:, 6:9], f.meters_per_unit)
-        self.state_io.write_wrenches(raw)
+        return wrench
 
     def _advance(self) -> None:
         if self._physx is None:

@@ -39,8 +39,10 @@ class BoxWatch:
         self.ratio = ratio
         self.reach = reach
         self.lo0, self.hi0 = (np.asarray(b, float) for b in baseline)
+        self._lo0, self._hi0 = self.lo0.tolist(), self.hi0.tolist()
         finite = bool(np.all(np.isfinite(self.lo0)) and np.all(np.isfinite(self.hi0)))
         self.baseline_volume = aabb_volume(self.lo0, self.hi0) if finite else float("nan")
+        self._finite = finite
         self.worst_ratio = self.window_ratio = 1.0
         self.worst_excursion = self.window_excursion = 0.0
         self.tripped = ""  # why the last exploded() call said so, for people ('' until then)
@@ -65,13 +67,13 @@ class BoxWatch:
 
     def _clear(self, outer: tuple[np.ndarray, np.ndarray]) -> bool:
         """True when a box holding the exact one is finite and within the line, so the exact one is too."""
-        lo, hi = outer
-        dx, dy, dz = (hi - lo).tolist()
-        if not (math.isfinite(dx) and math.isfinite(dy) and math.isfinite(dz)):
+        (lx, ly, lz), (hx, hy, hz) = outer[0].tolist(), outer[1].tolist()  # plain floats: a few per step
+        if not (self._finite and all(map(math.isfinite, (lx, ly, lz, hx, hy, hz)))):
             return False
         if math.isfinite(self.reach):
-            return max(float(np.max(self.lo0 - lo)), float(np.max(hi - self.hi0)), 0.0) <= self.reach
-        volume = max(dx, 0.0) * max(dy, 0.0) * max(dz, 0.0)
+            (ax, ay, az), (bx, by, bz) = self._lo0, self._hi0
+            return max(ax - lx, ay - ly, az - lz, hx - bx, hy - by, hz - bz) <= self.reach
+        volume = max(hx - lx, 0.0) * max(hy - ly, 0.0) * max(hz - lz, 0.0)
         return (volume / self.baseline_volume if self.baseline_volume > 1e-9 else 1.0) <= self.ratio
 
     def exploded(self, bounds: tuple[np.ndarray, np.ndarray]) -> bool:

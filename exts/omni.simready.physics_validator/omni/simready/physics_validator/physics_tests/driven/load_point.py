@@ -14,6 +14,7 @@ prismatic joint's generalised force does not depend on the point: it is loaded a
 from __future__ import annotations
 
 import math
+from functools import cached_property
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -36,9 +37,25 @@ class LoadPoint:
     how: str  # "the child's collider point farthest from the joint axis", "centre of mass", ...
 
     def world(self, pose) -> np.ndarray:
-        """The point in the world for a body pose (position, quaternion wxyz)."""
+        """The point in the world for a body pose (position, quaternion wxyz; normalised here). In plain floats: a
+        load follows its point every step."""
         pos, quat = pose
-        return np.asarray(pos, float) + quat_to_matrix(quat) @ self.local
+        w, x, y, z = (float(c) for c in quat)
+        n = math.sqrt(w * w + x * x + y * y + z * z)
+        if not math.isfinite(n) or n < 1e-12:
+            w, x, y, z, n = 1.0, 0.0, 0.0, 0.0, 1.0
+        w, x, y, z = w / n, x / n, y / n, z / n
+        a, b, c = self._local
+        px, py, pz = (float(v) for v in pos)
+        return np.array([
+            px + (1 - 2 * (y * y + z * z)) * a + 2 * (x * y - z * w) * b + 2 * (x * z + y * w) * c,
+            py + 2 * (x * y + z * w) * a + (1 - 2 * (x * x + z * z)) * b + 2 * (y * z - x * w) * c,
+            pz + 2 * (x * z - y * w) * a + 2 * (y * z + x * w) * b + (1 - 2 * (x * x + y * y)) * c,
+        ])
+
+    @cached_property
+    def _local(self) -> tuple[float, float, float]:
+        return tuple(float(v) for v in self.local)
 
     @property
     def torques(self) -> bool:

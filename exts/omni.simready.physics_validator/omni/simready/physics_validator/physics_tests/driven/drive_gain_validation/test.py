@@ -103,6 +103,7 @@ class DriveGainValidationTest(DrivenJointTest[DriveGainValidationConfig]):
         ctx.label = f"joint {joint.name}: step {'+' if record.step >= 0 else '-'}"
         ctx.set_joint_target(joint.path, target)
         tail = int(round(cfg.settling_tail_seconds / ctx.dt))
+        name = joint.name  # looked up once: this loop runs every step
         t0, calm, frame = ctx.time, 0, 0
         while frame < record.end + tail:
             yield
@@ -110,7 +111,7 @@ class DriveGainValidationTest(DrivenJointTest[DriveGainValidationConfig]):
             q = float(ctx.joint_positions()[idx])
             record.times.append(ctx.time - t0)
             record.positions.append(q)
-            series.sample(joint.name, q=q, target=target)
+            series.sample(name, q=q, target=target)
             v = position_rate(record.positions[-2] if len(record.positions) > 1 else start, q, ctx.dt, joint.is_angular)
             if not (math.isfinite(q) and math.isfinite(v)) or (
                 frame % BBOX_CHECK_EVERY == 0 and watch.exploded(ctx.bounds())

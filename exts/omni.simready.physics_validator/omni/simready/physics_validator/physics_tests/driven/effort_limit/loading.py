@@ -50,6 +50,14 @@ class HeldPose:
     def name(self, k: int) -> str:
         return self.dofs[k].rsplit("/", 1)[-1]
 
+    def deflection(self, q: np.ndarray) -> np.ndarray:
+        """`joint_deflection` from this pose (the modulo only where a joint wraps)."""
+        return joint_deflection(q, self.pose, self.wrap) if self.wrap.any() else np.abs(q - self.pose)
+
+    def intact(self, q: np.ndarray, deflection: np.ndarray) -> bool:
+        """No joint gave way: `gave_way`'s two rules as plain comparisons (it names the joint when one did)."""
+        return bool((deflection <= self.tol).all()) and bool((np.maximum(self.lower - q, q - self.upper) <= self.slack).all())
+
 
 @dataclass(frozen=True)
 class Break:
@@ -78,7 +86,7 @@ class JointLoad:
 
 def world_point(ctx: "TestContext[EffortLimitConfig]", point):
     """The load point in the world now (None = the centre of mass, when the engine has no pose for the body)."""
-    pose = ctx.body_poses().get(point.body)
+    pose = ctx.body_pose(point.body)
     return None if pose is None else point.world(pose)
 
 
@@ -89,6 +97,7 @@ def load_joint(ctx: "TestContext[EffortLimitConfig]", joint, point, held: HeldPo
     cfg = ctx.config
     idx = ctx.dof_index(joint.path)
     load = JointLoad(held_point=world_point(ctx, point))
+    prefix = f"effort/{joint.name}"
     for d, direction in enumerate(directions):
         ctx.label = f"joint {joint.name}: force {d + 1}/12"
         force = cfg.force_magnitude_newtons * direction
@@ -97,18 +106,20 @@ def load_joint(ctx: "TestContext[EffortLimitConfig]", joint, point, held: HeldPo
             yield
             q = np.asarray(ctx.joint_positions(), dtype=float)
             check_box = frame % BBOX_CHECK_EVERY == 0 or frame == frames_per_direction - 1
-            if not np.all(np.isfinite(q)) or (check_box and watch.exploded(ctx.bounds())):
+            if not np.isfinite(q).all() or (check_box and watch.exploded(ctx.bounds())):
                 load.broke = Break(d, DrivenCode.EXPLODED.value, "exploded", None, exploded_story(watch))
                 break
-            deflection = joint_deflection(q, held.pose, held.wrap)
-            series.sample(f"effort/{joint.name}", deflection=float(deflection[idx]))
-            load.own_max = max(load.own_max, float(deflection[idx]))
-            k = int(np.argmax(deflection))
+            deflection = held.deflection(q)
+            own = float(deflection[idx])
+            series.sample(prefix, deflection=own)
+            load.own_max = max(load.own_max, own)
+            k = int(deflection.argmax())
             if deflection[k] > load.any_max:
                 load.any_max, load.worst_dir, load.worst_joint = float(deflection[k]), d, held.name(k)
-            load.broke = gave_way(q, deflection, held, d, cfg.break_tolerance)
-            if load.broke:
-                break
+            if not held.intact(q, deflection):
+                load.broke = gave_way(q, deflection, held, d, cfg.break_tolerance)
+                if load.broke:
+                    break
         if load.broke:
             load.worst_dir = load.broke.direction
             break

@@ -115,14 +115,15 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
         sweep.exploded_at when the bounding box exploded or the state went NaN)."""
         cfg = ctx.config
         ctx.label = f"joint {joint.name}: {seg.name}"
+        name, profile = joint.name, cfg.interpolation_profile  # looked up once: this loop runs every step
         best = 0.0  # furthest progress toward the segment's end point (fraction of the way)
         for frame in range(seg.frames):
-            target = seg.target(frame, cfg.interpolation_profile)
+            target = seg.target(frame, profile)
             ctx.set_joint_target(joint.path, target)
             yield
             q = float(ctx.joint_positions()[idx])
             best = max(best, progress(seg_start, q, seg.end))
-            series.sample(joint.name, q=q, target=target)
+            series.sample(name, q=q, target=target)
             if watch.step(ctx) or not math.isfinite(q):
                 sweep.exploded_at = seg.name
                 return best
@@ -132,7 +133,7 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
             yield
             q = float(ctx.joint_positions()[idx])
             best = max(best, progress(seg_start, q, seg.end))
-            series.sample(joint.name, q=q, target=seg.end)
+            series.sample(name, q=q, target=seg.end)
             pause.append(q - seg.end)
             if watch.step(ctx) or not math.isfinite(q):
                 sweep.exploded_at = seg.name

@@ -158,6 +158,7 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
         slow, moved, q_prev, best = 0, False, start, 0.0
         unwrap = joint.is_angular and not joint.has_limits  # a wheel: read its position across the runtime's wraps
         travelled = start
+        name = joint.name  # looked up once: this loop runs every step
         for frame in range(frames):
             if chase:
                 ctx.set_joint_target(joint.path, min(max(q_prev + lead, -bound), bound))
@@ -174,7 +175,7 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
             peak["reported"] = max(peak["reported"], speed)
             peak["rate"] = max(peak["rate"], rate)
             best = max(best, progress(start, q, target))
-            series.sample(joint.name, q=q, abs_velocity=max(speed, rate), limit=joint.velocity_limit)
+            series.sample(name, q=q, abs_velocity=max(speed, rate), limit=joint.velocity_limit)
             if not math.isfinite(speed) or not math.isfinite(q) or (
                 frame % BBOX_CHECK_EVERY == 0 and watch.exploded(ctx.bounds())
             ):
