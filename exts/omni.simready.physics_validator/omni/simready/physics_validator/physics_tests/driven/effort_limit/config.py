@@ -11,7 +11,7 @@ def unit(name: str) -> dict:
 
 class EffortLimitConfig(DrivenJointConfig):
     capture_fps: float = Field(8.0, gt=0, description="Video frames per simulated second.", json_schema_extra=unit("Hz"))
-    settle_seconds: float = Field(0.3, ge=0, description="Physics time holding the configuration before loading.",
+    settle_seconds: float = Field(0.3, ge=0, description="Longest hold of the configuration before loading; it ends once every joint is at rest (s).",
                                   json_schema_extra=unit("s"))
     force_magnitude_newtons: float = Field(10.0, ge=0, description="External force at each joint's child body (N).",
                                            json_schema_extra=unit("N"))
@@ -30,7 +30,8 @@ class EffortLimitConfig(DrivenJointConfig):
                                                            "and an unlimited prismatic joint's range as this (m).",
                                                json_schema_extra=unit("m"))
     recovery_seconds: float = Field(0.5, ge=0,
-                                    description="Unloaded time after each joint's load, for the drives to pull back (s).",
+                                    description="Unloaded time after each joint's load, for the drives to pull back; after a "
+                                                "load nothing gave way to, it ends once every joint is at rest (s).",
                                     json_schema_extra=unit("s"))
     stop_on_first_break: bool = Field(True,
                                       description="Stop the test at the first failing joint (avoids cascading instability).")
