@@ -198,3 +198,20 @@ def test_static_scenery_is_not_part_of_the_bounds(tmp_path):
     # Lifted with the box, the platform holds it up: a clear FAIL that names the scenery.
     assert result.status == Status.FAIL and result.metrics["touched"] is False
     assert "/Asset/Platform" in result.reason and any("world geometry" in h for h in result.fix_hints)
+
+
+def test_the_tail_after_the_verdict_is_simulated_only_when_something_shows_the_motion(tmp_path):
+    """The tail decides nothing: without a video or viewport (ctx.watched) the drop ends with its verdict; with one it
+    goes on simulate_after_result_seconds, and the verdict and its metrics are the same."""
+    path = box_asset(tmp_path / "box.usda", size=0.1)
+    plain = run_ground_drop(path)
+    test = GroundDropTest()
+    session = TestSession(test, read_asset(path), test.Config(), create_engine("physx"))
+    session.start()
+    session.ctx.watched = True  # as the recorder and the Kit viewport set it
+    watched = session.step_to_end()
+    assert plain.status == watched.status == Status.PASS
+    assert plain.metrics == watched.metrics
+    tail = test.Config().simulate_after_result_seconds
+    assert watched.simulated_seconds - plain.simulated_seconds == pytest.approx(tail, abs=1.5 / 240)
+    assert plain.simulated_seconds == pytest.approx(plain.metrics["rest_time"], abs=1.5 / 240)

@@ -237,3 +237,50 @@ def test_the_sweeps_watch_without_an_outer_box_and_on_a_nan_outer_box_takes_the_
     # unbounded reach: the volume rule decides, through the outer box too
     grown = _BoxesCtx(lambda s: (np.zeros(3), np.full(3, 3.0)), lambda s: (np.zeros(3), np.full(3, 3.0)))
     assert _watch_until_exploded(grown, BoxWatch(base, 10.0)) == OUTER_EVERY
+
+
+class _JointsCtx:
+    """A TestContext stand-in for RestWatch: joint positions and velocities per step, one revolute joint of range 2."""
+
+    dt = 1 / 240
+
+    def __init__(self, positions, velocities):
+        from types import SimpleNamespace
+
+        self.positions, self.velocities, self.step = positions, velocities, 0
+        self.dof_joints = ["/j"]
+        self.asset = SimpleNamespace(joints={"/j": SimpleNamespace(has_limits=True, lower=-1.0, upper=1.0)})
+
+    def joint_positions(self):
+        return np.array([self.positions(self.step)])
+
+    def joint_velocities(self):
+        return np.array([self.velocities(self.step)])
+
+
+def _steps_to_rest(ctx, steps=240):
+    from omni.simready.physics_validator.physics_tests.driven.base import RestWatch
+
+    watch = RestWatch(ctx)
+    for step in range(1, steps + 1):
+        ctx.step = step
+        if watch.update():
+            return step
+    return None
+
+
+def test_a_settle_ends_once_every_joint_has_been_at_rest_for_0_1_s():
+    from omni.simready.physics_validator.physics_tests.driven.base import REST_FRAMES
+
+    still = _JointsCtx(lambda s: 0.3, lambda s: 0.0)
+    assert _steps_to_rest(still) == REST_FRAMES
+    # ringing down: at rest only once slower than 1 mrad/s (position change and reported velocity alike)
+    ringing = _JointsCtx(lambda s: 0.3 + 0.01 * math.exp(-s / 20) * math.cos(s / 3), lambda s: 0.0)
+    seen = _steps_to_rest(ringing)
+    assert seen is not None and seen > 60
+    creeping = _JointsCtx(lambda s: 0.3 + 0.002 * s / 240, lambda s: 0.002)  # 2 mrad/s: never at rest
+    assert _steps_to_rest(creeping) is None
+    reported = _JointsCtx(lambda s: 0.3, lambda s: 0.01)  # the position still, the reported velocity not
+    assert _steps_to_rest(reported) is None
+    broken = _JointsCtx(lambda s: math.nan, lambda s: math.nan)  # a NaN state is never at rest
+    assert _steps_to_rest(broken) is None
