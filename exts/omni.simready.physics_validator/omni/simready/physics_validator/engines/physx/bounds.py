@@ -19,6 +19,7 @@ origin), for a watch that runs every step and asks for the exact box only when t
 
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 _XYZW_TO_WXYZ = (1, 2, 3, 0)
 RAW_MAP_POINTS = 24  # bodies padded to at most this many points go through the per-point map (raw_bounds)
 HULL_MIN_POINTS = 48  # a body with more mesh points than this keeps only its hull vertices
+_HULLS: dict[bytes, np.ndarray] = {}  # a body's points (digest) -> its hull vertices, for the process
 _RAW_QQ_TO_R = _QQ_TO_R[[4 * _XYZW_TO_WXYZ[a] + _XYZW_TO_WXYZ[c] for a in range(4) for c in range(4)]]
 
 
@@ -94,10 +96,17 @@ class ColliderBounds:
             group = np.flatnonzero((self.owner == body) & (self.radii[:, 0] == 0.0))
             if len(group) <= HULL_MIN_POINTS:  # boxes, small meshes: nothing worth dropping
                 continue
-            try:
-                vertices = ConvexHull(self.points[group]).vertices
-            except Exception:  # noqa: BLE001 - flat or degenerate: keep every point
-                continue
+            points = np.ascontiguousarray(self.points[group])
+            key = hashlib.sha1(points.tobytes()).digest()  # every test of an asset loads the same colliders
+            vertices = _HULLS.get(key)
+            if vertices is None:
+                try:
+                    vertices = ConvexHull(points).vertices
+                except Exception:  # noqa: BLE001 - flat or degenerate: keep every point
+                    vertices = np.arange(len(group))
+                if len(_HULLS) >= 512:
+                    _HULLS.clear()
+                _HULLS[key] = vertices
             keep[group] = False
             keep[group[vertices]] = True
         self.points, self.radii, self.owner = self.points[keep], self.radii[keep], self.owner[keep]

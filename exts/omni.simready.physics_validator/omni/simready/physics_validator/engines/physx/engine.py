@@ -245,10 +245,12 @@ class OvPhysxEngine(EngineBase):
         geometry. The difference (rotated meshes), so the first population already sits at the drop height."""
         asset, spec = self._asset, self._spec
         assert asset is not None and spec is not None  # set by load()
+        if spec.place_bottom_at is None:  # no drop: nothing to lift
+            return 0.0
         authored = asset.authored_bounds()
         bodies = [b.path for b in asset.bodies.values() if b.enabled]
         exact = ColliderBounds(asset, bodies)
-        if spec.place_bottom_at is None or authored is None or exact.empty:
+        if authored is None or exact.empty:
             return 0.0
         pos = np.array([asset.bodies[p].world_pose.pos for p in bodies], np.float64)
         rot = quats_to_matrices(np.array([asset.bodies[p].world_pose.quat for p in bodies], np.float64))
