@@ -146,3 +146,23 @@ def test_an_actuator_drives_its_joint_exactly_where_its_schema_is_simulated(engi
         assert moved == pytest.approx(30.0, abs=1.0)
     else:
         assert abs(moved) < 0.5
+
+
+def test_outer_bounds_and_one_body_pose_are_there_exactly_when_claimed(load, tmp_path):
+    """A claimed outer box holds the exact one, in every pose the arm swings through; a claimed one-body pose is
+    body_poses()'s entry; unclaimed, both raise."""
+    engine, _ = load(ub.hinge_arm(tmp_path / "outer.usda", stiffness_per_deg=0.0, damping_per_deg=0.0), ground=False)
+    caps = engine.capabilities()
+    for _ in range(60):
+        engine.step()
+        outer = _claimed_or_missing(caps.outer_bounds, engine.outer_bounds)
+        if outer is None:
+            break
+        lo, hi = engine.bounds()
+        assert np.all(outer[0] <= lo + 1e-9) and np.all(outer[1] >= hi - 1e-9)
+    pose = _claimed_or_missing(caps.single_body_pose, lambda: engine.body_pose("/Asset/Link"))
+    if pose is not None:
+        expected = engine.body_poses()["/Asset/Link"]
+        np.testing.assert_allclose(pose[0], expected[0])
+        np.testing.assert_allclose(pose[1], expected[1])
+        assert engine.body_pose("/Asset/NoSuchBody") is None
