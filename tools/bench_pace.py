@@ -70,12 +70,12 @@ def pace(asset, tests: list[str], rounds: int) -> dict:
         tape = record_tape(test, asset)
         row = rows[test] = {"sim": len(tape.steps) / 240.0, "physx": [], "bare": [], "bare*": [], "status": ""}
         for _ in range(rounds):
-            wall, cpu, (_, result) = timed(lambda: validator_run("physx", test, asset))
+            wall, cpu, (_, result) = timed(lambda test=test: validator_run("physx", test, asset))
             row["physx"].append((wall, cpu))
             row["status"] = result.status.value
             row["sim_result"] = result.simulated_seconds
             for key, native in (("bare", False), ("bare*", True)):
-                wall, cpu, _ = timed(lambda: bare_run(asset, tape, native=native))
+                wall, cpu, _ = timed(lambda tape=tape, native=native: bare_run(asset, tape, native=native))
                 row[key].append((wall, cpu))
     return rows
 
@@ -131,7 +131,8 @@ def report_part(folder: Path, rounds: int) -> None:
     for html in (True, False):
         one, two = (median([w for w, _ in runs[html, j]]) for j in (1, 2))
         cpu1, cpu2 = (median([c for _, c in runs[html, j]]) for j in (1, 2))
-        print(f"  {'HTML on ' if html else '--no-html'}  --jobs 1 {one:6.1f} s   --jobs 2 {two:6.1f} s   speed-up {one / two:4.2f}x"
+        label = "HTML on " if html else "--no-html"
+        print(f"  {label}  --jobs 1 {one:6.1f} s   --jobs 2 {two:6.1f} s   speed-up {one / two:4.2f}x"
               f"   (CPU s of the runs: {cpu1:.1f} / {cpu2:.1f})")
     shutil.rmtree(tmp, ignore_errors=True)
 
@@ -157,7 +158,8 @@ for path, tests in json.loads(sys.argv[1]):
         engine = create_engine("physx")
         r = TestSession(cls(), asset, cls.Config(), engine).run_to_end()
         engine.close()
-        out[f"{path}::{name}"] = [r.status.value, r.code, r.simulated_seconds, [[j.joint, j.status.value, j.code] for j in r.joints]]
+        rows = [[j.joint, j.status.value, j.code] for j in r.joints]
+        out[f"{path}::{name}"] = [r.status.value, r.code, r.simulated_seconds, rows]
 print(json.dumps(out))
 """
 
@@ -173,7 +175,8 @@ def simtime_part(plan: list[tuple[str, list[str]]], baseline: Path | None) -> No
             raise SystemExit(f"simtime ({side}) failed: {proc.stderr[-2000:]}")
         results[side] = json.loads(proc.stdout.strip().splitlines()[-1])
     print("\nsimulated seconds per test" + (" against the code before (--baseline)" if baseline else ""))
-    print(f"{'asset :: test':58s} {'now s':>7s}" + (f" {'before s':>8s} {'now/before':>10s}  verdicts" if baseline else "  verdict"))
+    tail = f" {'before s':>8s} {'now/before':>10s}  verdicts" if baseline else "  verdict"
+    print(f"{'asset :: test':58s} {'now s':>7s}" + tail)
     total = {"now": 0.0, "before": 0.0}
     for key, now in results["now"].items():
         name = f"{Path(key.split('::')[0]).name} :: {key.split('::')[1]}"

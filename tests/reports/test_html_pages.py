@@ -30,7 +30,8 @@ def _page_without_run_times(index: Path) -> str:
 def worker_run(tmp_path_factory):
     """ground_drop on two boxes in a worker process, the plots drawn there (PlotsAhead)."""
     root = tmp_path_factory.mktemp("pages")
-    assets = [box_asset(root / "assets" / "good_box.usda"), box_asset(root / "assets" / "ghost_box.usda", collision_enabled=False)]
+    assets = [box_asset(root / "assets" / "good_box.usda"),
+              box_asset(root / "assets" / "ghost_box.usda", collision_enabled=False)]
     config = ValidationConfig.defaults(default_registry())
     config.run.video = False
     out = root / "out"

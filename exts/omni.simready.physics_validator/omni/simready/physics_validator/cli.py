@@ -267,12 +267,11 @@ def _validate(args, console: Console) -> int:
                 console.print(f"[bold]engine {engine}[/]")
             progress = BatchProgress(console, per_test_lines=None if args.progress is None else args.progress == "tests",
                                      fail_on_skip=args.fail_on_skip)
-        pages = None if args.no_html else plots_ahead(engine_out / "html")  # plots drawn by the worker that ran each test
         try:
             report = validate_batch(
                 args.paths, tests, config, engine, engine_out, progress=progress, debug=args.debug,
                 jobs=args.jobs, executor=args.executor, ray_address=args.ray_address, changed_only=args.changed_only,
-                pages=pages,
+                pages=None if args.no_html else plots_ahead(engine_out / "html"),  # plots drawn by each test's worker
             )
         except InputError as exc:
             return _usage_error(console, str(exc))

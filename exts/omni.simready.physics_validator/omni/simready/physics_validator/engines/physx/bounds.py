@@ -81,8 +81,9 @@ class ColliderBounds:
         self.origin_radii = np.full(len(body_paths), -np.inf)
         if len(self.owner):
             np.maximum.at(self.origin_radii, self.owner, np.linalg.norm(self.points, axis=1) + self.radii[:, 0])
-        for body, centre, axis, half_height, radius in self.discs:
-            self.origin_radii[body] = max(self.origin_radii[body], float(np.linalg.norm(centre)) + math.hypot(half_height, radius))
+        for body, centre, _axis, half_height, radius in self.discs:
+            reach = float(np.linalg.norm(centre)) + math.hypot(half_height, radius)
+            self.origin_radii[body] = max(self.origin_radii[body], reach)
         self._pad()
 
     def _keep_hull_vertices(self) -> None:

@@ -36,6 +36,7 @@ from .reads import StateIO
 from .legacy import TARGETS
 from .runtime import LogCapture, Runtime, capture_log, ensure_runtime, ovphysx_version, physx_sdk_version, version_string
 from .wrapper import Wrapper, author_wrapper, make_workdir
+from .wrenches import step_wrenches
 
 LOG_DRAIN_STEPS = 240  # runtime log records are collected this often while stepping (and on every warnings read)
 PLACEMENT_TOLERANCE = 1e-5  # m: a simulated start pose further than this from the drop height is re-placed
@@ -148,8 +149,7 @@ class OvPhysxEngine(EngineBase):
         return box[0].copy(), box[1].copy()
 
     def outer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """A box that holds `bounds()`, cheaper (a sphere per body about its origin, from the raw poses, no rotations):
-        a watch that runs every step asks for the exact box only where this one could cross its line."""
+        """A box holding `bounds()`, cheaper (a sphere per body about its origin; raw poses, no rotations)."""
         if self._state_io is None:
             return np.zeros(3), np.zeros(3)
         return self._built.bounds.raw_outer_bounds(self._state_io.body_poses())
@@ -159,8 +159,7 @@ class OvPhysxEngine(EngineBase):
         row = self._built.body_row.get(body_path) if self._built is not None else None
         if row is None:
             return None
-        pos, quat = self._poses()
-        return pos[row].copy(), quat[row].copy()
+        return self._poses()[0][row].copy(), self._poses()[1][row].copy()
 
     def joint_positions(self) -> np.ndarray:
         q = self._cache.get("q")
@@ -336,21 +335,15 @@ class OvPhysxEngine(EngineBase):
         return row  # None: kinematic, disabled or not simulated: nothing moves it
 
     def _apply_forces(self, forces: list) -> None:
-        """The step's forces as world wrenches `[F, tau, point]`: PhysX applies F at the point (measured: F at p with no
-        torque moves a body as F at its centre of mass with (p - com) x F), so a body loaded once at a point is written
-        as it is; several forces on one body are folded into one wrench at its centre of mass."""
+        """The step's forces as world wrenches at their points (`wrenches.step_wrenches`)."""
         if not forces:
             return
         built, f, raw = self.built, self._frame, self.state_io.wrench_buffer  # one buffer: ovphysx caches its view
-        raw[...] = 0.0
-        rows = [row for row, _force, _point in forces]
-        if len(set(rows)) < len(rows) or any(point is None for _row, _force, point in forces):
-            wrench = self._folded_wrenches(forces)
-        else:
-            wrench = np.zeros((len(built.wrench_bodies), 9))
-            for row, force, point in forces:
-                wrench[row, 0:3] = force
-                wrench[row, 6:9] = point
+
+        def centre_of_mass(row: int) -> np.ndarray:
+            i = built.body_row[built.wrench_bodies[row]]
+            return self._poses()[0][i] + self._rotations()[i] @ built.com_local[row]
+        wrench = step_wrenches(forces, len(built.wrench_bodies), centre_of_mass)
         if f.up_axis == "Z" and f.meters_per_unit == 1.0 and f.kilograms_per_unit == 1.0:
             raw[...] = wrench
         else:
@@ -358,22 +351,6 @@ class OvPhysxEngine(EngineBase):
             raw[:, 3:6] = f.vectors_from_si(wrench[:, 3:6], f.kilograms_per_unit * f.meters_per_unit**2)
             raw[:, 6:9] = f.vectors_from_si(wrench[:, 6:9], f.meters_per_unit)
         self.state_io.write_wrenches(raw)
-
-    def _folded_wrenches(self, forces: list) -> np.ndarray:
-        """Every force of the step folded into one wrench at each body's centre of mass (world frame, SI)."""
-        pos, _quat = self._poses()
-        rot = self._rotations()
-        built = self.built
-        wrench = np.zeros((len(built.wrench_bodies), 9))
-        for row, force, point in forces:
-            i = built.body_row[built.wrench_bodies[row]]
-            com = pos[i] + rot[i] @ built.com_local[row]
-            wrench[row, 0:3] += force
-            if point is not None:  # the torque of the force about the centre of mass, (p - com) x F
-                (rx, ry, rz), (fx, fy, fz) = point - com, force
-                wrench[row, 3:6] += (ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx)
-            wrench[row, 6:9] = com
-        return wrench
 
     def _advance(self) -> None:
         if self._physx is None:

@@ -153,14 +153,14 @@ class RestWatch:
         return self.calm >= REST_FRAMES
 
 
-def settle(ctx: "TestContext", seconds: float) -> Iterator[None]:
-    """Step with the drive targets so the robot starts from rest: until it is at rest (`RestWatch`), at most
-    `seconds` (the spec's settle time is the cap: a robot already at rest starts sooner)."""
+def settle(ctx: "TestContext", seconds: float, until_rest: bool = False) -> Iterator[None]:
+    """Step with the drive targets so the robot starts from rest: `seconds`, or with `until_rest` until it is at rest
+    (`RestWatch`), at most `seconds` (the spec's settle time is the cap: a robot already at rest starts sooner)."""
     ctx.label = "settle"
-    rest = RestWatch(ctx)
+    rest = RestWatch(ctx) if until_rest else None
     for _ in range(int(round(seconds / ctx.dt))):
         yield
-        if rest.update():
+        if rest is not None and rest.update():
             return
 
 

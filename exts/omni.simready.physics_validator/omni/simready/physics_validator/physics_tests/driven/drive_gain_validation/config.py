@@ -10,7 +10,8 @@ def unit(name: str) -> dict:
 
 
 class DriveGainValidationConfig(DrivenJointConfig):
-    settle_seconds: float = Field(1.0, ge=0, description="Longest settle at the authored targets before the first joint; it ends once every joint is at rest (s).",
+    settle_seconds: float = Field(1.0, ge=0, description="Longest settle at the authored targets before the first joint; "
+                                                        "it ends once every joint is at rest (s).",
                                   json_schema_extra=unit("s"))
     step_magnitude_deg: float = Field(30.0, gt=0,
                                       description="Step size for revolute joints (deg).", json_schema_extra=unit("deg"))

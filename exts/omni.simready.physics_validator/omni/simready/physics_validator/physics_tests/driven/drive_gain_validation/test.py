@@ -70,7 +70,7 @@ class DriveGainValidationTest(DrivenJointTest[DriveGainValidationConfig]):
         if not selection.tested:
             self.skip_nothing_to_test(ctx, selection, "no driven joint to step")
             return
-        yield from settle(ctx, cfg.settle_seconds)
+        yield from settle(ctx, cfg.settle_seconds, until_rest=True)
         watch = explosion_watch(ctx)
         series = SeriesRecorder(ctx)
         exploded = False

@@ -11,7 +11,8 @@ def unit(name: str) -> dict:
 
 class EffortLimitConfig(DrivenJointConfig):
     capture_fps: float = Field(8.0, gt=0, description="Video frames per simulated second.", json_schema_extra=unit("Hz"))
-    settle_seconds: float = Field(0.3, ge=0, description="Longest hold of the configuration before loading; it ends once every joint is at rest (s).",
+    settle_seconds: float = Field(0.3, ge=0, description="Longest hold of the configuration before loading; "
+                                                        "it ends once every joint is at rest (s).",
                                   json_schema_extra=unit("s"))
     force_magnitude_newtons: float = Field(10.0, ge=0, description="External force at each joint's child body (N).",
                                            json_schema_extra=unit("N"))

@@ -123,7 +123,7 @@ class EffortLimitTest(DrivenJointTest[EffortLimitConfig]):
         targets = np.full(len(dofs), np.nan)
         targets[tested_idx] = hold[tested_idx]
         ctx.set_joint_targets(targets)
-        yield from settle(ctx, cfg.settle_seconds)
+        yield from settle(ctx, cfg.settle_seconds, until_rest=True)
         pose = np.array(ctx.joint_positions(), dtype=float)  # the held pose under gravity: deflection baseline
         return HeldPose.measure(dofs, infos, hold, pose, lower, upper, [ctx.dof_index(j.path) for j in selection.tested],
                                 cfg)

@@ -18,7 +18,8 @@ class FullRangeSweepConfig(DrivenJointConfig):
                "zero_return_tolerance": ("zero_return_tolerance_rad", "zero_return_tolerance_m")}
 
     capture_fps: float = Field(8.0, gt=0, description="Video frames per simulated second.", json_schema_extra=unit("Hz"))
-    settle_seconds: float = Field(1.0, ge=0, description="Longest settle at the authored targets before the first joint; it ends once every joint is at rest (s).",
+    settle_seconds: float = Field(1.0, ge=0, description="Longest settle at the authored targets before the first joint; "
+                                                        "it ends once every joint is at rest (s).",
                                   json_schema_extra=unit("s"))
     sweep_margin_ratio: float = Field(0.10, ge=0, lt=0.5,
                                       description="Endpoints sit this fraction of the range inside the limits.",

@@ -71,7 +71,7 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
         if not selection.tested:
             self.skip_nothing_to_test(ctx, selection, "no driven joint with both limits to sweep")
             return
-        yield from settle(ctx, cfg.settle_seconds)
+        yield from settle(ctx, cfg.settle_seconds, until_rest=True)
         watch = explosion_watch(ctx)
         ctx.metric("bbox_baseline_volume", watch.baseline_volume, unit="m³")
         series = SeriesRecorder(ctx)

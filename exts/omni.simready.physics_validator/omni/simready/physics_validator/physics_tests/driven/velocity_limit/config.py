@@ -12,7 +12,8 @@ def unit(name: str) -> dict:
 class VelocityLimitConfig(DrivenJointConfig):
     renamed = {"tolerance_percent": ("tolerance_fraction",)}
 
-    settle_seconds: float = Field(1.0, ge=0, description="Longest settle at the authored targets before the first joint; it ends once every joint is at rest (s).",
+    settle_seconds: float = Field(1.0, ge=0, description="Longest settle at the authored targets before the first joint; "
+                                                        "it ends once every joint is at rest (s).",
                                   json_schema_extra=unit("s"))
     tolerance_fraction: float = Field(0.05, ge=0, description="Allowed overshoot of the limit, as a fraction (0.05 = 5 %; "
                                       "--set takes 5%).", json_schema_extra=unit("fraction"))

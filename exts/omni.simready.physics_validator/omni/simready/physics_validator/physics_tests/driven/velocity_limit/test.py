@@ -77,7 +77,7 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
             else:
                 self.skip_nothing_to_test(ctx, selection, "no driven joint to test")
             return
-        yield from settle(ctx, cfg.settle_seconds)
+        yield from settle(ctx, cfg.settle_seconds, until_rest=True)
         watch = explosion_watch(ctx)
         series = SeriesRecorder(ctx)
         frames = max(20, int(round(cfg.test_duration_seconds / ctx.dt)))

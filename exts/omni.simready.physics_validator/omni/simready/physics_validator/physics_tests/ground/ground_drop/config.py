@@ -49,7 +49,9 @@ class GroundDropConfig(TestConfig):
     rest_detection_max_seconds: float = Field(8.0, gt=0, description="Time allowed from first contact to rest (s).",
                                               json_schema_extra=unit("s"))
     simulation_seconds: float = Field(10.0, gt=0, description="Hard cap on simulated time (s).", json_schema_extra=unit("s"))
-    simulate_after_result_seconds: float = Field(0.5, ge=0, description="Tail simulated after the verdict, for the video or the live viewport (s); none when nothing shows the motion.",
+    simulate_after_result_seconds: float = Field(0.5, ge=0,
+                                                 description="Tail simulated after the verdict, for the video or the live "
+                                                             "viewport (s); none when nothing shows the motion.",
                                                  json_schema_extra=unit("s"))
     ground_static_friction: float = Field(0.5, ge=0, description="Floor static friction coefficient.")
     ground_dynamic_friction: float = Field(0.4, ge=0, description="Floor dynamic friction coefficient.")
