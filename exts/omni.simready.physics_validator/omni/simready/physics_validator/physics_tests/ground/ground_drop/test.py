@@ -5,7 +5,8 @@ least minimum_drop_distance above the touch band, onto a floor with restitution 
 union of its collision-shape world AABBs is judged by `DropWatch` (touch, no sinking beyond its allowance, rest
 within 8 s of contact); the drop goes on for a short tail after the verdict when a video or the viewport shows it.
 A kinematic part fails before physics (it would hang where it is). An asset a world anchor holds is not dropped,
-but its free parts are: released where they are authored, their own bounds judged (no sinking, rest), NOT_APPLICABLE only when no part is free.
+but its free parts are: released where they are authored, their own bounds judged (no sinking, rest), NOT_APPLICABLE
+only when no part is free.
 """
 
 from __future__ import annotations
