@@ -7,6 +7,18 @@ import numpy as np
 AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
 
 
+def vec3(values) -> tuple[float, float, float]:
+    """Three numbers (a numpy vector, say) as a plain float triple, e.g. for a USD Gf.Vec3d."""
+    x, y, z = (float(v) for v in values)
+    return x, y, z
+
+
+def quat4(values) -> tuple[float, float, float, float]:
+    """A quaternion (w, x, y, z) as a plain float quadruple."""
+    w, x, y, z = (float(v) for v in values)
+    return w, x, y, z
+
+
 def quat_mul(a, b) -> np.ndarray:
     aw, ax, ay, az = a
     bw, bx, by, bz = b

@@ -57,6 +57,11 @@ class JointRow(BaseModel):
     def _ser(self, values: dict[str, Scalar]):
         return {k: _finite_or_none(v) for k, v in values.items()}
 
+    def number(self, key: str) -> float:
+        """measured[key] as a float, for the verdicts that rank rows; NaN when absent or not a number."""
+        value = self.measured.get(key)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+
     def set_verdict(self, status: Status, codes, reason: str) -> None:
         """Replace the row's verdict after the fact (e.g. a passing row found not to prove anything)."""
         self.status = status

@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..core.geometry import quat4, vec3
 from ..core.units import StageFrame
 
 if TYPE_CHECKING:
@@ -48,9 +49,9 @@ def plan_ramp(ramp, frame: StageFrame) -> RampPlan:
     """The ramp box in stage axes and units (a Y-up stage gets it rotated into its frame)."""
     return RampPlan(
         path=f"{VALIDATION_ROOT}/Ramp",
-        center_stage=tuple(float(v) for v in frame.point_from_si(ramp.box_center)),
-        quat_stage=tuple(float(v) for v in frame.quat_from_si(ramp.box_quat)),
-        half_extents_stage=tuple(frame.length_from_si(float(v)) for v in ramp.box_half_extents),
+        center_stage=vec3(frame.point_from_si(ramp.box_center)),
+        quat_stage=quat4(frame.quat_from_si(ramp.box_quat)),
+        half_extents_stage=vec3(frame.length_from_si(float(v)) for v in ramp.box_half_extents),
         static_friction=ramp.static_friction, dynamic_friction=ramp.dynamic_friction, restitution=ramp.restitution,
     )
 

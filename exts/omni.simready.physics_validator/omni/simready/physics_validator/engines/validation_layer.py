@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
+from ..core.geometry import vec3
 from ..core.units import StageFrame
 from .scene_additions import VALIDATION_ROOT, DrivePlan, RampPlan, author_drive, author_ramp, plan_drives, plan_ramp
 
@@ -156,7 +157,7 @@ def plan_validation_layer(
         if scene.place_xy is not None:
             centre = (bounds[0] + bounds[1]) / 2
             move = np.array([scene.place_xy[0] - centre[0], scene.place_xy[1] - centre[1], 0.0])
-            plan.shift_stage = tuple(float(v) for v in frame.point_from_si(move))
+            plan.shift_stage = vec3(frame.point_from_si(move))
     plan.drives = plan_drives(asset, scene, frame)
     plan.variant_choices = list(asset.runtime_variants)
     if scene.pin_base:

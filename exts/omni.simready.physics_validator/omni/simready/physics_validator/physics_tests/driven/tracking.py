@@ -10,8 +10,20 @@ less than a tenth of the way is a dead drive. Pure functions: no engine.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from .motion import ease
+
+if TYPE_CHECKING:
+    from ...core.asset_model import JointInfo
+
+
+def judged_limits(joint: "JointInfo") -> tuple[float, float]:
+    """(lower, upper) in SI of a joint these tests selected for its limits (require_limits: `has_limits`)."""
+    limits = joint.limits
+    if limits is None:
+        raise ValueError(f"joint {joint.path} was selected for its limits but has none")
+    return limits
 
 
 def capped_tolerance(absolute: float, fraction: float, scale: float) -> float:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ...core.results import TestResult
 from ...plotting.common import (
-    MAX_PANELS, PASS_COLOR, TARGET_COLOR, arr, caption, failing_first, grid, joint_groups, joint_unit, note, num,
-    rows_by_joint, scale, shared_legend, status_color, title_for,
+    MAX_PANELS, PASS_COLOR, TARGET_COLOR, caption, failing_first, grid, joint_groups, joint_unit, note, num,
+    recorded, rows_by_joint, scale, shared_legend, status_color, title_for,
 )
 
 
@@ -20,7 +20,7 @@ def tracking_plot(result: TestResult, series: dict, title: str):
     figure, axes = grid(len(shown))
     for ax, joint in zip(axes, shown):
         row = rows.get(joint)
-        t, q, target = arr(series, f"{joint}/time"), arr(series, f"{joint}/q"), arr(series, f"{joint}/target")
+        t, q, target = recorded(series, f"{joint}/time"), recorded(series, f"{joint}/q"), recorded(series, f"{joint}/target")
         tolerance = num(row.limits.get("tolerance"), 0.0) if row else 0.0
         span = float(abs(target).max()) if len(target) else 0.0
         factor, label = scale(joint_unit(row, "tolerance"), max(span, tolerance))

@@ -7,8 +7,8 @@ import numpy as np
 
 from ....core.results import TestResult
 from ....plotting.common import (
-    LIMIT_COLOR, MAX_PANELS, TARGET_COLOR, arr, caption, failing_first, grid, joint_groups, note, num,
-    rows_by_joint, scale, shared_legend, status_color, title_for,
+    LIMIT_COLOR, MAX_PANELS, TARGET_COLOR, caption, failing_first, grid, joint_groups, note, num,
+    recorded, rows_by_joint, scale, shared_legend, status_color, title_for,
 )
 
 
@@ -21,7 +21,7 @@ def mimic_joint_plot(result: TestResult, series: dict):
     figure, axes = grid(len(shown), height=2.8, width=3.6)
     for ax, joint in zip(axes, shown):
         row = rows.get(joint)
-        r, f, e = arr(series, f"{joint}/reference"), arr(series, f"{joint}/follower"), arr(series, f"{joint}/expected")
+        r, f, e = (recorded(series, f"{joint}/{key}") for key in ("reference", "follower", "expected"))
         f_unit = (row.units.get("lower") if row else "") or "rad"
         r_unit = (row.units.get("reference_sweep") if row else "") or "rad"
         fx, f_label = scale(f_unit, float(np.nanmax(np.abs(f))) if len(f) else 0.0)

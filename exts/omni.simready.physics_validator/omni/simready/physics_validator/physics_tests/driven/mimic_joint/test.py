@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import TYPE_CHECKING, Generator, Iterator
 
 from ....core.context import TestContext
 from ....core.quantities import listed
@@ -27,7 +27,7 @@ from ..base import (
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
-from ..tracking import ramp
+from ..tracking import judged_limits, ramp
 from .codes import MimicJointCode as Code
 from .config import MimicJointConfig
 from .coupling import fitted_slope, image, outside, relation_error
@@ -35,11 +35,18 @@ from .fix_rules import FIX_RULES
 from .hints import HINTS
 from .view import VIEW
 
+if TYPE_CHECKING:
+    from ....core.asset_model import JointInfo, MimicInfo
+
+Ctx = TestContext[MimicJointConfig]  # the context of this test: ctx.config is a MimicJointConfig
+Pair = tuple["JointInfo", "JointInfo", "MimicInfo"]  # follower, reference, the authored coupling
+
 
 @dataclass
 class PairRecord:
-    follower: object
-    reference: object
+    follower: "JointInfo"
+    reference: "JointInfo"
+    mimic: "MimicInfo"
     sweep: tuple[float, float]
     references: list[float] = field(default_factory=list)  # judged samples (legs and holds)
     followers: list[float] = field(default_factory=list)
@@ -47,7 +54,7 @@ class PairRecord:
     exploded: bool = False
 
 
-class MimicJointTest(DrivenJointTest):
+class MimicJointTest(DrivenJointTest[MimicJointConfig]):
     name = "mimic_joint"
     version = "1.1.0"
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
@@ -58,9 +65,9 @@ class MimicJointTest(DrivenJointTest):
     view = VIEW
     fix_rules = FIX_RULES
 
-    def run(self, ctx: TestContext) -> Iterator[None]:
-        cfg: MimicJointConfig = ctx.config
-        followers = [j for j in ctx.asset.joints.values() if j.mimic is not None]
+    def run(self, ctx: Ctx) -> Iterator[None]:
+        cfg = ctx.config
+        followers = [(j, j.mimic) for j in ctx.asset.joints.values() if j.mimic is not None]
         if not followers:
             ctx.finish(Status.SKIP, "no mimic joint: no joint carries PhysxMimicJointAPI or NewtonMimicAPI", code=Code.NO_MIMIC)
             return
@@ -78,11 +85,11 @@ class MimicJointTest(DrivenJointTest):
         yield from settle(ctx, cfg.settle_seconds)
         watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
         series = SeriesRecorder(ctx)
-        for follower, reference in pairs:
-            record = yield from self._sweep(ctx, follower, reference, watch, series)
+        for follower, reference, mimic in pairs:
+            record = yield from self._sweep(ctx, follower, reference, mimic, watch, series)
             row = self._row(record, cfg)
             ctx.joint_row(row)
-            swept, commanded = row.measured["reference_sweep"], record.sweep[1] - record.sweep[0]
+            swept, commanded = row.number("reference_sweep"), record.sweep[1] - record.sweep[0]
             if DEAD_DRIVE_FRACTION * commanded <= swept < 0.5 * commanded:
                 ctx.warn(f"{follower.name}: its reference {reference.name} swept {jv(reference, swept)} of "
                          f"{jv(reference, commanded)}: something stopped it; the coupling is judged over that part")
@@ -91,12 +98,12 @@ class MimicJointTest(DrivenJointTest):
         self._verdict(ctx)
 
     # -- phases --------------------------------------------------------------------------------------------------
-    def _pairs(self, ctx: TestContext, followers) -> list[tuple]:
+    def _pairs(self, ctx: Ctx, followers: list[tuple["JointInfo", "MimicInfo"]]) -> list[Pair]:
         """The pairs whose reference can be swept; the others are listed as excluded, with why."""
         simulated = set(ctx.dof_joints)
         only = set(ctx.config.joints or ())
-        pairs = []
-        for follower in followers:
+        pairs: list[Pair] = []
+        for follower, mimic in followers:
             reference = ctx.asset.joints.get(follower.mimic_reference or "")
             why, code = "", ""
             named = {follower.name, follower.path} | ({reference.name, reference.path} if reference else set())
@@ -111,20 +118,21 @@ class MimicJointTest(DrivenJointTest):
             elif not (reference.drive is not None and reference.drive.active) and not (
                     set(reference.actuator_schemas) & ctx.engine_capabilities.simulated_actuator_schemas):
                 why, code = f"reference {reference.name} has no drive with stiffness or damping > 0 to sweep it", "PASSIVE"
-            if why:
+            if why or reference is None:
                 ctx.exclude_joint(follower.name, why, follower.path, code)
             else:
-                pairs.append((follower, reference))
+                pairs.append((follower, reference, mimic))
         return pairs
 
-    def _sweep(self, ctx: TestContext, follower, reference, watch: BoxWatch, series: SeriesRecorder):
+    def _sweep(self, ctx: Ctx, follower: "JointInfo", reference: "JointInfo", mimic: "MimicInfo", watch: BoxWatch,
+               series: SeriesRecorder) -> Generator[None, None, PairRecord]:
         """Approach, hold, sweep to the far end, hold, sweep back, hold; returns the PairRecord."""
-        cfg: MimicJointConfig = ctx.config
-        margin = cfg.sweep_margin_ratio * (reference.upper - reference.lower)
-        low, high = reference.lower + margin, reference.upper - margin
-        record = PairRecord(follower, reference, (low, high))
+        cfg = ctx.config
+        lower, upper = judged_limits(reference)
+        margin = cfg.sweep_margin_ratio * (upper - lower)
+        low, high = lower + margin, upper - margin
+        record = PairRecord(follower, reference, mimic, (low, high))
         i_ref, i_fol = ctx.dof_index(reference.path), ctx.dof_index(follower.path)
-        mimic = follower.mimic
         legs = (("approach", low, cfg.approach_seconds, False), ("to far end", high, cfg.sweep_seconds / 2, True),
                 ("back", low, cfg.sweep_seconds / 2, True))
         for label, goal, seconds, judged in legs:
@@ -151,14 +159,16 @@ class MimicJointTest(DrivenJointTest):
         return record
 
     def _row(self, record: PairRecord, cfg: MimicJointConfig) -> JointRow:
-        follower, reference, mimic = record.follower, record.reference, record.follower.mimic
+        follower, reference, mimic = record.follower, record.reference, record.mimic
+        ref_lower, ref_upper = judged_limits(reference)
+        follower_limits = follower.limits
         slope = mimic.slope
         commanded = record.sweep[1] - record.sweep[0]
         refs = [r for r in record.references if math.isfinite(r)]
         ref_span = (max(refs) - min(refs)) if refs else 0.0
         measured_slope = fitted_slope(record.references, record.followers)
-        image_low, image_high = image(slope, mimic.intercept, reference.lower, reference.upper)
-        follower_range = (follower.upper - follower.lower) if follower.has_limits else math.inf
+        image_low, image_high = image(slope, mimic.intercept, ref_lower, ref_upper)
+        follower_range = (follower_limits[1] - follower_limits[0]) if follower_limits else math.inf
         overrun = outside(image_low, image_high, follower.lower, follower.upper,
                           cfg.limits_tolerance_fraction * follower_range)
         travel = abs(slope) * commanded
@@ -205,7 +215,7 @@ class MimicJointTest(DrivenJointTest):
     def _coupling_findings(record: PairRecord, measured: float, rest_error: float, offset_tolerance: float,
                            cfg: MimicJointConfig) -> list[tuple[str, str]]:
         follower, reference = record.follower, record.reference
-        slope = follower.mimic.slope
+        slope = record.mimic.slope
         where = f"{follower.name} against {reference.name}: d follower / d reference"
         if not math.isfinite(measured) or abs(measured) < 0.1 * abs(slope):
             return [(Code.NOT_FOLLOWING.value, f"{follower.name} did not follow {reference.name}: {where} = "
@@ -213,7 +223,7 @@ class MimicJointTest(DrivenJointTest):
         out = []
         if slope * measured < 0:
             out.append((Code.WRONG_DIRECTION.value, f"{follower.name} moved against the authored coupling: {where} = "
-                                                    f"{measured:.3g}, authored {slope:.3g} ({follower.mimic.schema})"))
+                                                    f"{measured:.3g}, authored {slope:.3g} ({record.mimic.schema})"))
         elif abs(measured - slope) > cfg.gear_ratio_tolerance * abs(slope):
             out.append((Code.GEAR_MISMATCH.value, f"gear ratio off: {where} = {measured:.3g}, authored {slope:.3g} "
                                                   f"(> {cfg.gear_ratio_tolerance:.0%} apart)"))
@@ -223,16 +233,15 @@ class MimicJointTest(DrivenJointTest):
                                                     f"(tolerance {jv(follower, offset_tolerance)})"))
         return out
 
-    def _verdict(self, ctx: TestContext) -> None:
+    def _verdict(self, ctx: Ctx) -> None:
         rows = ctx.result.joints
         failed = [r for r in rows if r.status is not Status.PASS]
-        errors = [r.measured["slope_error"] for r in rows if isinstance(r.measured.get("slope_error"), float)]
+        errors = [r.number("slope_error") for r in rows]
         ctx.metric("pairs_passed", len(rows) - len(failed))
         ctx.metric("pairs_failed", len(failed))
         ctx.metric("max_slope_error", max((e for e in errors if math.isfinite(e)), default=None))
-        ctx.metric("max_rest_error", max((r.measured["rest_error"] for r in rows
-                                          if isinstance(r.measured.get("rest_error"), float)
-                                          and math.isfinite(r.measured["rest_error"])), default=None))
+        rest_errors = [r.number("rest_error") for r in rows]
+        ctx.metric("max_rest_error", max((e for e in rest_errors if math.isfinite(e)), default=None))
         if failed:
             detail = listed([f"{r.joint}: {r.reason}" for r in failed], 4, "; ")
             ctx.finish(Status.FAIL, f"{len(failed)} of {len(rows)} mimic pairs do not move as authored: {detail}",

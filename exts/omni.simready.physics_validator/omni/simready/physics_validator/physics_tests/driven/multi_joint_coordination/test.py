@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import TYPE_CHECKING, Generator, Iterator
 
 from ....core.context import TestContext
 from ....core.quantities import listed
@@ -25,19 +25,24 @@ from ..base import (
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
-from ..tracking import capped_tolerance, ramp, range_target
+from ..tracking import capped_tolerance, judged_limits, ramp, range_target
 from .codes import MultiJointCoordinationCode as Code
 from .config import MultiJointCoordinationConfig
 from .fix_rules import FIX_RULES
 from .hints import HINTS
 from .view import VIEW
 
+if TYPE_CHECKING:
+    from ....core.asset_model import JointInfo
+
+Ctx = TestContext[MultiJointCoordinationConfig]  # the context of this test: ctx.config is a MultiJointCoordinationConfig
+
 
 @dataclass
 class JointTrack:
     """One joint across the iterations: its tolerance, each iteration's final error and how far it followed."""
 
-    joint: object
+    joint: "JointInfo"
     index: int
     tolerance: float
     errors: list[float] = field(default_factory=list)
@@ -46,7 +51,7 @@ class JointTrack:
     settle_times: list[float] = field(default_factory=list)  # when it last entered the band, per iteration (s)
 
 
-class MultiJointCoordinationTest(DrivenJointTest):
+class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
     name = "multi_joint_coordination"
     version = "1.1.0"
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
@@ -58,8 +63,8 @@ class MultiJointCoordinationTest(DrivenJointTest):
     fix_rules = FIX_RULES
     require_limits = True
 
-    def run(self, ctx: TestContext) -> Iterator[None]:
-        cfg: MultiJointCoordinationConfig = ctx.config
+    def run(self, ctx: Ctx) -> Iterator[None]:
+        cfg = ctx.config
         selection = self.select(ctx)
         if scenery_note(ctx.asset):
             ctx.warn(scenery_note(ctx.asset))
@@ -85,21 +90,22 @@ class MultiJointCoordinationTest(DrivenJointTest):
         self._verdict(ctx, tracks)
 
     @staticmethod
-    def _tolerance(joint, cfg: MultiJointCoordinationConfig) -> float:
+    def _tolerance(joint: "JointInfo", cfg: MultiJointCoordinationConfig) -> float:
         absolute = math.radians(cfg.position_tolerance_deg) if joint.is_angular else cfg.position_tolerance_m
-        return capped_tolerance(absolute, cfg.range_tolerance_fraction, joint.upper - joint.lower)
+        lower, upper = judged_limits(joint)
+        return capped_tolerance(absolute, cfg.range_tolerance_fraction, upper - lower)
 
-    def _iteration(self, ctx: TestContext, tracks: list[JointTrack], factor: float, iteration: int, watch: BoxWatch,
-                   series: SeriesRecorder):
+    def _iteration(self, ctx: Ctx, tracks: list[JointTrack], factor: float, iteration: int, watch: BoxWatch,
+                   series: SeriesRecorder) -> Generator[None, None, bool]:
         """Ramp every joint to its target, hold, and record each one's error when the iteration ends; True if the
         simulation exploded."""
-        cfg: MultiJointCoordinationConfig = ctx.config
+        cfg = ctx.config
         ctx.label = f"iteration {iteration + 1}: all joints to {factor:.0%} of their range"
         starts = ctx.joint_positions()
-        goals = [range_target(t.joint.lower, t.joint.upper, cfg.target_margin_ratio, factor) for t in tracks]
+        goals = [range_target(*judged_limits(t.joint), cfg.target_margin_ratio, factor) for t in tracks]
         begin = [float(starts[t.index]) for t in tracks]
         best = [0.0] * len(tracks)
-        entered = [None] * len(tracks)
+        entered: list[float | None] = [None] * len(tracks)
         ramp_frames = max(1, int(round(cfg.motion_seconds / ctx.dt)))
         window = max(ramp_frames, int(round(cfg.max_settling_seconds / ctx.dt)))
         hold = max(1, int(round(cfg.hold_seconds / ctx.dt)))
@@ -135,7 +141,8 @@ class MultiJointCoordinationTest(DrivenJointTest):
             moved = abs(goals[k] - begin[k]) > track.tolerance
             track.follow.append(best[k] if moved else 1.0)
             track.moves.append(goals[k] - begin[k])
-            track.settle_times.append(entered[k] if entered[k] is not None else math.nan)
+            settled = entered[k]
+            track.settle_times.append(settled if settled is not None else math.nan)
         return False
 
     def _row(self, track: JointTrack, exploded: bool, cfg: MultiJointCoordinationConfig) -> JointRow:
@@ -169,17 +176,17 @@ class MultiJointCoordinationTest(DrivenJointTest):
                             error_ratio="", min_follow="", slowest_convergence_s="s"),
         )
 
-    def _verdict(self, ctx: TestContext, tracks: list[JointTrack]) -> None:
+    def _verdict(self, ctx: Ctx, tracks: list[JointTrack]) -> None:
         rows = ctx.result.joints
         failed = [r for r in rows if r.status is not Status.PASS]
-        ratios = [r.measured["error_ratio"] for r in rows]
+        ratios = [r.number("error_ratio") for r in rows]
         ctx.metric("joints_passed", len(rows) - len(failed))
         ctx.metric("joints_failed", len(failed))
         ctx.metric("joints_dead_drive", sum(1 for r in rows if DrivenCode.DEAD_DRIVE.value in r.codes))
         ctx.metric("iterations", max((len(t.errors) for t in tracks), default=0))
         ctx.metric("max_error_ratio", max(ratios, default=0.0))
         for kind, unit_name in (("revolute", "rad"), ("prismatic", "m")):
-            values = [r.measured["max_error"] for r in rows if r.limits.get("unit") == unit_name]
+            values = [r.number("max_error") for r in rows if r.limits.get("unit") == unit_name]
             if values:
                 ctx.metric(f"max_error_{kind}", max(values), unit=unit_name)
         times = [t for track in tracks for t in track.settle_times if math.isfinite(t)]

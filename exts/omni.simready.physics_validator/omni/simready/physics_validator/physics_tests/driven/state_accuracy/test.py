@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ....core.context import TestContext
 from ....core.quantities import listed
@@ -26,12 +26,17 @@ from ..base import (
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
-from ..tracking import capped_tolerance, home_position, ramp, settled_for_good, step_size, step_waypoints
+from ..tracking import capped_tolerance, home_position, judged_limits, ramp, settled_for_good, step_size, step_waypoints
 from .codes import StateAccuracyCode as Code
 from .config import StateAccuracyConfig
 from .fix_rules import FIX_RULES
 from .hints import HINTS
 from .view import VIEW
+
+if TYPE_CHECKING:
+    from ....core.asset_model import JointInfo
+
+Ctx = TestContext[StateAccuracyConfig]  # the context of this test: ctx.config is a StateAccuracyConfig
 
 
 @dataclass
@@ -50,7 +55,7 @@ class JointPlan:
         return [abs(q - w) if math.isfinite(q) else math.inf for q, w in zip(self.reached, self.waypoints)]
 
 
-class StateAccuracyTest(DrivenJointTest):
+class StateAccuracyTest(DrivenJointTest[StateAccuracyConfig]):
     name = "state_accuracy"
     version = "1.2.0"
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
@@ -65,8 +70,8 @@ class StateAccuracyTest(DrivenJointTest):
     def scene(self, asset, config: StateAccuracyConfig) -> SceneSpec:
         return SceneSpec(physics_fps=config.physics_fps, gravity=config.gravity, ground=None, pin_base=True)
 
-    def run(self, ctx: TestContext) -> Iterator[None]:
-        cfg: StateAccuracyConfig = ctx.config
+    def run(self, ctx: Ctx) -> Iterator[None]:
+        cfg = ctx.config
         selection = self.select(ctx)
         if scenery_note(ctx.asset):
             ctx.warn(scenery_note(ctx.asset))
@@ -86,8 +91,8 @@ class StateAccuracyTest(DrivenJointTest):
 
     # -- phases --------------------------------------------------------------------------------------------------
     @staticmethod
-    def _plan(joint, cfg: StateAccuracyConfig) -> JointPlan:
-        lower, upper = float(joint.lower), float(joint.upper)
+    def _plan(joint: "JointInfo", cfg: StateAccuracyConfig) -> JointPlan:
+        lower, upper = judged_limits(joint)
         if joint.is_angular:
             margin = math.radians(cfg.limit_margin_deg)
             step = step_size(lower, upper, math.radians(cfg.max_step_deg), cfg.step_range_fraction)
@@ -102,9 +107,10 @@ class StateAccuracyTest(DrivenJointTest):
         waypoints = step_waypoints(home, step, lower, upper, margin)
         return JointPlan(home, step, capped_tolerance(absolute, cfg.step_tolerance_fraction, step), waypoints)
 
-    def _visit(self, ctx: TestContext, joint, plan: JointPlan, watch: BoxWatch, series: SeriesRecorder):
+    def _visit(self, ctx: Ctx, joint: "JointInfo", plan: JointPlan, watch: BoxWatch,
+               series: SeriesRecorder) -> Iterator[None]:
         """Command each waypoint in turn and measure where the joint is when its window ends."""
-        cfg: StateAccuracyConfig = ctx.config
+        cfg = ctx.config
         idx = ctx.dof_index(joint.path)
         ramp_frames = max(1, int(round(cfg.motion_seconds / ctx.dt)))
         window = max(ramp_frames, int(round(cfg.waypoint_seconds / ctx.dt)))
@@ -133,7 +139,7 @@ class StateAccuracyTest(DrivenJointTest):
             if plan.exploded:
                 return
 
-    def _row(self, joint, plan: JointPlan) -> JointRow:
+    def _row(self, joint: "JointInfo", plan: JointPlan) -> JointRow:
         errors = plan.errors()
         worst = max(errors, default=math.nan)
         findings: list[tuple[str, str]] = []
@@ -161,16 +167,16 @@ class StateAccuracyTest(DrivenJointTest):
                             error_ratio="", min_follow=""),
         )
 
-    def _verdict(self, ctx: TestContext) -> None:
+    def _verdict(self, ctx: Ctx) -> None:
         rows = ctx.result.joints
         failed = [r for r in rows if r.status is not Status.PASS]
-        ratios = [r.measured["error_ratio"] for r in rows]
+        ratios = [r.number("error_ratio") for r in rows]
         ctx.metric("joints_passed", len(rows) - len(failed))
         ctx.metric("joints_failed", len(failed))
         ctx.metric("joints_dead_drive", sum(1 for r in rows if DrivenCode.DEAD_DRIVE.value in r.codes))
         ctx.metric("max_error_ratio", max(ratios, default=0.0))
-        revolute = [r.measured["max_error"] for r in rows if r.limits.get("unit") == "rad"]
-        prismatic = [r.measured["max_error"] for r in rows if r.limits.get("unit") == "m"]
+        revolute = [r.number("max_error") for r in rows if r.limits.get("unit") == "rad"]
+        prismatic = [r.number("max_error") for r in rows if r.limits.get("unit") == "m"]
         if revolute:
             ctx.metric("max_error_revolute", max(revolute), unit="rad")
         if prismatic:

@@ -57,7 +57,7 @@ class GeometryProbe:
             for path in body.colliders:
                 collider = asset.colliders.get(path)
                 shaped = _shape_points(collider) if collider is not None else None
-                if shaped is None:
+                if collider is None or shaped is None:
                     continue
                 points, radius = shaped
                 rot = quat_to_matrix(collider.local_pose.quat)

@@ -89,7 +89,7 @@ class SlopeWatch:
             self._gap_frames = 0
         if self.slide_time is None and self.downhill >= cfg.min_downhill_travel:
             self.slide_time, self.slide_frame, self.phase = round(time, 6), frame, "sliding"
-        if self.slide_time is not None:
+        if self.slide_frame is not None:  # set with slide_time
             self.min_floor_z = min(self.min_floor_z, float(lo[2]))
             if float(lo[2]) < cfg.floor_level - cfg.floor_margin:
                 self.verdict = SlopeVerdict(

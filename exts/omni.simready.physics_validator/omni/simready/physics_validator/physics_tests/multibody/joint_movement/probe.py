@@ -115,7 +115,8 @@ def plan_probe(asset: "AssetModel", joint: "JointInfo", cfg: "JointMovementConfi
 def joint_friction(joint: "JointInfo") -> float:
     """The largest static friction effort the asset authors on the joint (N m or N; 0 when none): which spelling a
     runtime reads is its business, and the largest only makes the probe firmer."""
-    values = [s.value for s in joint.spellings.get("static_friction", ()) if math.isfinite(s.value) and s.value > 0]
+    values = [float(s.value) for s in joint.spellings.get("static_friction", ())
+              if isinstance(s.value, (int, float)) and math.isfinite(s.value) and s.value > 0]
     return max(values, default=0.0)
 
 
@@ -145,7 +146,7 @@ def _mass_and_size(asset: "AssetModel", path: str) -> tuple[float, float, np.nda
     for collider_path in body.colliders:
         collider = asset.colliders.get(collider_path)
         extent = collider_local_extent(collider) if collider is not None else None
-        if extent is None:
+        if collider is None or extent is None:
             continue
         span = np.asarray(extent[1], float) - np.asarray(extent[0], float)
         volume += float(np.prod(np.maximum(span, 0.0)))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterator
+from typing import TYPE_CHECKING, Generator, Iterator
 
 import numpy as np
 
@@ -36,6 +36,11 @@ from .hints import HINTS
 from .probe import Probe, movable_joints, plan_probe
 from .view import VIEW
 
+if TYPE_CHECKING:
+    from ....core.asset_model import AssetModel, JointInfo
+
+Ctx = TestContext[JointMovementConfig]  # the context of this test: ctx.config is a JointMovementConfig
+
 MEASURE_EVERY = 4  # steps between two readings of the bodies' poses (60 Hz at 240 Hz)
 SETTLE_SECONDS = 0.25  # a joint authored outside its limits is held at rest this long before its start pose is taken:
 # the Allegro thumb authored at 0 deg, 15 deg below its lower limit, snapped to it and counted that as travel
@@ -46,7 +51,7 @@ class Tracker:
     """One joint's bodies: the child's pose in its parent's frame at the start, and the most it has moved since."""
 
     probe: Probe
-    joint: object
+    joint: "JointInfo"
     child: str | None
     parent: str | None
     start: tuple[np.ndarray, np.ndarray] | None = None
@@ -54,7 +59,7 @@ class Tracker:
     progress: float = 0.0  # largest joint-coordinate motion toward the open end (rad or m)
 
 
-class JointMovementTest(PhysicsTest):
+class JointMovementTest(PhysicsTest[JointMovementConfig]):
     name = "joint_movement"
     version = "2.2.0"
     features = ("FET004_BASE_NEUTRAL", "FET004_ROBOT_PHYSX")
@@ -65,18 +70,18 @@ class JointMovementTest(PhysicsTest):
     view = VIEW
     fix_rules = FIX_RULES
 
-    def precheck(self, asset, config: JointMovementConfig) -> Precheck | None:
+    def precheck(self, asset: "AssetModel", config: JointMovementConfig) -> Precheck | None:
         if not any(j.is_dof and j.enabled for j in asset.joints.values()):
             return Precheck(Status.NOT_APPLICABLE, "no revolute or prismatic joint: nothing of the asset can articulate",
                             code=Code.NO_MOVABLE_JOINT)
         return None
 
-    def scene(self, asset, config: JointMovementConfig) -> SceneSpec:
+    def scene(self, asset: "AssetModel", config: JointMovementConfig) -> SceneSpec:
         probes = {j.path: plan_probe(asset, j, config).drive for j in movable_joints(asset).tested}
         return SceneSpec(physics_fps=config.physics_fps, gravity=0.0, ground=None, pin_base=True, drive_overrides=probes)
 
-    def run(self, ctx: TestContext) -> Iterator[None]:
-        cfg: JointMovementConfig = ctx.config
+    def run(self, ctx: Ctx) -> Iterator[None]:
+        cfg = ctx.config
         selection = movable_joints(ctx.asset, ctx.dof_joints)
         report_selection(ctx, selection)
         if scenery_note(ctx.asset):
@@ -98,9 +103,9 @@ class JointMovementTest(PhysicsTest):
                 break
         self._verdict(ctx, exploded)
 
-    def _probe(self, ctx: TestContext, tracker: Tracker, watch: BoxWatch):
+    def _probe(self, ctx: Ctx, tracker: Tracker, watch: BoxWatch) -> Generator[None, None, bool]:
         """Move one joint's command toward its open end for drive_seconds; True if the simulation exploded."""
-        cfg: JointMovementConfig = ctx.config
+        cfg = ctx.config
         ctx.label = f"joint {tracker.joint.name}: settle"
         for _ in range(int(round(SETTLE_SECONDS / ctx.dt)) if tracker.probe.snaps else 0):  # outside its limits: snap first
             ctx.set_joint_target(tracker.joint.path, tracker.probe.rest)
@@ -116,14 +121,14 @@ class JointMovementTest(PhysicsTest):
 
     # -- phases --------------------------------------------------------------------------------------------------
     @staticmethod
-    def _tracker(ctx: TestContext, joint, probe: Probe) -> Tracker:
+    def _tracker(ctx: Ctx, joint: "JointInfo", probe: Probe) -> Tracker:
         moving = set(moved_bodies(ctx.asset, joint))
         child = joint.body1 if joint.body1 in moving or joint.body0 not in moving else joint.body0
         parent = joint.body0 if child == joint.body1 else joint.body1
         return Tracker(probe, joint, child, parent)
 
     @staticmethod
-    def _measure(ctx: TestContext, trackers: list[Tracker]) -> bool:
+    def _measure(ctx: Ctx, trackers: list[Tracker]) -> bool:
         """Update every tracker from the bodies' poses and the joint readings; False on a NaN pose."""
         poses = ctx.body_poses()
         q = ctx.joint_positions()
@@ -188,10 +193,10 @@ class JointMovementTest(PhysicsTest):
                    "direction": "", "inertia": "kg m^2" if angular else "kg", "friction": "N m" if angular else "N"},
         )
 
-    def _verdict(self, ctx: TestContext, exploded: bool) -> None:
+    def _verdict(self, ctx: Ctx, exploded: bool) -> None:
         rows = ctx.result.joints
         failed = [r for r in rows if r.status is not Status.PASS]
-        ratios = [r.measured["travel_ratio"] for r in rows]
+        ratios = [r.number("travel_ratio") for r in rows]
         ctx.metric("joints_moved", len(rows) - len(failed))
         ctx.metric("joints_failed", len(failed))
         ctx.metric("min_travel_ratio", min(ratios, default=None))
@@ -204,7 +209,7 @@ class JointMovementTest(PhysicsTest):
                                     f"{min(ratios, default=0.0):.1f}x the travel required)", code=Code.OK)
 
 
-def _why_stuck(joint) -> str:
+def _why_stuck(joint: "JointInfo") -> str:
     """What the asset authors that holds a stuck joint, when it is plain from the asset: equal limits, a zero speed cap."""
     if joint.is_locked:
         return " (its limits are equal: it is locked)"
