@@ -36,6 +36,25 @@ def test_a_dead_joint_among_healthy_ones_fails(folder, engine):
     assert {"DEAD_DRIVE", "NOT_CONVERGED"} <= set(by_joint["joint1"].codes)
     assert by_joint["joint1"].measured["error_ratio"] > 1 and result.metrics["max_error_ratio"] > 1
     assert by_joint["joint2"].status is Status.PASS and by_joint["joint3"].status is Status.PASS
+    # a wide-range joint (+-170 deg): its targets lie in the 180 deg window around its home, and it still fails dead
+    joint1 = by_joint["joint1"]
+    assert joint1.limits["upper"] - joint1.limits["lower"] > math.pi
+    assert joint1.limits["target_upper"] - joint1.limits["target_lower"] == pytest.approx(math.pi)
+
+
+def test_ur5_overlay_with_360_degree_joints_passes(shared_assets, tmp_path):
+    """NVIDIA's 0.6 of the UR5's +-360 deg ranges folds the arm into itself: its shoulder stopped 21.9 deg short (PASS
+    with self-collision off), a FAIL on a sound arm. A revolute range wider than 180 deg gets its target fractions in a
+    180 deg window around the joint's home, and the arm reaches every configuration."""
+    from tests.fixtures.weak_drives import overlay
+
+    ur5 = overlay(shared_assets / "erd_ur5" / "ur5.usda", tmp_path)
+    result = run_test(ur5, "multi_joint_coordination", require_engine("physx"))
+    assert result.status is Status.PASS, result.reason
+    assert result.metrics["iterations"] == 3 and result.metrics["max_error_ratio"] < 1
+    shoulder = rows(result)["shoulder_lift_joint"]
+    assert shoulder.limits["upper"] - shoulder.limits["lower"] == pytest.approx(4 * math.pi)
+    assert (shoulder.limits["target_lower"], shoulder.limits["target_upper"]) == pytest.approx((-math.pi / 2, math.pi / 2))
 
 
 def test_one_joint_is_nothing_to_coordinate(folder):
@@ -49,3 +68,12 @@ def test_tolerance_is_capped_by_the_range():
     assert capped_tolerance(math.radians(1), 0.05, math.radians(4)) == pytest.approx(math.radians(0.2))
     assert capped_tolerance(math.radians(1), 0.05, math.radians(90)) == pytest.approx(math.radians(1))
     assert range_target(0.0, 1.0, 0.1, 0.5) == pytest.approx(0.5) and range_target(0.0, 1.0, 0.1, 0.0) == pytest.approx(0.1)
+
+
+def test_wide_revolute_ranges_get_a_window_around_home():
+    from omni.simready.physics_validator.physics_tests.driven.tracking import coordination_range
+
+    half_turn = math.pi
+    assert coordination_range(-2 * math.pi, 2 * math.pi, 0.0, half_turn) == pytest.approx((-math.pi / 2, math.pi / 2))
+    assert coordination_range(-1.0, 1.0, 0.5, half_turn) == (-1.0, 1.0)  # 115 deg: the whole range, as NVIDIA
+    assert coordination_range(-math.pi, math.pi, 3.0, half_turn) == pytest.approx((3.0 - math.pi / 2, math.pi))  # clipped

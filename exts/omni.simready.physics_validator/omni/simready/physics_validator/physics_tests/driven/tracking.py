@@ -62,6 +62,15 @@ def range_target(lower: float, upper: float, margin_ratio: float, factor: float)
     return lower + margin + span * factor
 
 
+def coordination_range(lower: float, upper: float, home: float, widest: float) -> tuple[float, float]:
+    """The part of a joint's range multi_joint_coordination's target fractions apply to: the whole range, or, when it
+    is wider than `widest` (a revolute joint's +-360 deg), a window `widest` wide centred on its home pose, clipped
+    into the limits. 0.6 of a UR5 shoulder's 720 deg folds the arm into itself; near home the pose stays sound."""
+    if upper - lower <= widest:
+        return lower, upper
+    return max(lower, home - widest / 2), min(upper, home + widest / 2)
+
+
 def ramp(start: float, end: float, frame: int, frames: int) -> float:
     """The paced command at frame 0..frames-1 (smoothstep, NVIDIA's trajectory): the last frame commands `end`."""
     return start + (end - start) * ease("smoothstep", (frame + 1) / max(frames, 1))

@@ -21,5 +21,8 @@ class MultiJointCoordinationConfig(DrivenJointConfig):
     position_tolerance_deg: float = Field(1.0, gt=0, description="Largest final error of a revolute joint (deg).")
     position_tolerance_m: float = Field(0.002, gt=0, description="Largest final error of a prismatic joint (m); the spec "
                                                                  "names degrees only.")
+    max_judged_revolute_range_deg: float = Field(
+        180.0, gt=0, description="A revolute joint with a wider range gets its targets in a window this wide centred on "
+                                 "its home pose (its drive target, inside its limits), clipped into its limits (deg).")
     range_tolerance_fraction: float = Field(0.05, gt=0, lt=1, description="The tolerance is also at most this fraction of "
                                                                           "the joint's range.")

@@ -1,7 +1,9 @@
 """multi_joint_coordination (FET022): every driven joint, commanded at once, reaches its target and holds it.
 
 Each iteration sends all selected joints together to target_factors[i] of their ranges (kept target_margin_ratio
-inside the limits), ramping the commands over motion_seconds. An iteration ends once every joint has stayed within
+inside the limits), ramping the commands over motion_seconds; a revolute range wider than max_judged_revolute_range_deg
+counts as a window that wide centred on the joint's home (drive target), clipped into the limits: NVIDIA's 0.6 of a
+UR5's +-360 deg folds the arm into itself. An iteration ends once every joint has stayed within
 its tolerance for hold_seconds, or at max_settling_seconds; each joint is judged by its error at that moment, not by
 having passed through the band once (NVIDIA's counts a joint converged the first frame it is within tolerance, so a
 joint swinging through its target passes). Tolerance: min(position_tolerance, range_tolerance_fraction x range).
@@ -25,7 +27,7 @@ from ..base import (
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
-from ..tracking import capped_tolerance, judged_limits, ramp, range_target
+from ..tracking import capped_tolerance, coordination_range, home_position, judged_limits, ramp, range_target
 from .codes import MultiJointCoordinationCode as Code
 from .config import MultiJointCoordinationConfig
 from .fix_rules import FIX_RULES
@@ -45,6 +47,7 @@ class JointTrack:
     joint: "JointInfo"
     index: int
     tolerance: float
+    span: tuple[float, float]  # the (lower, upper) its target fractions apply to (coordination_range)
     errors: list[float] = field(default_factory=list)
     follow: list[float] = field(default_factory=list)  # fraction of each commanded move covered (1 when there was none)
     moves: list[float] = field(default_factory=list)  # each iteration's commanded move (signed)
@@ -53,7 +56,7 @@ class JointTrack:
 
 class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
     name = "multi_joint_coordination"
-    version = "1.1.0"
+    version = "1.2.0"
     features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
     summary = "All driven joints commanded together each reach and hold their targets within a range-scaled tolerance."
     Config = MultiJointCoordinationConfig
@@ -77,7 +80,7 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
             return
         yield from settle(ctx, cfg.settle_seconds)
         watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
-        tracks = [JointTrack(j, ctx.dof_index(j.path), self._tolerance(j, cfg)) for j in selection.tested]
+        tracks = [JointTrack(j, ctx.dof_index(j.path), self._tolerance(j, cfg), self._span(j, cfg)) for j in selection.tested]
         series = SeriesRecorder(ctx)
         exploded = False
         for iteration in range(cfg.num_iterations):
@@ -95,6 +98,14 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
         lower, upper = judged_limits(joint)
         return capped_tolerance(absolute, cfg.range_tolerance_fraction, upper - lower)
 
+    @staticmethod
+    def _span(joint: "JointInfo", cfg: MultiJointCoordinationConfig) -> tuple[float, float]:
+        lower, upper = judged_limits(joint)
+        if not joint.is_angular:
+            return lower, upper
+        home = home_position(joint.drive.target_position if joint.drive is not None else None, lower, upper, 0.0)
+        return coordination_range(lower, upper, home, math.radians(cfg.max_judged_revolute_range_deg))
+
     def _iteration(self, ctx: Ctx, tracks: list[JointTrack], factor: float, iteration: int, watch: BoxWatch,
                    series: SeriesRecorder) -> Generator[None, None, bool]:
         """Ramp every joint to its target, hold, and record each one's error when the iteration ends; True if the
@@ -102,7 +113,7 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
         cfg = ctx.config
         ctx.label = f"iteration {iteration + 1}: all joints to {factor:.0%} of their range"
         starts = ctx.joint_positions()
-        goals = [range_target(*judged_limits(t.joint), cfg.target_margin_ratio, factor) for t in tracks]
+        goals = [range_target(*t.span, cfg.target_margin_ratio, factor) for t in tracks]
         begin = [float(starts[t.index]) for t in tracks]
         best = [0.0] * len(tracks)
         entered: list[float | None] = [None] * len(tracks)
@@ -170,8 +181,9 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
             joint=joint.name, path=joint.path, status=Status.FAIL if findings else Status.PASS,
             codes=[c for c, _ in findings] or [DrivenCode.OK], reason="; ".join(t for _, t in findings),
             measured=measured,
-            limits={"tolerance": track.tolerance, "lower": joint.lower, "upper": joint.upper, "unit": unit(joint)},
-            units=row_units(joint, positions=("max_error", "tolerance", "lower", "upper",
+            limits={"tolerance": track.tolerance, "lower": joint.lower, "upper": joint.upper, "unit": unit(joint),
+                    "target_lower": track.span[0], "target_upper": track.span[1]},
+            units=row_units(joint, positions=("max_error", "tolerance", "lower", "upper", "target_lower", "target_upper",
                                               *(f"error_{i + 1}" for i in range(len(track.errors)))),
                             error_ratio="", min_follow="", slowest_convergence_s="s"),
         )
