@@ -70,8 +70,10 @@ def drawn_plots(result: TestResult, folder: Path) -> list[dict] | None:
     manifest = load_json(str(manifest_path(folder, result.name)))
     if not isinstance(manifest, dict) or manifest.get("key") != result_key(result):
         return None
-    plots = [{"path": folder / str(p.get("file", "")), "title": str(p.get("title", ""))} for p in manifest.get("plots", [])]
-    return plots if all(p["path"].is_file() for p in plots) else None
+    drawn = [(folder / str(p.get("file", "")), str(p.get("title", ""))) for p in manifest.get("plots", [])]
+    if not all(path.is_file() for path, _ in drawn):
+        return None
+    return [{"path": path, "title": title} for path, title in drawn]
 
 
 class PlotsAhead:

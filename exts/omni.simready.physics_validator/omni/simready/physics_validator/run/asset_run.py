@@ -221,14 +221,15 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
 def _with_pages(hooks: RunHooks | None, job: AssetJob) -> RunHooks | None:
     """The hooks, with the job's page maker called after each test, before the verdict is passed on (so its series
     are still at hand). A page that cannot be drawn here is drawn by the report: it never costs a verdict."""
-    if job.pages is None:
+    pages = job.pages
+    if pages is None:
         return hooks
     hooks = hooks or RunHooks()
     registry, passed_on = default_registry(), hooks.test_ended
 
     def test_ended(result: TestResult) -> None:
         try:
-            job.pages(job.path, result, registry)
+            pages(job.path, result, registry)
         except Exception:  # noqa: BLE001
             pass
         if passed_on is not None:

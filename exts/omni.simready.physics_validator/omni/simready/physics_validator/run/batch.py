@@ -17,7 +17,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from .._version import __version__
 from ..core.cache import ResultCache, asset_content_hash, result_cache_key
@@ -114,7 +114,7 @@ class _Batch:
     changed_only: bool
     cache: ResultCache | None
     notify: _Notify
-    pages: object = None  # AssetJob.pages
+    pages: Callable[[str, Any, Any], None] | None = None  # AssetJob.pages
 
 
 def validate_batch(

@@ -152,7 +152,7 @@ class OvPhysxEngine(EngineBase):
         """A box holding `bounds()`, cheaper (a sphere per body about its origin; raw poses, no rotations)."""
         if self._state_io is None:
             return np.zeros(3), np.zeros(3)
-        return self._built.bounds.raw_outer_bounds(self._state_io.body_poses())
+        return self.built.bounds.raw_outer_bounds(self._state_io.body_poses())
 
     def body_pose(self, body_path: str) -> tuple[np.ndarray, np.ndarray] | None:
         """One body's SI (position, wxyz quaternion), as in `body_poses()`, without building the whole dict."""

@@ -138,7 +138,8 @@ class RestWatch:
         self.ctx, self.calm = ctx, 0
         self.previous = np.asarray(ctx.joint_positions(), float)
         joints = [ctx.asset.joints.get(path) for path in ctx.dof_joints]
-        spans = [j.upper - j.lower if j is not None and j.has_limits else math.inf for j in joints]
+        spans = [j.upper - j.lower if j is not None and j.has_limits and j.upper is not None and j.lower is not None
+                 else math.inf for j in joints]
         self.speed = np.array([min(REST_SPEED, REST_RANGE_FRACTION * span) for span in spans], float)
 
     def update(self) -> bool:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...core.geometry import quat_to_matrix
+from ...core.geometry import quat_to_matrix, vec3
 from .kinematics import Poses, collider_points, farthest_point, moved_bodies, moving_body, rigid_group
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class LoadPoint:
 
     @cached_property
     def _local(self) -> tuple[float, float, float]:
-        return tuple(float(v) for v in self.local)
+        return vec3(self.local)
 
     @property
     def torques(self) -> bool:
