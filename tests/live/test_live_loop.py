@@ -156,7 +156,9 @@ def test_warm_up_steps_are_not_test_steps(kit, tmp_path):
 
     test = GroundDropTest()
     engine = fake_kit.KitOnOpenStage()
-    manual = TestSession(test, read_asset(path), test.Config(), engine).run_to_end()
+    session = TestSession(test, read_asset(path), test.Config(), engine)
+    session.ctx.watched = True  # as the live viewport is: ground_drop's tail after the verdict is simulated for it
+    manual = session.run_to_end()
     engine.close()
     assert steps_before_arming[0] >= (2 if kit.isaac_mode else 1)
     assert live.status == manual.status == Status.PASS

@@ -125,7 +125,7 @@ def test_ur5_overlay_velocity_and_effort_pass_sweep_finds_blocked_joints(overlay
     failed = {r.joint: r for r in sweep.joints if r.status is Status.FAIL}
     assert "shoulder_lift_joint" in failed and "shoulder_pan_joint" not in failed
     assert failed["shoulder_lift_joint"].measured["hold_error_max"] > 0.1
-    assert any("collision geometry" in h for h in failed["shoulder_lift_joint"].fix_hints)
+    assert any("colliding bodies" in h for h in failed["shoulder_lift_joint"].fix_hints)  # fix probes the blocking contact
 
 
 def test_robotiq_overlay_degenerate_ranges(overlays):

@@ -19,7 +19,7 @@ def recorded_drop(tmp_path_factory):
     require_rendering()
     root = tmp_path_factory.mktemp("video")
     asset = box_asset(root / "box.usda", size=0.1)
-    return record_ground_drop(asset, root / "out")
+    return record_ground_drop(asset, root / "out", drop_rule="spec_8x")  # a fall long enough to watch (0.8 m)
 
 
 def asset_mask(frame: np.ndarray) -> np.ndarray:

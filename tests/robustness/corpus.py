@@ -177,8 +177,10 @@ def _run_subprocess(argv: list[str], outcome: Outcome, workdir: Path) -> None:
 def _run_interrupted(argv: list[str], outcome: Outcome, workdir: Path) -> None:
     """Ctrl-C as a terminal sends it: SIGINT to the whole process group, once the first test has a verdict."""
     env = plugin_env(workdir / "plugins")
+    # A terminal's process takes Ctrl-C; a pytest worker that ran a worker process's main in-process ignores SIGINT
+    # (run/worker_main.py), and a child would inherit that: give the CLI the default disposition, as a shell does.
     proc = subprocess.Popen(CLI + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines = []
     deadline = time.monotonic() + _timeout(outcome)
     try:
