@@ -27,3 +27,21 @@ def physx_available():
     except Exception as exc:  # noqa: BLE001
         pytest.skip(f"physx engine not importable: {exc}")
     return True
+
+
+# The fast tier for one's own iteration: `python -m pytest -n 2 -m "not slow"` leaves out the second and third
+# engines' runs of each physics test (physx, the default, stays), the real-robot and corpus files, the worker and
+# Ray process tests, the browser and the kit tier. CI (`tools/run_tests.sh`) runs everything.
+SLOW_ENGINE_PARAMS = ("[newton", "[sapien", "-newton", "-sapien")
+SLOW_FILES = (
+    "tests/engines/test_agreement.py", "tests/run/test_worker_reuse.py", "tests/run/test_batch_ray.py",
+    "tests/test_console_noise.py", "tests/fix/test_robots_as_they_arrive.py", "tests/fix/test_shared_robots.py",
+    "tests/robustness/test_corpus.py", "tests/physics_tests/test_real_robots.py", "tests/reports/test_html_browser.py",
+    "tests/kit/",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.startswith(SLOW_FILES) or any(p in item.nodeid for p in SLOW_ENGINE_PARAMS):
+            item.add_marker(pytest.mark.slow)
