@@ -13,6 +13,7 @@ from typing import Iterator
 
 import numpy as np
 
+from ....core.context import TestContext
 from ....core.plugin import PhysicsTest, Precheck
 from ....core.quantities import listed
 from ....core.ramp import placement_on, ramp_for
@@ -28,7 +29,7 @@ from .slope_watch import SlopeWatch
 from .view import VIEW
 
 
-class SlopeDropTest(PhysicsTest):
+class SlopeDropTest(PhysicsTest[SlopeDropConfig]):
     name = "slope_drop"
     version = "3.3.0"
     features = ("FET003_BASE_PHYSX",)
@@ -71,7 +72,7 @@ class SlopeDropTest(PhysicsTest):
                             dynamic_friction=config.slope_dynamic_friction, restitution=config.slope_restitution)
         return SceneSpec(physics_fps=config.physics_fps, ground=ground, ramp=ramp, place_xy=xy, place_bottom_at=bottom)
 
-    def run(self, ctx) -> Iterator[None]:
+    def run(self, ctx: TestContext[SlopeDropConfig]) -> Iterator[None]:
         cfg: SlopeDropConfig = ctx.config
         ramp, lo, hi = self.ramp_of(ctx.asset, cfg)
         probe = GeometryProbe(ctx.asset)
