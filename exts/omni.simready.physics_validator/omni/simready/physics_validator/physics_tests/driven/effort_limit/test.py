@@ -26,6 +26,7 @@ from ..base import (
     DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, drive_note, explosion_watch, fmt, jv,
     row_units, settle,
 )
+from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
 from ..force_directions import direction_label, icosahedron_directions
 from ..load_point import load_point
@@ -74,7 +75,7 @@ class EffortLimitTest(DrivenJointTest[EffortLimitConfig]):
         frames_per_direction = max(1, int(round(cfg.test_duration_seconds / ctx.dt / len(directions))))
         series = SeriesRecorder(ctx)
         ctx.metric("frames_per_direction", frames_per_direction)
-        blew_up = self._explosion_while_held(ctx, held)
+        blew_up = self._explosion_while_held(held, watch)
         stopped = bool(blew_up)
         for index, joint in enumerate(selection.tested):
             if blew_up and index == 0:
@@ -96,11 +97,12 @@ class EffortLimitTest(DrivenJointTest[EffortLimitConfig]):
                 stopped = cfg.stop_on_first_break or (load.broke is not None and load.broke.code == DrivenCode.EXPLODED)
         self._verdict(ctx)
 
-    def _explosion_while_held(self, ctx: Ctx, held: HeldPose) -> str:
+    @staticmethod
+    def _explosion_while_held(held: HeldPose, watch: BoxWatch) -> str:
         """Why the asset counts as exploded while merely held, before any load, or ''. A NaN pose has no lever arm
         to load: read as "nothing to load" it would SKIP what is an explosion, so the first tested joint FAILs
-        EXPLODED and the rest are not loaded."""
-        low, high = ctx.bounds()
+        EXPLODED and the rest are not loaded. The box is the watch's baseline, read at the held pose."""
+        low, high = watch.lo0, watch.hi0
         if not np.all(np.isfinite(held.pose)):
             what = "the joint state went NaN"
         elif not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
