@@ -57,9 +57,20 @@ def test_ur5_overlay_with_360_degree_joints_passes(shared_assets, tmp_path):
     assert (shoulder.limits["target_lower"], shoulder.limits["target_upper"]) == pytest.approx((-math.pi / 2, math.pi / 2))
 
 
-def test_one_joint_is_nothing_to_coordinate(folder):
+def test_one_movable_joint_is_not_applicable(folder):
+    """One joint has nothing to coordinate: the test does not concern the asset (NOT_APPLICABLE, not a SKIP that
+    --fail-on-skip would fail)."""
     result = run_test(F.turntable(folder / "one.usda"), "multi_joint_coordination", require_engine("physx"))
-    assert result.status is Status.SKIP and result.code == "TOO_FEW_JOINTS"
+    assert result.status is Status.NOT_APPLICABLE and result.code == "ONE_MOVABLE_JOINT", result.reason
+
+
+def test_two_movable_joints_with_one_drive_skip(folder):
+    """Two movable joints, one of them without a drive: the test applies and cannot run (SKIP TOO_FEW_JOINTS)."""
+    from tests.fixtures.arms import build_arm
+
+    result = run_test(build_arm(folder / "half_driven.usda", joints=2, passive=(2,)), "multi_joint_coordination",
+                      require_engine("physx"))
+    assert result.status is Status.SKIP and result.code == "TOO_FEW_JOINTS", result.reason
 
 
 def test_tolerance_is_capped_by_the_range():

@@ -152,7 +152,27 @@ def test_asset_rows_say_what_was_tested():
     assert asset_label(drive_less_robot())[0] == "SKIP (0 tested, 4 SKIP, 1 NOT_APPLICABLE)"
     one = AssetResult(path="a.usda", tests=[TestResult(name="ground_drop", status=Status.PASS)] +
                       [TestResult(name=n, status=Status.SKIP) for n in TESTS[1:]])
-    assert asset_label(one) == ("PASS (1 tested, 4 SKIP)", Status.PASS)
+    assert asset_label(one) == ("INCOMPLETE (1 tested, 4 SKIP)", None)  # what passed does not cover what applies
+    applies = AssetResult(path="a.usda", tests=[TestResult(name="ground_drop", status=Status.PASS)] +
+                          [TestResult(name=n, status=Status.NOT_APPLICABLE) for n in TESTS[1:]])
+    assert asset_label(applies) == ("PASS (1 tested, 4 NOT_APPLICABLE)", Status.PASS)  # N/A does not concern it
+
+
+def test_a_drive_less_robot_never_reads_pass():
+    """The robot author's road as imported: joint_movement PASSes, the driven-joint tests SKIP for want of drives, the
+    mimic test is NOT_APPLICABLE. The headline reads INCOMPLETE on the console, in the JSON and in the HTML grid,
+    while the exit code stays 0 without --fail-on-skip (a SKIP is not a failure: the spec's words)."""
+    from omni.simready.physics_validator.core.status import exit_code_for
+
+    asset = AssetResult(path="arm/arm.usda", tests=[TestResult(name="joint_movement", status=Status.PASS)] +
+                        [TestResult(name=n, status=Status.SKIP) for n in TESTS[1:]] +
+                        [TestResult(name="mimic_joint", status=Status.NOT_APPLICABLE)])
+    assert asset.verdict == "INCOMPLETE" and asset.model_dump(mode="json")["verdict"] == "INCOMPLETE"
+    line = next(line for line in printed(RunReport(tool_version="0.1.0", engine="physx", assets=[asset]), terminal=False)
+                if "arm/arm.usda" in line)
+    assert line.startswith("INCOMPLETE (1 tested, 4 SKIP, 1 NOT_APPLICABLE) ")
+    assert exit_code_for(t.status for t in asset.tests) == 0
+    assert exit_code_for((t.status for t in asset.tests), fail_on_skip=True) == 1
 
 
 def test_a_pass_with_warnings_reads_pass_star():
@@ -168,7 +188,7 @@ def test_fail_on_skip_never_reads_pass_beside_a_failing_skip():
     """With --fail-on-skip an asset whose skips fail the run reads SKIP, not 'PASS ... failing: ...'."""
     report = library()
     plain = next(line for line in printed(report, terminal=False) if "robot_20.usda" in line)
-    assert plain.startswith("PASS (1 tested, 1 SKIP, 3 NOT_APPLICABLE) ") and "failing" not in plain
+    assert plain.startswith("INCOMPLETE (1 tested, 1 SKIP, 3 NOT_APPLICABLE) ") and "failing" not in plain
     lines = printed(report, terminal=False, fail_on_skip=True)
     skipped = lines.index(next(line for line in lines if "robot_20.usda" in line))
     assert lines[skipped].startswith("SKIP (1 tested, 1 SKIP, 3 NOT_APPLICABLE) ")

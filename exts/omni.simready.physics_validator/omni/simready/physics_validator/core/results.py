@@ -9,15 +9,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import BaseModel, Field, field_serializer, field_validator, model_validator
+from pydantic import BaseModel, Field, computed_field, field_serializer, field_validator, model_validator
 
 from .codes import code_value
-from .status import Status, worst
+from .status import Status, asset_verdict, worst
 
 # 2.0: `engine` is an EngineInfo block (was a string); 2.1: `fix` block per asset (`fix` command);
 # 2.2: verdict codes (`code` on every result, `code` / `codes` on joint rows, `code` on excluded joints);
-# 2.3: `runtime_readback` block per asset (what the runtime read, core/readback.py)
-SCHEMA_VERSION = "2.3"
+# 2.3: `runtime_readback` block per asset (what the runtime read, core/readback.py);
+# 2.4: `verdict` per asset (its headline: PASS only when every test that applies ran, else e.g. INCOMPLETE)
+SCHEMA_VERSION = "2.4"
 
 Scalar = float | int | bool | str | None
 
@@ -252,7 +253,15 @@ class AssetResult(BaseModel):
 
     @property
     def status(self) -> Status | None:
+        """The worst test verdict (None without tests); the headline people read is `verdict`."""
         return worst(t.status for t in self.tests)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def verdict(self) -> str:
+        """The asset's headline (core.status.asset_verdict): the worst verdict, but INCOMPLETE where a PASS stands
+        beside a test that applies and could not run (SKIP); '' without tests."""
+        return asset_verdict(t.status for t in self.tests)
 
 
 class EngineInfo(BaseModel):

@@ -25,7 +25,7 @@ class Status(str, Enum):
         return self in (Status.SKIP, Status.NOT_APPLICABLE)
 
 
-# Worst first: used to roll several statuses up into one.
+# Worst first: the one order every roll-up, sort and table of verdicts uses (`severity`).
 SEVERITY_ORDER = [
     Status.ERROR,
     Status.PRECHECK_FAILURE,
@@ -37,6 +37,11 @@ SEVERITY_ORDER = [
 ]
 
 
+def severity(status) -> int:
+    """The rank of `status` in SEVERITY_ORDER (0 = worst); a label such as "PASS*" ranks as its status."""
+    return SEVERITY_ORDER.index(Status(str(getattr(status, "value", status)).rstrip("*")))
+
+
 def worst(statuses) -> Status | None:
     """The most severe status in `statuses` (None when empty)."""
     found = set(statuses)
@@ -44,6 +49,29 @@ def worst(statuses) -> Status | None:
         if status in found:
             return status
     return None
+
+
+# The asset headline when a test that applies could not run (a SKIP) and nothing failed or warned: the asset is
+# not a passed asset, whatever did pass (a robot imported without drives: its driven-joint tests SKIP).
+INCOMPLETE = "INCOMPLETE"
+
+
+def asset_verdict(statuses, fail_on_skip: bool = False) -> str:
+    """An asset's headline from its tests' verdicts: the worst, except that PASS needs every test that applies to
+    have run. PASS beside a SKIP reads INCOMPLETE; with `fail_on_skip` a SKIP fails the run, so it outranks PASS
+    and WARN and the headline reads SKIP. NOT_APPLICABLE tests do not concern the asset and count for nothing.
+    '' when there is no verdict."""
+    found = {Status(s) for s in statuses}
+    order = list(SEVERITY_ORDER)
+    if fail_on_skip:
+        order.remove(Status.SKIP)
+        order.insert(order.index(Status.WARN), Status.SKIP)
+    top = next((s for s in order if s in found), None)
+    if top is None:
+        return ""
+    if top is Status.PASS and Status.SKIP in found:
+        return INCOMPLETE
+    return top.value
 
 
 class ExitCode(int, Enum):

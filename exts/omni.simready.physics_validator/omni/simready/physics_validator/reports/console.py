@@ -21,7 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..core.results import AssetResult, RunReport, TestResult
-from ..core.status import Status, verdict_label, verdict_text
+from ..core.status import INCOMPLETE, Status, asset_verdict, verdict_label, verdict_text
 
 STATUS_STYLE = {
     Status.PASS: "bold green",
@@ -32,6 +32,7 @@ STATUS_STYLE = {
     Status.PRECHECK_FAILURE: "bold magenta",
     Status.ERROR: "bold white on red",
 }
+INCOMPLETE_STYLE = "bold yellow"  # an asset headline: a test that applies could not run
 FAILING = (Status.FAIL, Status.PRECHECK_FAILURE, Status.ERROR)
 TESTED = (Status.PASS, Status.WARN, Status.FAIL)  # verdicts of a test that exercised the asset
 LABEL_WIDTH = len("PRECHECK_FAILURE")
@@ -59,6 +60,8 @@ def plural(count: int, noun: str) -> str:
 
 def styled(label: str, status: Status | None) -> str:
     style = STATUS_STYLE.get(status, "bold") if status is not None else "bold"
+    if label.startswith(INCOMPLETE):
+        style = INCOMPLETE_STYLE
     return f"[{style}]{escape(label)}[/]"
 
 
@@ -67,22 +70,15 @@ def failing_rows(asset: AssetResult, fail_on_skip: bool = False) -> list:
     return [r for r in asset.tests if r.status in FAILING or (fail_on_skip and r.status == Status.SKIP)]
 
 
-def _rank(status: Status, fail_on_skip: bool) -> int:
-    order = [Status.ERROR, Status.PRECHECK_FAILURE, Status.FAIL, Status.WARN, Status.PASS, Status.SKIP, Status.NOT_APPLICABLE]
-    if fail_on_skip:  # a SKIP counts against the asset: it outranks a PASS and a WARN
-        order.remove(Status.SKIP)
-        order.insert(order.index(Status.WARN), Status.SKIP)
-    return order.index(status)
-
-
 def asset_label(asset: AssetResult, fail_on_skip: bool = False) -> tuple[str, Status | None]:
-    """The asset's verdict as shown, with what was tested: 'PASS (1 tested, 4 SKIP)', 'PASS* (5 tested)',
-    'SKIP (0 tested, 4 SKIP, 1 NOT_APPLICABLE)'. With --fail-on-skip a SKIP outranks a PASS, so an asset
-    whose skips fail the run never reads PASS."""
+    """The asset's headline (core.status.asset_verdict) with what was tested: 'PASS* (5 tested)',
+    'INCOMPLETE (1 tested, 7 SKIP, 2 NOT_APPLICABLE)' (a test that applies could not run), 'SKIP (0 tested, 4 SKIP,
+    1 NOT_APPLICABLE)'. With --fail-on-skip a SKIP outranks a PASS, so an asset whose skips fail the run never reads
+    PASS. The status returned styles the label (None for INCOMPLETE, which has a style of its own)."""
     if not asset.tests:
         return "NO RESULT", None
-    status = min((r.status for r in asset.tests), key=lambda s: _rank(s, fail_on_skip))
-    label = status.value
+    label = asset_verdict((r.status for r in asset.tests), fail_on_skip)
+    status = None if label == INCOMPLETE else Status(label)
     if status == Status.PASS and any(verdict_label(r) == "PASS*" for r in asset.tests):
         label = "PASS*"
     tested = sum(1 for r in asset.tests if r.status in TESTED)

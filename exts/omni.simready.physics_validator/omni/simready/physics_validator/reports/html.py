@@ -66,7 +66,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
         tests = [_test_view(result, slug, folder, html_dir, registry, kept, Path(out_dir))
                  for result in sorted(asset.tests, key=view.rank)]
         cells = {t["r"].name: t for t in tests}
-        status = asset.status.value if asset.status is not None else ""
+        status = asset.verdict  # the headline: INCOMPLETE where a test that applies could not run
         cached = [n for n in asset.from_cache if n in cells]
         assets.append({"a": asset, "slug": slug, "tests": tests, "cells": cells, "status": status,
                        "name": Path(asset.path).name, "folder": Path(asset.path).parent.name,

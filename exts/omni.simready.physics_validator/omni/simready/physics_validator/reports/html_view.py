@@ -28,7 +28,8 @@ LEGEND = [
     ("FAIL", "FAIL", "does not conform"),
     ("PRECHECK_FAILURE", "PRECHECK", "precheck failure: the asset is incomplete or broken"),
     ("ERROR", "ERROR", "the tool could not decide (hang, crash)"),
-    ("SKIP", "SKIP", "nothing to validate (e.g. no driven joint): not a pass"),
+    ("SKIP", "SKIP", "applies but could not run (e.g. joints without drives): not a pass"),
+    ("INCOMPLETE", "INCOMPLETE", "an asset's headline: what passed does not cover what applies (a test SKIPped)"),
     ("NOT_APPLICABLE", "N/A", "not applicable (e.g. welded to the world): not a pass"),
 ]
 

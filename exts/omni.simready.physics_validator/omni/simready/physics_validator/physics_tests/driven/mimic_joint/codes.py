@@ -4,7 +4,7 @@ from ....core.codes import VerdictCode
 
 
 class MimicJointCode(VerdictCode):
-    NO_MIMIC = "NO_MIMIC"  # SKIP: no joint carries PhysxMimicJointAPI or NewtonMimicAPI
+    NO_MIMIC = "NO_MIMIC"  # NOT_APPLICABLE: no joint carries PhysxMimicJointAPI or NewtonMimicAPI
     ENGINE_WITHOUT_MIMIC = "ENGINE_WITHOUT_MIMIC"  # SKIP: this engine does not simulate mimic couplings (sapien)
     PAIRS_FAILED = "PAIRS_FAILED"  # FAIL: at least one mimic pair's row failed
     NOT_FOLLOWING = "NOT_FOLLOWING"  # a row: the follower moved less than a tenth of what the coupling asks

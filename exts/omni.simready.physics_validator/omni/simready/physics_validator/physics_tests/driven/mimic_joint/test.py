@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generator, Iterator
 
 from ....core.context import TestContext
+from ....core.plugin import Precheck
 from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
@@ -36,7 +37,7 @@ from .hints import HINTS
 from .view import VIEW
 
 if TYPE_CHECKING:
-    from ....core.asset_model import JointInfo, MimicInfo
+    from ....core.asset_model import AssetModel, JointInfo, MimicInfo
 
 Ctx = TestContext[MimicJointConfig]  # the context of this test: ctx.config is a MimicJointConfig
 Pair = tuple["JointInfo", "JointInfo", "MimicInfo"]  # follower, reference, the authored coupling
@@ -65,12 +66,17 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
     view = VIEW
     fix_rules = FIX_RULES
 
+    def precheck(self, asset: "AssetModel", config: MimicJointConfig) -> Precheck | None:
+        """An asset without mimic joints is not what this test concerns: NOT_APPLICABLE (never a SKIP, which says a
+        test that applies could not run and fails `--fail-on-skip`)."""
+        if not any(j.mimic is not None for j in asset.joints.values()):
+            return Precheck(Status.NOT_APPLICABLE, "no mimic joint: no joint carries PhysxMimicJointAPI or NewtonMimicAPI",
+                            code=Code.NO_MIMIC)
+        return super().precheck(asset, config)
+
     def run(self, ctx: Ctx) -> Iterator[None]:
         cfg = ctx.config
         followers = [(j, j.mimic) for j in ctx.asset.joints.values() if j.mimic is not None]
-        if not followers:
-            ctx.finish(Status.SKIP, "no mimic joint: no joint carries PhysxMimicJointAPI or NewtonMimicAPI", code=Code.NO_MIMIC)
-            return
         if not ctx.engine_capabilities.mimic_joints:
             ctx.finish(Status.SKIP, f"{len(followers)} mimic joint(s), but the {ctx.engine.name} engine does not simulate "
                                     "mimic couplings: nothing could be measured", code=Code.ENGINE_WITHOUT_MIMIC)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generator, Iterator
 
 from ....core.context import TestContext
+from ....core.plugin import Precheck
 from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
@@ -35,7 +36,7 @@ from .hints import HINTS
 from .view import VIEW
 
 if TYPE_CHECKING:
-    from ....core.asset_model import JointInfo
+    from ....core.asset_model import AssetModel, JointInfo
 
 Ctx = TestContext[MultiJointCoordinationConfig]  # the context of this test: ctx.config is a MultiJointCoordinationConfig
 
@@ -65,6 +66,15 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
     view = VIEW
     fix_rules = FIX_RULES
     require_limits = True
+
+    def precheck(self, asset: "AssetModel", config: MultiJointCoordinationConfig) -> Precheck | None:
+        """Coordination needs two joints that move on their own: with fewer the test does not concern the asset
+        (NOT_APPLICABLE); with enough joints of which fewer than two are driven it applies and cannot run (SKIP)."""
+        movable = [j.name for j in asset.joints.values() if j.is_dof and j.enabled and j.mimic is None]
+        if len(movable) == 1:
+            return Precheck(Status.NOT_APPLICABLE, f"one movable joint ({movable[0]}): nothing to coordinate",
+                            code=Code.ONE_MOVABLE_JOINT)
+        return super().precheck(asset, config)
 
     def run(self, ctx: Ctx) -> Iterator[None]:
         cfg = ctx.config
