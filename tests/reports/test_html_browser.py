@@ -175,7 +175,7 @@ def test_grid_of_28_assets_has_no_overflow_and_a_legend(tmp_path, browser):
     legend = page.eval_on_selector_all("#legend .badge",
                                        "els => els.map(e => [e.innerText, getComputedStyle(e).backgroundColor])")
     labels = [label for label, _ in legend]
-    assert labels == ["PASS", "PASS*", "WARN", "FAIL", "PRECHECK", "ERROR", "SKIP", "N/A"]
+    assert labels == ["PASS", "PASS*", "WARN", "FAIL", "PRECHECK", "ERROR", "SKIP", "INCOMPLETE", "N/A"]
     colours = dict(legend)
     assert colours["SKIP"] != colours["N/A"]
     skip = page.eval_on_selector("td.cell.SKIP", "e => getComputedStyle(e).backgroundColor")

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 
 from ..core.results import TestResult
+from ..core.status import severity
 
 MAX_PANELS = 9  # joints per figure, failing ones first; the caption says how many were left out
 PASS_COLOR, FAIL_COLOR, WARN_COLOR, BAND_COLOR = "#2e9d4f", "#cc2929", "#c77c00", "#8fb3e8"
 LIMIT_COLOR, TARGET_COLOR = "#23467a", "#777777"
 DEGREES = 180.0 / math.pi
-STATUS_RANK = {"ERROR": 0, "PRECHECK_FAILURE": 1, "FAIL": 2, "WARN": 3, "PASS": 4, "SKIP": 5, "NOT_APPLICABLE": 6}
 
 
 def pyplot():
@@ -79,7 +79,7 @@ def failing_first(joints: list[str], rows: dict) -> list[str]:
     def rank(item):
         index, joint = item
         row = rows.get(joint)
-        return (STATUS_RANK.get(row.status.value, 9) if row is not None else 9, index)
+        return (severity(row.status) if row is not None else 9, index)
 
     return [j for _, j in sorted(enumerate(joints), key=rank)]
 

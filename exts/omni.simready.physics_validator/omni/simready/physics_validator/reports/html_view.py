@@ -14,11 +14,12 @@ import math
 import re
 
 from ..core.quantities import for_people
-from ..core.status import Status, asset_warnings, verdict_label, verdict_text
+from ..core.status import SEVERITY_ORDER, Status, asset_warnings, verdict_label, verdict_text
 from ..core.test_view import GENERIC_VIEW, TestView
 
-# Verdicts worst first; a PASS with warnings sorts between WARN and a clean PASS.
-RANK = {"ERROR": 0, "PRECHECK_FAILURE": 1, "FAIL": 2, "WARN": 3, "PASS*": 4, "PASS": 5, "SKIP": 6, "NOT_APPLICABLE": 7}
+# Verdicts worst first (core.status.SEVERITY_ORDER); a PASS with warnings sorts between WARN and a clean PASS.
+_LABELS = [s.value for s in SEVERITY_ORDER]
+RANK = {label: i for i, label in enumerate(_LABELS[:_LABELS.index("PASS")] + ["PASS*"] + _LABELS[_LABELS.index("PASS"):])}
 OPEN = {"ERROR", "PRECHECK_FAILURE", "FAIL", "WARN"}  # sections shown open; the rest start collapsed
 SHORT = {"NOT_APPLICABLE": "N/A", "PRECHECK_FAILURE": "PRECHECK"}
 LEGEND = [
