@@ -155,7 +155,8 @@ class AssetRun:
                 except BaseException:  # abandoned (interrupt, generator closed): clean up, record nothing
                     _close_test(session, engine, recording, test_dir)
                     raise
-                if self.result.runtime_readback is None and ready(session.result):  # once per asset, after a verdict
+                # once per asset, after a verdict, from a test that loaded the asset as authored
+                if self.result.runtime_readback is None and ready(session.result, session.ctx.scene):
                     self.result.runtime_readback = read_back(engine, self.asset)
                     if self.result.runtime_readback is not None and self.hooks.readback:
                         self.hooks.readback(self.result.runtime_readback)
@@ -209,7 +210,8 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
     try:
         for session in run:
             session.step_to_end()
-        if run.result.runtime_readback is None and asset is not None and not asset.errors():  # no test stepped
+        # no test stepped on the asset as authored (or only one with drives of its own): one load for the readback
+        if run.result.runtime_readback is None and asset is not None and not asset.errors():
             run.result.runtime_readback = read_back_alone(make_engine, asset)
             link_readback(run.result, default_registry())
     except KeyboardInterrupt:

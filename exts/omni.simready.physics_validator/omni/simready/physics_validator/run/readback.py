@@ -1,11 +1,12 @@
 """The runtime readback of one asset, once: what the engine's runtime parsed beside what the asset authors.
 
-Read from the engine of the asset's first test that stepped, after its verdict (so it can never change one), and
-before that engine closes: no extra load (7-12 ms median on the shared assets, at most 41 ms, against 30-60 ms for
-each test's engine load), so it always runs (no switch). When no test stepped (every verdict decided by a
-precheck: a welded robot with no drive is NOT_APPLICABLE / SKIP everywhere) the headless run loads one engine for
-the readback alone, after every verdict (`read_back_alone`, 82-128 ms median, at most 320 ms with the load). A read
-that fails is recorded as the block's `error`, never as a verdict.
+Read from the engine of the asset's first test that stepped on the asset as authored (no drives of the test's own
+in place of the authored ones: joint_movement's velocity probe is never read), after its verdict (so it can never
+change one), and before that engine closes: no extra load (7-12 ms median on the shared assets, at most 41 ms,
+against 30-60 ms for each test's engine load), so it always runs (no switch). When no such test stepped (every
+verdict decided by a precheck, or only a test with drives of its own stepped: a robot with no drive) the headless
+run loads one engine for the readback alone, after every verdict (`read_back_alone`, 82-128 ms median, at most
+320 ms with the load). A read that fails is recorded as the block's `error`, never as a verdict.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ from ..core.scene import SceneSpec
 from ..core.status import Status
 
 
-def ready(result: TestResult) -> bool:
-    """The test's engine loaded, stepped and did not fail: its runtime can be read."""
-    return result.status != Status.ERROR and result.simulated_seconds > 0
+def ready(result: TestResult, scene: SceneSpec | None) -> bool:
+    """The test's engine loaded the asset as authored, stepped and did not fail: its runtime can be read. A test
+    whose scene simulates drives of its own in place of the authored ones (joint_movement's velocity probe) is
+    never read: the readback would report the test's drives as the asset's."""
+    return (result.status != Status.ERROR and result.simulated_seconds > 0
+            and scene is not None and not scene.drive_overrides)
 
 
 def read_back(engine, asset: AssetModel) -> RuntimeReadback | None:
