@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -351,3 +352,24 @@ def test_an_interrupted_run_exits_3_even_after_a_fail():
     assert _exit_code(report, written) == 3
     report.complete = True
     assert _exit_code(report, written) == 1
+
+
+@pytest.mark.parametrize("args", [("list-tests",), ("show-config",), ("validate", "ASSET", "--tests", "ground_drop")])
+def test_a_reader_closing_the_pipe_early_is_no_error(tmp_path, args):
+    """`simready-physics list-tests | head -1`: the reader took what it wanted and closed the pipe. No "error:
+    BrokenPipeError", exit 0 (rich's console used to exit 1, show-config 3); a validate run still writes its reports
+    and exits by its verdicts. The reader here closes before the first byte, so every write meets the closed pipe."""
+    asset = box_asset(tmp_path / "box.usda")
+    out = tmp_path / "out"
+    argv = [str(asset) if a == "ASSET" else a for a in args]
+    if args[0] == "validate":
+        argv += ["--out", str(out), "--no-video"]
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    proc = subprocess.run([sys.executable, "-m", "omni.simready.physics_validator.cli", *argv], stdout=write_end,
+                          stderr=subprocess.PIPE, text=True, timeout=300)
+    os.close(write_end)
+    assert proc.returncode == 0, proc.stderr
+    assert "BrokenPipe" not in proc.stderr and "error" not in proc.stderr.lower() and "Traceback" not in proc.stderr
+    if args[0] == "validate":
+        assert json.loads((out / "report.json").read_text())["assets"][0]["tests"][0]["status"] == "PASS"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -22,6 +23,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from .reports.pipe_console import PipeConsole
 from .core.status import ExitCode, Status, exit_code_for
 
 DEFAULT_OUT = "simready-report"
@@ -144,6 +146,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The console script. A reader that closes the pipe early (`simready-physics list-tests | head -1`) took what it
+    wanted: exit 0 with no message, and nothing more written to the closed pipe (Python's own advice for SIGPIPE)."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # buffered output reaches a closed pipe here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return ExitCode.OK
+
+
+def _main(argv: list[str] | None) -> int:
     warnings.filterwarnings("ignore")
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -169,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         console.print("[bold yellow]interrupted[/]")
         return ExitCode.ERROR
+    except BrokenPipeError:
+        raise  # the reader closed the pipe: main() ends quietly
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one clear line, no traceback
         if getattr(args, "debug", False):
             raise
@@ -285,10 +301,10 @@ def _validate(args, console: Console) -> int:
         if not args.quiet and not args.compare:
             from .reports.console import print_summary
 
-            print_summary(report, Console(), fail_on_skip=args.fail_on_skip, registry=default_registry())
+            print_summary(report, PipeConsole(), fail_on_skip=args.fail_on_skip, registry=default_registry())
             from .reports.readback_view import print_readback
 
-            print_readback(report, Console())
+            print_readback(report, PipeConsole())
         if not args.quiet:
             for label, path in written:
                 console.print(f"{label}: {path}", highlight=False, soft_wrap=True)
@@ -366,7 +382,7 @@ def _write_comparison(reports: dict, out_dir: Path, args, console: Console) -> N
     if not args.no_html:
         written.append(("compare HTML", write_compare_html(comparison, out_dir)))
     if not args.quiet:
-        print_comparison(comparison, Console())
+        print_comparison(comparison, PipeConsole())
         for label, path in written:
             console.print(f"{label}: {path}")
 
@@ -418,7 +434,7 @@ def _list_tests(console: Console | None = None) -> int:
     from .physics_tests import default_registry
     from .reports.settings import test_listing
 
-    console = console or Console(highlight=False)
+    console = console or PipeConsole(highlight=False)
     names = set(default_registry().names())
     for line in test_listing(default_registry(), max(40, console.width)):
         head = line.split(" ", 1)[0]

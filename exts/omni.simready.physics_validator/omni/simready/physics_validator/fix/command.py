@@ -46,11 +46,10 @@ def add_parser(sub, engines_help: str, default_engine: str) -> None:
 
 
 def run(args, console, load_config, usage_error) -> int:
-    from rich.console import Console
-
     from ..core.config import ConfigError
     from ..core.plugin import UnknownTestError
     from ..core.status import ExitCode
+    from ..reports.pipe_console import PipeConsole
     from ..engines import EngineUnavailable, engine_class
     from ..physics_tests import default_registry
     from ..run.inputs import InputError, path_problems
@@ -101,7 +100,7 @@ def run(args, console, load_config, usage_error) -> int:
     if not args.quiet:
         from ..reports.fix_table import print_fix_table
 
-        print_fix_table(report, Console())
+        print_fix_table(report, PipeConsole())
         for label, path in written:
             console.print(f"{label}: {path}", highlight=False, soft_wrap=True)
     code = exit_code(report)

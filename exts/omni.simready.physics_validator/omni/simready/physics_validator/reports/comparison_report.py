@@ -15,6 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from .pipe_console import PipeConsole
 from ..core.comparison import Comparison, ComparisonRow, EngineVerdict
 from ..core.atomic_write import write_atomic
 from .console import display_path
@@ -51,7 +52,7 @@ def write_compare_json(comparison: Comparison, path: str | Path) -> Path:
 
 
 def print_comparison(comparison: Comparison, console: Console | None = None) -> None:
-    console = console or Console()
+    console = console or PipeConsole()
     table = Table(title=f"verdicts side by side: {' vs '.join(comparison.engines)}", show_lines=False)
     table.add_column("asset", overflow="fold")
     table.add_column("test")

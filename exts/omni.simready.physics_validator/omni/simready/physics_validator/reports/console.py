@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from .pipe_console import PipeConsole
 from ..core.results import AssetResult, RunReport, TestResult
 from ..core.status import INCOMPLETE, Status, asset_verdict, verdict_label, verdict_text
 
@@ -159,7 +160,7 @@ def print_summary(report: RunReport, console: Console | None = None, compact: bo
                   fail_on_skip: bool = False, registry=None) -> None:
     """The run's summary: a table on a terminal, one line per asset otherwise (`compact` forces either).
     `registry` (the front door's test registry) lets each failure name the `fix` command that addresses it."""
-    console = console or Console()
+    console = console or PipeConsole()
     compact = not console.is_terminal if compact is None else compact
     title = f"simready-physics {report.tool_version} on {report.engine}"
     if compact:

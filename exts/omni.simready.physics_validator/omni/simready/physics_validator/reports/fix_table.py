@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from .pipe_console import PipeConsole
 from ..core.results import RunReport
 from .console import short_name, styled
 
@@ -54,7 +55,7 @@ def _verdicts(joint) -> str:
 def print_fix_table(report: RunReport, console: Console | None = None, compact: bool | None = None) -> None:
     """Per asset: the fix's outcome, each test before -> after, each changed attribute (old and new value) with the
     joint's verdicts before -> after, and what drive values cannot fix. A table on a terminal, lines in a log."""
-    console = console or Console()
+    console = console or PipeConsole()
     compact = not console.is_terminal if compact is None else compact
     for asset in report.assets:
         fix = asset.fix
