@@ -12,10 +12,10 @@ from omni.simready.physics_validator.reports.junit import report_junit
 def test_each_status_maps_to_its_junit_element():
     statuses = list(Status)
     report = RunReport(
-        assets=[AssetResult(path="a.usda",
+        assets=[AssetResult(path="/lib/a.usda",
                             tests=[TestResult(name=s.value.lower(), status=s, reason=f"why {s.value}") for s in statuses])],
         complete=False,
-        not_run=["b.usda::ground_drop", "b.usda::effort_limit"],
+        not_run=["/lib/b.usda::ground_drop", "/lib/b.usda::effort_limit"],
     )
     root = ET.fromstring(report_junit(report))
     cases = {(c.get("classname"), c.get("name")): c for c in root.iter("testcase")}
@@ -25,9 +25,9 @@ def test_each_status_maps_to_its_junit_element():
     assert kind["error"] == "error"
     assert kind["skip"] == kind["not_applicable"] == "skipped"
     assert kind["pass"] == kind["warn"] == "pass"
-    assert cases[("b.usda", "ground_drop")].find("error").get("type") == "NOT_RUN"
+    assert cases[("lib/b.usda", "ground_drop")].find("error").get("type") == "NOT_RUN"
     suites = {s.get("name"): s for s in root.iter("testsuite")}
-    assert suites["a.usda"].get("failures") == "2" and suites["a.usda"].get("skipped") == "2"
+    assert suites["lib/a.usda"].get("failures") == "2" and suites["lib/a.usda"].get("skipped") == "2"
     assert suites["not run (interrupted)"].get("errors") == "2"
 
 
@@ -48,3 +48,16 @@ def test_a_pass_with_warnings_is_marked_in_the_testcase_properties():
     assert props["velocity_limit"]["verdict"] == "FAIL"
     case = next(c for c in root.iter("testcase") if c.get("name") == "effort_limit")
     assert case.find("failure") is None and list(case)[0].tag == "properties"  # still a passing case
+
+
+def test_classnames_name_assets_below_their_folder_never_by_a_climbing_or_absolute_path(tmp_path):
+    """`validate ../corpus/out` used to give classnames `../corpus/out/xarm7/xarm7.usda`: CI tools group by them."""
+    from omni.simready.physics_validator.reports.junit import case_names
+
+    paths = ["../corpus/out/xarm7/xarm7.usda", "../corpus/out/z1/z1.usda"]
+    passed = [TestResult(name="ground_drop", status=Status.PASS)]
+    root = ET.fromstring(report_junit(RunReport(assets=[AssetResult(path=p, tests=passed) for p in paths])))
+    assert [c.get("classname") for c in root.iter("testcase")] == ["out/xarm7/xarm7.usda", "out/z1/z1.usda"]
+    suite = next(root.iter("testsuite"))
+    assert suite.get("name") == "out/xarm7/xarm7.usda" and suite.find("properties/property").get("value") == paths[0]
+    assert case_names([str(tmp_path / "erd_ur5" / "ur5.usda")]) == {str(tmp_path / "erd_ur5" / "ur5.usda"): "erd_ur5/ur5.usda"}

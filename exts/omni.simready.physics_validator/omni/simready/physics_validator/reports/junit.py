@@ -6,11 +6,14 @@ NOT_RUN cases in a suite of their own. Each testcase carries <properties>: `verd
 ("PASS*" for a PASS carrying warnings about the asset, core.status.verdict_label), `verdict_text` ("PASS with 8
 warnings"), `warnings` (how many), `test_version` (the test's version, e.g. ground_drop 3.2.0), `code` (the verdict
 code), `simulated_seconds` (the physics time the test stepped; `time` is wall seconds) and, when the asset has
-physics-runtime variants, `physics_variants` (the selections made for the engine).
+physics-runtime variants, `physics_variants` (the selections made for the engine). Suites and classnames name an asset
+relative to the folder above the run's assets (`erd_ur5/ur5.usda`, never `../corpus/...` or an absolute path: CI
+tools group by them); each suite's `path` property keeps the path as given.
 """
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -19,10 +22,22 @@ from ..core.atomic_write import write_atomic
 from ..core.status import Status, asset_warnings, verdict_label, verdict_text
 
 
+def case_names(paths: list[str]) -> dict[str, str]:
+    """Each asset path as CI shows it: relative to the folder above the assets' common folder (`erd_ur5/ur5.usda`
+    for one asset, `out/a/a.usda` for a folder of them), with '/' separators whatever the platform."""
+    folders = [os.path.dirname(os.path.abspath(p)) for p in paths]
+    if not folders:
+        return {}
+    above = os.path.dirname(os.path.commonpath(folders))
+    return {p: Path(os.path.relpath(os.path.abspath(p), above)).as_posix() for p in paths}
+
+
 def report_junit(report: RunReport) -> str:
     suites = ET.Element("testsuites", name="simready-physics")
+    names = case_names([a.path for a in report.assets] + [item.rpartition("::")[0] for item in report.not_run])
     for asset in report.assets:
-        suite = ET.SubElement(suites, "testsuite", name=asset.path)
+        suite = ET.SubElement(suites, "testsuite", name=names[asset.path])
+        ET.SubElement(ET.SubElement(suite, "properties"), "property", name="path", value=asset.path)
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         total_time = 0.0
         for result in asset.tests:
@@ -31,7 +46,7 @@ def report_junit(report: RunReport) -> str:
             case = ET.SubElement(
                 suite,
                 "testcase",
-                classname=asset.path,
+                classname=names[asset.path],
                 name=result.name,
                 time=f"{result.wall_seconds:.3f}",
             )
@@ -67,7 +82,7 @@ def report_junit(report: RunReport) -> str:
                               failures="0", errors=str(len(report.not_run)), skipped="0", time="0")
         for item in report.not_run:
             asset_path, _, test = item.rpartition("::")
-            case = ET.SubElement(suite, "testcase", classname=asset_path, name=test, time="0")
+            case = ET.SubElement(suite, "testcase", classname=names[asset_path], name=test, time="0")
             ET.SubElement(case, "error", message="NOT_RUN: the run was interrupted before this test", type="NOT_RUN")
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)
