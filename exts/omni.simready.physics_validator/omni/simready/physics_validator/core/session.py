@@ -97,6 +97,8 @@ ISSUE_HINTS = {
     "UNRESOLVED": "Fix the asset path of the sublayer, reference or payload so it resolves next to the asset.",
     "PHYSICS": "The stage's physics could not be parsed; open it in usdview to find the broken prim.",
     "STAGE": "Fix the root layer metadata: finite positive metersPerUnit and kilogramsPerUnit, upAxis \"Y\" or \"Z\".",
+    "LAYER": "Validate the asset's top-level file (the reason names it when it lies beside this layer or one folder up), "
+             "not one of its layers.",
 }
 
 

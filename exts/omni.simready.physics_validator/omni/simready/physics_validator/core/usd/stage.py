@@ -103,6 +103,24 @@ def check_stage(ctx: ReadContext, problems: list[tuple[str, str]]) -> None:
             ctx.issue("warning", "NO_DEFAULT_PRIM", "/",
                       f"no defaultPrim and {len(roots)} root prims; validating the whole stage")
     _check_composition(ctx)
+    _check_layer_role(ctx)
+
+
+def _check_layer_role(ctx: ReadContext) -> None:
+    """A file that only overrides the prims its physics sits on is one layer of an asset (a converter's
+    Payload/Physics.usda), not the asset: every test would fail for reasons that are not the asset's."""
+    from .layer_role import including_root, overridden_physics
+
+    prim = overridden_physics(ctx.stage)
+    if prim is None:
+        return
+    own = ctx.stage.GetRootLayer().realPath
+    root = including_root(own) if own else None
+    where = (f"validate {root}, which brings this layer in" if root is not None
+             else "validate the asset's top-level file, the one that sublayers, references or payloads this layer")
+    ctx.issue("error", "LAYER_OF_ANOTHER_ASSET", prim,
+              f"this file is one layer of an asset, not the asset: its physics sits on prims it only overrides "
+              f"(an `over` with no definition on this stage, e.g. {prim}); {where}")
 
 
 def _check_composition(ctx: ReadContext) -> None:
