@@ -182,6 +182,7 @@ def _print_table(report: RunReport, console: Console, title: str, fail_on_skip: 
     for asset in report.assets:
         label, status = asset_label(asset, fail_on_skip)
         name = f"{escape(short_name(asset.path))}\n{styled(label, status)}"
+        shown_hints: set[str] = set()  # a hint or command shared by several tests of the asset is printed once
         for index, result in enumerate(asset.tests):
             shown = verdict_label(result)
             text = result.reason
@@ -189,11 +190,12 @@ def _print_table(report: RunReport, console: Console, title: str, fail_on_skip: 
                 text = f"{verdict_text(result)}; {text}" if text else verdict_text(result)
             lines = [escape(text)]
             if result.status != Status.PASS:
-                if result.fix_hints:
-                    lines.append(f"[dim]hint:[/] {escape(' '.join(result.fix_hints[0].split()))}")
+                hint = " ".join(result.fix_hints[0].split()) if result.fix_hints else ""
                 command = fix_command(asset.path, [result], registry)
-                if command:
-                    lines.append(f"[dim]try:[/] {escape(command)}")
+                for key, value in (("hint", hint), ("try", command)):
+                    if value:
+                        lines.append(f"[dim]{key}:[/] " + ("[dim](as above)[/]" if value in shown_hints else escape(value)))
+                        shown_hints.add(value)
             test = f"{result.name} {result.version}" if result.version else result.name
             table.add_row(name if index == 0 else "", escape(test), styled(shown, result.status), "\n".join(lines))
     console.print(table)
