@@ -241,3 +241,38 @@ def test_compare_page_links_each_engine_report_and_the_divergences(tmp_path, bro
     assert page.evaluate(f"document.getElementById('{anchor}').open") is True
     assert page.evaluate(f"document.getElementById('{anchor}').dataset.test") == "velocity_limit"
     page.close()
+
+
+@pytest.mark.parametrize("arm", ["drive_less", "weak"])
+def test_the_first_screen_shows_every_verdict_and_the_first_hint(tmp_path, browser, physx_available, arm):
+    """All ten tests on a real run of an arm (drive-less as a URDF import arrives, or with weak drives): at 1400 x 900
+    every test's verdict, its reason and the first hint (with the fix command to try) are on the first screen, above
+    the readback (collapsed, flagged rows only) and the test sections; nothing is wider than the page."""
+    kwargs = {"passive": (1, 2, 3)} if arm == "drive_less" else {"max_force": 2.0}
+    asset = build_arm(tmp_path / f"{arm}.usda", joints=3, world_anchor=True, **kwargs)
+    config = ValidationConfig.defaults(default_registry())
+    config.run.isolate, config.run.video = False, False
+    names = list(default_registry().names())
+    report = validate([str(asset)], names, config, "physx", tmp_path / "out")
+    index = write_html_report(report, tmp_path / "out", default_registry())
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(index.resolve().as_uri())
+    page.screenshot(path=str(artifacts_dir() / f"html_first_screen_{arm}.png"))
+    rows = page.eval_on_selector_all("table.glance tbody tr", """rows => rows.map(r => {
+        const b = r.getBoundingClientRect();
+        return [r.dataset.test, r.dataset.status, b.bottom, r.querySelector('.hint') ? r.querySelector('.hint').innerText : ''];
+    })""")
+    assert sorted(r[0] for r in rows) == sorted(names)
+    assert {(t, s) for t, s, _, _ in rows} == {(r.name, r.status.value) for r in report.assets[0].tests}
+    assert all(bottom <= 900 for _, _, bottom, _ in rows), rows
+    first_hint = next(h for r in report.assets[0].tests if r.status.value not in ("PASS", "NOT_APPLICABLE")
+                      for h in r.fix_hints[:1])
+    assert any(hint and first_hint.split()[:6] == hint.split()[:6] for _, _, _, hint in rows), (first_hint, rows)
+    glance_bottom = page.evaluate("document.querySelector('table.glance').getBoundingClientRect().bottom")
+    readback = page.locator("details.readback")
+    if readback.count():
+        assert readback.get_attribute("open") is None
+        assert page.evaluate("document.querySelector('details.readback').getBoundingClientRect().top") > glance_bottom
+        assert page.locator("details.readback tr.rb-clean").count() == 0  # flagged rows only
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1400
+    page.close()

@@ -57,14 +57,19 @@ def test_the_json_block_names_the_ignored_cap_beside_the_fail_it_explains(latest
     assert json.loads(report.model_dump_json())["assets"][0]["runtime_readback"]["entries"]
 
 
-def test_the_html_report_shows_a_per_joint_table_flagged_rows_first(latest_run):
+def test_the_html_report_shows_a_per_joint_table_of_flagged_rows_collapsed_after_the_verdicts(latest_run):
+    """The readback is read after the verdicts and what to do: collapsed, below the tests, flagged rows only (the
+    values read as authored are counted; report.json has them)."""
     report, root = latest_run
     html = write_html_report(report, root / "out", default_registry()).read_text()
-    table = html[html.index('class="readback-joints"'):]
+    block = html[html.index('<details class="readback"'):]
+    assert block[:block.index(">")].find(" open") < 0 and html.index('<details class="test"') < html.index(block[:40])
+    table = block[block.index('class="readback-joints"'):]
     table = table[: table.index("</table>")]
     flags = re.findall(r'data-flag="([a-z_]*)"', table)
-    assert flags[:2] == ["ignored", "ignored"] and "" in flags
-    assert flags.index("") > max(i for i, f in enumerate(flags) if f)  # every flagged row before the first clean one
+    assert flags[:2] == ["ignored", "ignored"] and "" not in flags
+    clean = sum(1 for e in report.assets[0].runtime_readback.entries if not e.flag)
+    assert clean and f"{clean} more read as authored are in report.json" in block
     assert 'href="#' in table and "velocity_limit</a>" in table  # the flag links to the verdict it explains
 
 

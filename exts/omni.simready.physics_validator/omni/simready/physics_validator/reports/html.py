@@ -2,10 +2,11 @@
 
     write_html_report(report, out_dir, registry) -> out_dir / "html" / "index.html"
 
-Failures first: assets and, inside each, tests are ordered worst verdict first; failing tests (FAIL,
-ERROR, PRECHECK_FAILURE, WARN) are open, the others collapsed. Layout: a summary grid asset x test with
-coloured verdicts and a legend (each cell carries data-asset, data-test and data-status, so tools and
-tests can read it; a PASS with warnings reads PASS*, core.status.verdict_label), then per asset and test:
+Verdicts and what to do first: assets and, inside each, tests are ordered worst verdict first; failing tests (FAIL,
+ERROR, PRECHECK_FAILURE, WARN) are open, the others collapsed. Layout: counts and a legend; for several assets a
+summary grid asset x test with coloured verdicts (each cell carries data-asset, data-test and data-status, so tools
+and tests can read it; a PASS with warnings reads PASS*, core.status.verdict_label); per asset its headline and a
+verdicts table (verdict, why, first hint, the fix command to try: html_view.glance), then per test:
 verdict and reason, the video with its chapters grouped per joint, the metrics in units for people with
 the threshold that judges each (the failing number marked), fix hints, warnings, the plots of the
 deciding quantity, the per-joint table, and, collapsed, the other settings, excluded joints and the log.
@@ -71,7 +72,8 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
         assets.append({"a": asset, "slug": slug, "tests": tests, "cells": cells, "status": status,
                        "name": Path(asset.path).name, "folder": Path(asset.path).parent.name,
                        "cached": _cached_text(cached, len(asset.tests)), "cached_tests": ", ".join(cached),
-                       "fix": view.fix_view(asset.fix, html_dir), "readback": readback_view.tables(asset)})
+                       "fix": view.fix_view(asset.fix, html_dir), "readback": readback_view.tables(asset),
+                       "glance": view.glance(asset, registry)})
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),

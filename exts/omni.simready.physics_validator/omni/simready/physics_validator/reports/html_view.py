@@ -22,16 +22,17 @@ _LABELS = [s.value for s in SEVERITY_ORDER]
 RANK = {label: i for i, label in enumerate(_LABELS[:_LABELS.index("PASS")] + ["PASS*"] + _LABELS[_LABELS.index("PASS"):])}
 OPEN = {"ERROR", "PRECHECK_FAILURE", "FAIL", "WARN"}  # sections shown open; the rest start collapsed
 SHORT = {"NOT_APPLICABLE": "N/A", "PRECHECK_FAILURE": "PRECHECK"}
-LEGEND = [
-    ("PASS", "PASS", "conforms"),
-    ("PASS PASS-warn", "PASS*", "conforms, with warnings to read"),
-    ("WARN", "WARN", "below the reference, not fatal (e.g. a slow step response)"),
-    ("FAIL", "FAIL", "does not conform"),
-    ("PRECHECK_FAILURE", "PRECHECK", "precheck failure: the asset is incomplete or broken"),
-    ("ERROR", "ERROR", "the tool could not decide (hang, crash)"),
-    ("SKIP", "SKIP", "applies but could not run (e.g. joints without drives): not a pass"),
-    ("INCOMPLETE", "INCOMPLETE", "an asset's headline: what passed does not cover what applies (a test SKIPped)"),
-    ("NOT_APPLICABLE", "N/A", "not applicable (e.g. welded to the world): not a pass"),
+LEGEND = [  # (css class, label, short meaning shown, full meaning as its tooltip): one line at 1400 px
+    ("PASS", "PASS", "conforms", "conforms"),
+    ("PASS PASS-warn", "PASS*", "with warnings", "conforms, with warnings to read"),
+    ("WARN", "WARN", "not fatal", "below the reference, not fatal (e.g. a slow step response)"),
+    ("FAIL", "FAIL", "does not conform", "does not conform"),
+    ("PRECHECK_FAILURE", "PRECHECK", "broken asset", "precheck failure: the asset is incomplete or broken"),
+    ("ERROR", "ERROR", "undecided", "the tool could not decide (hang, crash)"),
+    ("SKIP", "SKIP", "could not run", "applies but could not run (e.g. joints without drives): not a pass"),
+    ("INCOMPLETE", "INCOMPLETE", "not all ran", "an asset's headline: what passed does not cover what applies (a test "
+                                                "SKIPped)"),
+    ("NOT_APPLICABLE", "N/A", "does not apply", "not applicable (e.g. welded to the world): not a pass"),
 ]
 
 SUFFIX_UNITS = (("_pct", "%"), ("_percent", ""), ("_seconds", "s"), ("_s", "s"), ("_newtons", "N"), ("_ratio", ""),
@@ -265,3 +266,22 @@ def fix_view(fix, html_dir) -> dict | None:
              for t in fix.tests]
     return {"f": fix, "rows": rows, "tests": tests, "layer": link(fix.layer), "composed": link(fix.composed),
             "layer_name": Path(fix.layer).name if fix.layer else "", "not_fixable": fix.not_fixable}
+
+
+def glance(asset, registry) -> list[dict]:
+    """The asset's verdicts and what to do, worst first, for the top of its section: per test its verdict, reason,
+    first hint and the `fix` command that acts on it. A hint or command the row above already gave reads "as above",
+    so six tests that skip for one cause say it once."""
+    from .console import fix_command
+
+    out: list[dict] = []
+    given: set[str] = set()
+    for result in sorted(asset.tests, key=rank):
+        hint = " ".join(result.fix_hints[0].split()) if result.fix_hints and result.status != Status.PASS else ""
+        command = fix_command(asset.path, [result], registry) if result.status != Status.PASS else ""
+        out.append({"name": result.name, "status": Status(result.status).value, "label": verdict_label(result),
+                    "short": short_label(result),
+                    "reason": result.reason, "hint": "" if hint in given else hint, "hint_as_above": bool(hint) and hint in given,
+                    "command": "" if command in given else command, "command_as_above": bool(command) and command in given})
+        given.update(v for v in (hint, command) if v)
+    return out

@@ -57,13 +57,16 @@ def row(entry: ReadbackEntry) -> dict:
 
 
 def tables(asset: AssetResult) -> dict | None:
-    """{"joints": rows, "bodies": rows, "counts": {flag: n}, "engine", "settings", "error", "seconds"} or None."""
+    """{"joints": rows, "bodies": rows, "counts": {flag: n}, "clean": n, "engine", "settings", "error", "seconds"} or
+    None. Only flagged values are rows (the report is read for its verdicts first); `clean` counts the values the
+    runtime read as authored, which the JSON report keeps."""
     readback = asset.runtime_readback
     if readback is None:
         return None
-    entries = ordered(readback.entries)
+    entries = [e for e in ordered(readback.entries) if e.flag]
     return {"joints": [row(e) for e in entries if e.joint], "bodies": [row(e) for e in entries if e.body],
             "counts": dict(Counter(e.flag for e in readback.entries if e.flag)), "engine": readback.engine,
+            "clean": sum(1 for e in readback.entries if not e.flag),
             "settings": ", ".join(f"{k}={v}" for k, v in readback.settings.items()), "error": readback.error,
             "seconds": readback.seconds}
 
