@@ -183,6 +183,12 @@ class FixResult(BaseModel):
     fixed: int = 0  # FAIL/WARN verdicts that became PASS
     broken: int = 0  # verdicts that passed before and fail with the layer (an accepted layer has none)
 
+    def verdict_with_layer(self) -> str:
+        """The asset's headline with the accepted layer (core.status.asset_verdict of the re-run), '' without one."""
+        if self.status != "accepted" or not self.tests:
+            return ""
+        return asset_verdict(t.after if t.after is not None else t.before for t in self.tests)
+
 
 Value = float | int | str | None | list[float]
 

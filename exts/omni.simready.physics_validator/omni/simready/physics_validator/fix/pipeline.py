@@ -16,6 +16,7 @@ For every asset (the asset itself is never written; everything goes below `out_d
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 from pathlib import Path
 
@@ -94,6 +95,7 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
             write_final_layers(state, best, out, engine_target(config, engine), taken)
         state.before.fix = build_result(state, best, targets)
     report.assets = [s.before for s in states]
+    report.finished = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")  # the whole fix, not its first run
     return report
 
 
