@@ -55,3 +55,9 @@ def test_a_blocked_joints_sentence_never_reads_blocked_before_an_endpoint_it_pas
     assert stop_text("max", end, short, 0.0, "rad") == "stops at 31.7°, short of its max endpoint 144°"
     assert stop_text("min", -end, -past, 0.0, "rad").startswith("held past its min endpoint -144°, at -149°")
     assert stop_text("min", -end, -short, 0.0, "rad") == "stops at -31.7°, short of its min endpoint -144°"
+
+
+def test_a_stop_and_its_endpoint_never_read_the_same():
+    """The Z1's joint6 read "stops at 128°, short of its max endpoint 128°": digits enough to tell them apart."""
+    assert stop_text("max", math.radians(128.4), math.radians(127.6), 0.0, "rad") == \
+        "stops at 127.6°, short of its max endpoint 128.4°"

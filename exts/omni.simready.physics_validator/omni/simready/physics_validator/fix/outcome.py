@@ -193,9 +193,12 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     if best is not None:  # a row the accepted layer made pass was fixable after all (e.g. an overspeed damped away)
         out = [n for n in out if not (n.joint and n.test and verdict_of(best.after, n.test, n.path, n.joint) == Status.PASS)]
     probe = state.plan.probe if state.plan else None
+    asset = read_asset(state.path) if probe is not None and any(m.blocked for m in probe.joints.values()) else None
     for path, m in (probe.joints.items() if probe else ()):
         for pose, info in m.blocked.items():
             allow = state.allow.get(path)
+            if allow is not None and abs(info["error"]) <= endpoint_tolerance(allow, pose):
+                continue  # stopped inside the tolerance the test judges the endpoint by: no failure of the test's
             end = allow.ends.get(pose, math.nan) if allow is not None else math.nan
             test = allow.ends_test if allow is not None else ""
             unit = "rad" if m.angular else "m"
@@ -208,12 +211,10 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
                        "limits")
                 out.append(NotFixable(joint=m.name, path=path, test=test, cause="collision", why=why, bodies=bodies))
             else:
-                tried = ", ".join(b.rsplit("/", 1)[-1] for pair in info.get("candidates", []) for b in pair) or "none touch there"
+                assert asset is not None  # read above: a joint is blocked
                 out.append(NotFixable(joint=m.name, path=path, test=test, cause="blocked",
-                                      why=f"{where} even under a 20x stiffer unlimited probe drive, and not because of the "
-                                          f"colliders touching there (filtered: {tried}): joint friction "
-                                          f"({for_people(m.friction, 'N·m' if m.angular else 'N')}), a mimic or loop "
-                                          "constraint holds it"))
+                                      why=f"{where} even under a 20x stiffer unlimited probe drive: "
+                                          f"{held_by(asset, path, m, info)}"))
     shown = best or (state.rounds[-1] if state.rounds else None)
     for path, prop in (shown.proposals.items() if shown else ()):  # bounds that kept a value short (rating, stability)
         for cause, sentence in prop.limits:
@@ -254,13 +255,49 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     return out
 
 
+def endpoint_tolerance(allow, pose: str) -> float:
+    """The widest tolerance the selected tests judge the joint by at that endpoint (0 when none judges it there)."""
+    return max((tol for where, _, tol in allow.deflections if where == pose), default=0.0)
+
+
+def held_by(asset, path: str, m, info: dict) -> str:
+    """What can hold a joint the stiff probe could not take to its endpoint, from what this asset has: the colliders
+    filtered there, its joint friction against the probe's pull, a mimic coupling, a kinematic loop. Only causes the
+    asset carries are named; each with its numbers."""
+    unit = "N·m" if m.angular else "N"
+    tried = sorted({b.rsplit("/", 1)[-1] for pair in info.get("candidates", []) for b in pair})
+    found = [f"not the colliders touching there ({', '.join(tried)} filtered: it still stops)" if tried
+             else "no colliders touch there"]
+    pull = float(info.get("pull", math.nan))
+    if m.friction > 0 and math.isfinite(pull):
+        found.append(f"its joint friction {for_people(m.friction, unit)} can hold it (the probe pulled with "
+                     f"{for_people(pull, unit)})" if m.friction >= 0.5 * pull else
+                     f"not its joint friction ({for_people(m.friction, unit)} against the probe's pull of "
+                     f"{for_people(pull, unit)})")
+    joint = asset.joints.get(path)
+    coupled = [j.name for j in asset.joints.values() if j.mimic_reference == path or (j.path == path and j.mimic_reference)]
+    if coupled:
+        found.append(f"a mimic coupling ({', '.join(coupled)}) can hold it")
+    if joint is not None and any(j.loop_closing for j in asset.joints.values()):
+        found.append("a loop-closing joint of the asset can hold it")
+    if len(found) == 1 or all(f.startswith(("not ", "no ")) for f in found):
+        found.append("what holds it is none of these: look at the joint's limits in the runtime readback and at "
+                     "other constraints on its bodies")
+    return "; ".join(found)
+
+
 def stop_text(pose: str, end: float, stop: float, hold: float, unit: str) -> str:
     """Where a blocked joint stopped, relative to the endpoint it was driven to from `hold`: short of it, or held past
-    it (something pushes it there), never 'blocked before' an endpoint it went beyond."""
+    it (something pushes it there), never 'blocked before' an endpoint it went beyond. Digits enough to tell the two
+    apart ("stops at 127.6°, short of its max endpoint 128.4°", never "128°, short of 128°")."""
+    digits = 3
+    while digits < 7 and for_people(stop, unit, digits) == for_people(end, unit, digits):
+        digits += 1
+    stop_text_, end_text = for_people(stop, unit, digits), for_people(end, unit, digits)
     toward = 1.0 if end >= hold else -1.0
     if (stop - end) * toward > 0:
-        return f"held past its {pose} endpoint {for_people(end, unit)}, at {for_people(stop, unit)} (something pushes it there)"
-    return f"stops at {for_people(stop, unit)}, short of its {pose} endpoint {for_people(end, unit)}"
+        return f"held past its {pose} endpoint {end_text}, at {stop_text_} (something pushes it there)"
+    return f"stops at {stop_text_}, short of its {pose} endpoint {end_text}"
 
 
 def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:

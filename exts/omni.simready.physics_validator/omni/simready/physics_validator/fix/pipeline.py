@@ -28,7 +28,7 @@ from ..physics_tests import default_registry
 from ..run.worker import run_calls
 from .diagnose import LEGACY_ONLY, diagnose, movable
 from .layers import authored_value, open_stage, per_axis_attr
-from .outcome import build_result, write_final_layers, write_round_layers
+from .outcome import build_result, endpoint_tolerance, write_final_layers, write_round_layers
 from .plan import Plan, PlanRequest, plan_asset
 from .rounds import Round, best_round, compare
 from .state import AssetFix
@@ -179,8 +179,9 @@ def _blocked(state: AssetFix, plan: Plan) -> None:
     registry = default_registry()
     assert plan.probe is not None and state.diagnosis is not None  # a measured plan of a diagnosed asset
     for path, m in plan.probe.joints.items():
-        if not m.blocked:
-            continue
+        allow = state.allow.get(path)
+        if not any(allow is None or abs(info["error"]) > endpoint_tolerance(allow, pose) for pose, info in m.blocked.items()):
+            continue  # not blocked, or stopped inside the tolerance the test judges the endpoint by
         tests = state.diagnosis.drive_tests.get(path, set())
         if tests and all(registry.fix_rules_of(t).blocked_endpoint_explains for t in tests):
             state.reverted.setdefault(path, "blocked at a sweep endpoint: its only failure is not the drive's")

@@ -163,7 +163,7 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
                 continue
             if load > BOUND_FACTOR * m.gravity_bound + 1e-6:  # more than all its bodies' weight: something pushes
                 pushed.setdefault(p, []).append(pose)
-                m.blocked[pose] = {"error": err, "pairs": [], "collision": False,
+                m.blocked[pose] = {"error": err, "pairs": [], "collision": False, "pull": load,
                                    "why": f"holding it takes {load:.3g} > {BOUND_FACTOR:g} x the weight of what it moves"}
             elif abs(err) > _off_tolerance(asset.joints[p]):
                 off.setdefault(p, []).append(pose)
@@ -178,7 +178,7 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
             for pose in poses:
                 err2, load2, inertia2 = second[p][pose]
                 if abs(err2) > BLOCKED_SHRINK * abs(m.error[pose]) and abs(err2) > _off_tolerance(asset.joints[p]):
-                    m.blocked[pose] = {"error": err2, "pairs": [], "collision": False,
+                    m.blocked[pose] = {"error": err2, "pairs": [], "collision": False, "pull": load2,
                                        "why": "20x stiffer, it stays as far off: something holds it"}
                 else:
                     inertia2 = inertia2 + m.armature if math.isfinite(inertia2) else m.inertia["authored"]
