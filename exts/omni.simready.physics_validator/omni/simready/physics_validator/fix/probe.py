@@ -73,6 +73,23 @@ class JointMeasure:
         return max(values) if values else math.nan
 
     @property
+    def inertia_pose(self) -> str:
+        """Where `inertia_max` was measured, for people: "the authored pose", "its max endpoint", "joint2's max
+        endpoint" (the largest M_ii over the probed poses, armature included)."""
+        found = [(v, k) for k, v in self.inertia.items() if math.isfinite(v)]
+        if not found:
+            return ""
+        pose = max(found)[1]
+        if pose == "authored":
+            return "the authored pose"
+        if pose == "hold":
+            return "its hold target"
+        if "@" in pose:
+            other, end = pose.split("@", 1)
+            return f"{other}'s {end} endpoint"
+        return f"its {pose} endpoint"
+
+    @property
     def load_max(self) -> float:
         values = [v for k, v in self.load.items() if math.isfinite(v) and k not in self.blocked]
         return max(values) if values else math.nan

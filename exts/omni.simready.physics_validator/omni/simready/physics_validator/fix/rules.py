@@ -90,7 +90,8 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
     test_load = allow.effort_force * measure.lever_arm
     w = t.omega
     # stiffness: the natural-frequency floor, then every static deflection the tests judge
-    needs = [(inertia * w * w, f"I w² = {for_people(inertia)} {_unit(joint.is_angular, 'inertia')} x ({w:.3g} rad/s)²")]
+    where = f" (the largest of the probed poses, at {measure.inertia_pose})" if measure.inertia_pose else ""
+    needs = [(inertia * w * w, f"I w² = {for_people(inertia)} {_unit(joint.is_angular, 'inertia')}{where} x ({w:.3g} rad/s)²")]
     for pose, what, tol in allow.deflections:
         if pose in measure.blocked:
             continue  # held by something else there: no drive value helps (reported by the pipeline)

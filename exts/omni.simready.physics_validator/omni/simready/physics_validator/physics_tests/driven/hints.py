@@ -93,7 +93,8 @@ def _drive_lines(ctx, joint, kpu: float, mpu: float) -> list[str]:
         stiffness = inertia * omega**2
         damping = 2.0 * math.sqrt(stiffness * inertia)
         out += [f"float {attr}:stiffness = {stiffness / gain:.4g}  # {torque}/{per} (inertia {inertia:.3g} "
-                f"{'kg·m²' if angular else 'kg'})", f"float {attr}:damping = {damping / gain:.4g}  # {torque}·s/{per}"]
+                f"{'kg·m²' if angular else 'kg'} at the authored pose, armature not included; `fix` sizes by the largest "
+                "over the poses the tests take it to)", f"float {attr}:damping = {damping / gain:.4g}  # {torque}·s/{per}"]
     else:
         out += [f"float {attr}:stiffness = 0  # set: the engine gave no inertia to size it by ({torque}/{per})",
                 f"float {attr}:damping = 0  # set: 2 sqrt(stiffness x inertia) ({torque}·s/{per})"]
