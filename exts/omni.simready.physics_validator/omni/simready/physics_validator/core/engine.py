@@ -76,6 +76,9 @@ class EngineCapabilities:
     simulated_actuator_schemas: frozenset[str] = frozenset()
     # mimic couplings (PhysxMimicJointAPI / NewtonMimicAPI) are simulated (mimic_joint SKIPs where not)
     mimic_joints: bool = False
+    # joint viscous friction c is applied at the step: once c dt / M_ii reaches about 2 the joint is held nearly still,
+    # whatever its drive (PhysX; docs/engine-divergences.md S3); `fix` then proposes armature (fix/rules.py)
+    step_viscous_friction: bool = False
     # the physics runtime whose variant sets the asset is composed with for this engine ("PhysX", "Newton";
     # core.usd.variants); "" = none is selected
     physics_runtime: str = ""
@@ -157,7 +160,8 @@ class Engine(Protocol):
 
     def drive_gains(self) -> dict[str, np.ndarray]:
         """Per DOF: "stiffness" (N m/rad | N/m), "damping" (N m s/rad | N s/m), "max_force" (N m | N, inf =
-        unlimited) as the runtime parsed them; an engine may add more keys (armature, drive type, friction)."""
+        unlimited) as the runtime parsed them; an engine may add more keys (armature, drive type, static_friction,
+        dynamic_friction, viscous_friction in N m s/rad | N s/m)."""
 
     def joint_velocity_limits(self) -> np.ndarray:
         """(n,) the velocity cap the solver enforces (rad/s or m/s); inf = no cap is enforced, e.g. a limit

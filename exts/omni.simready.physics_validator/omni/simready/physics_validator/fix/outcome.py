@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.quantities import for_people
+from ..core.quantities import for_people, listed
 from ..core.results import FixChange, FixJoint, FixResult, FixTest, NotFixable
 from ..core.status import Status
 from ..core.usd import read_asset
@@ -16,6 +16,7 @@ from .layers import (
     stage_metadata, write_composed_root, write_override_layer,
 )
 from .rounds import Round, verdict_of
+from .targets import endpoint_tolerance
 
 if TYPE_CHECKING:
     from .state import AssetFix
@@ -121,11 +122,27 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
     layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
     header = (f"{TOOL}: drive-tuning overrides for {state.path} (only changed attributes; the asset is not modified). "
               f"Sublayer it over the asset, or open {root_path.name}. Proved by re-running "
-              f"{', '.join(t.name for t in state.before.tests)}: fixed {', '.join(best.fixed) or 'no test verdict'}, nothing "
-              f"that passed fails.")
+              f"{', '.join(t.name for t in state.before.tests)}: {proved(best)}.")
     state.final_layer = write_override_layer(layer_path, stage, overrides, header)
     state.final_root = write_composed_root(root_path, [state.final_layer, state.path], stage_metadata(stage),
                                            f"{TOOL}: {Path(state.path).name} with {layer_path.name} over it")
+
+
+def proved(best: Round) -> str:
+    """What the accepted round's re-run proved, in the words the console's summary uses."""
+    parts = []
+    if best.fixed:
+        parts.append(f"{len(best.fixed)} failing verdict(s) fixed ({', '.join(best.fixed)})")
+    if best.judged:
+        parts.append(f"{len(best.judged)} SKIP -> PASS with first drives ({', '.join(best.judged)})")
+    if best.improved:
+        parts.append(f"{len(best.improved)} FAIL -> WARN ({', '.join(best.improved)})")
+    if best.warnings_removed:
+        parts.append(f"{best.warnings_removed} forward-compatibility warning(s) gone")
+    worse = sorted({test for test, _ in best.worse})
+    tail = (f"; {', '.join(worse)} now judge the first drives and fail only on joints named as not fixable by drive values"
+            if worse else "")
+    return f"{'; '.join(parts) or 'no verdict changed'}, nothing that passed fails{tail}"
 
 
 def _value_text(value) -> str:
@@ -186,6 +203,16 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
     result.not_fixable = _not_fixable(state, best)
     result.summary = _summary(state, best, result)
     return result
+
+
+# Causes `fix` measures on the asset (or reads from it) before a re-run: a joint named with one of these is not a
+# regression of the layer when its first drive makes a test fail that could not judge it before.
+MEASURED_CAUSES = frozenset({"collision", "blocked", "actuator_rating", "not_met", "limit_unit", "outside_articulation"})
+
+
+def named_joints(state: "AssetFix") -> set[str]:
+    """The joint paths `fix` names with a measured cause (MEASURED_CAUSES) for the round last proposed."""
+    return {n.path for n in _not_fixable(state, None) if n.path and n.cause in MEASURED_CAUSES}
 
 
 def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
@@ -255,11 +282,6 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     return out
 
 
-def endpoint_tolerance(allow, pose: str) -> float:
-    """The widest tolerance the selected tests judge the joint by at that endpoint (0 when none judges it there)."""
-    return max((tol for where, _, tol in allow.deflections if where == pose), default=0.0)
-
-
 def held_by(asset, path: str, m, info: dict) -> str:
     """What can hold a joint the stiff probe could not take to its endpoint, from what this asset has: the colliders
     filtered there, its joint friction against the probe's pull, a mimic coupling, a kinematic loop. Only causes the
@@ -310,6 +332,10 @@ def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
         if not state.rounds:
             return ("no layer proposed: the drives already meet what the tests need, the failures are not theirs" if not
                     (state.plan and state.plan.error) else "no layer proposed: the measurement failed") + tail
+        unnamed = sorted({f"{j.rsplit('/', 1)[-1]} ({t})" for r in state.rounds if r.worth for t, j in r.unnamed})
+        if unnamed:
+            return (f"no layer accepted: its drives made tests fail that could not judge the joints before, on joints "
+                    f"no cause was measured for: {listed(unnamed)}{tail}")
         if any(r.worth for r in state.rounds):
             return f"no layer accepted: every round that fixed a verdict broke one that passed{tail}"
         return f"no layer accepted: no round fixed a verdict{tail}"
@@ -324,4 +350,7 @@ def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
         fixed += f", {len(best.improved)} FAIL -> WARN ({', '.join(best.improved)})"
     if best.warnings_removed:
         fixed += f", {best.warnings_removed} forward-compatibility warning(s) gone (per-axis spellings)"
+    worse = sorted({test for test, _ in best.worse})
+    if worse:
+        fixed += f"; {', '.join(worse)} SKIP -> FAIL/WARN only on joints named below"
     return f"{fixed}; {len(result.joints)} joint override(s), {len(state.rounds)} round(s){tail}"

@@ -28,13 +28,12 @@ from ..physics_tests import default_registry
 from ..run.worker import run_calls
 from .diagnose import LEGACY_ONLY, diagnose, movable
 from .layers import authored_value, open_stage, per_axis_attr
-from .outcome import build_result, endpoint_tolerance, write_final_layers, write_round_layers
+from .outcome import build_result, named_joints, write_final_layers, write_round_layers
 from .plan import Plan, PlanRequest, plan_asset
 from .rounds import Round, best_round, compare
 from .state import AssetFix
-from .targets import FixTargets, allowance
+from .targets import MAX_LEVEL, FixTargets, allowance, endpoint_tolerance
 
-MAX_LEVEL = 2
 NOT_RUN = {Status.PRECHECK_FAILURE, Status.ERROR}  # a test that could not run: a re-run shows no layer's effect
 
 
@@ -86,6 +85,8 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
             rnd = state.rounds[-1]
             rnd.after = result
             compare(state.before, rnd)
+            named = named_joints(state)
+            rnd.unnamed = [(test, joint) for test, joint in rnd.worse if _path(state, joint) not in named]
             _next(state, rnd, index == targets.max_rounds, set(joints or ()))
         active = [s for s in ready if not s.done]
     taken: set[str] = set()

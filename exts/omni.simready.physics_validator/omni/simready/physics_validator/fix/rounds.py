@@ -36,11 +36,16 @@ class Round:
     broken: list[str] = field(default_factory=list)  # tests PASS -> anything else
     regressed: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows PASS -> FAIL/WARN
     remaining: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows still FAIL/WARN
+    # (test, joint) failing rows of a test that could not judge the joint before (SKIP): the first drives made a
+    # verdict that fails. Worse than a SKIP, unless `fix` names the joint with a measured cause (`unnamed` empty)
+    worse: list[tuple[str, str]] = field(default_factory=list)
+    unnamed: list[tuple[str, str]] = field(default_factory=list)  # the `worse` rows on joints `fix` did not name
     warnings_removed: int = 0
 
     @property
     def clean(self) -> bool:
-        return self.after is not None and not self.broken and not self.regressed
+        """Nothing that passed fails, and nothing that could not be judged now fails on a joint `fix` did not name."""
+        return self.after is not None and not self.broken and not self.regressed and not self.unnamed
 
     @property
     def worth(self) -> bool:
@@ -78,6 +83,10 @@ def compare(before: "AssetResult", rnd: Round) -> None:
             rnd.broken.append(test.name)
         elif old.status == Status.WARN and test.status in (Status.FAIL, Status.ERROR, Status.PRECHECK_FAILURE):
             rnd.broken.append(test.name)
+        elif old.status == Status.SKIP and test.status in (Status.ERROR, Status.PRECHECK_FAILURE):
+            rnd.broken.append(test.name)  # no row to name: the layer made the test unable to decide
+        elif old.status == Status.SKIP and test.status in FAILING:
+            rnd.worse += [(test.name, row.path or row.joint) for row in test.joints if row.status in FAILING]
         rnd.warnings_removed += max(0, _compat(old) - _compat(test))
     b_rows, a_rows = rows(before), rows(after)
     for key, status in a_rows.items():

@@ -11,12 +11,15 @@ with w = 2 pi f_n, zeta the target damping ratio, s the deflection share and m t
 a_sweep is the sweep's peak commanded acceleration. Everything here is SI (per radian); `layers.UsdUnits`
 turns it into USD's per-degree values. An authored value that already meets its requirement is not changed.
 
-Two bounds no proposal crosses, each said when it binds (`Proposal.limits`, reported as not fixable by drives):
-- the actuator's rating: an authored maxForce (else the rated effort a converter carried, `urdf:limit:effort`) is
-  never raised unless `FixTargets.raise_max_force`; a joint that needs more reads "needs X N·m, rated Y N·m";
-- stability: K <= I w_max² with w_max = 2 pi fps / steps_per_period (a natural period of at least 10 steps at the
-  test's 240 Hz), so the step resolves the drive as its gains say (FixTargets.omega_max); a tolerance that needs a
-  stiffer drive is said not to be met.
+One bound no proposal crosses, said when it binds (`Proposal.limits`, reported as not fixable by drives): the
+actuator's rating: an authored maxForce (else the rated effort a converter carried, `urdf:limit:effort`) is never
+raised unless `FixTargets.raise_max_force`; a joint that needs more reads "needs X N·m, rated Y N·m".
+
+The step's resolution is no bound: a drive stiffer than K = I w_max² (w_max = 2 pi fps / steps_per_period, a natural
+period of 10 steps at 240 Hz) arrives in about a step whatever its gains, and PhysX's implicit drives stay stable
+there (tests/fix/test_stability_bound.py); a held load's error then shrinks as 1/sqrt(K) rather than 1/K, which the
+verify pass (fix/plan.py) measures and sizes for. Joints held back by friction or contact need it: the Unitree Z1's
+gripper, 0.00032 kg·m², moves its 9° steps at 87 N·m/°, 690x the bound.
 
 A joint with no drive (`--add-drives`) gets a force drive (maxForce a torque the actuator's rating bounds) with the
 same rules; its maxForce is the rated effort when the asset carries one, else the sized requirement, marked as an
@@ -111,18 +114,10 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
                       f"deflects < {t.deflection_share:.3g} x "
                       f"{for_people(allow.effort_tolerance, 'rad' if joint.is_angular else 'm')}"))
     k_req, k_why = max(needs, key=lambda item: item[0])
-    k_max = inertia * targets.omega_max(allow.fps) ** 2  # never escalated: it is the step's, not a target
+    k_max = inertia * targets.omega_max(allow.fps) ** 2  # where the step stops resolving the drive (no bound: above)
     if k_req > k_max * (1.0 + t.slack):
-        # the bound binds: said when even the whole tolerance (no share kept in reserve) needs more than it allows
-        unmet = [why for k, why in needs if k * t.deflection_share > k_max * (1.0 + t.slack)]
-        if unmet:
-            out.limits.append(("stability", f"{unmet[0]} needs stiffness {_usd_text(k_req, joint.is_angular, 'stiffness')}"
-                                            f" (at least {_usd_text(k_req * t.deflection_share, joint.is_angular, 'stiffness')} "
-                                            f"for the whole tolerance); the {allow.fps:g} Hz step resolves at most "
-                                            f"{_usd_text(k_max, joint.is_angular, 'stiffness')} for its inertia "
-                                            f"{for_people(inertia)} {_unit(joint.is_angular, 'inertia')} (a natural period of "
-                                            f"{targets.steps_per_period:g} steps): the band cannot be met within it"))
-        k_req, k_why = k_max, f"the stability bound I (2 pi fps / {targets.steps_per_period:g})², below {k_why}"
+        k_why += (f"; past the {allow.fps:g} Hz step's resolution ({_usd_text(k_max, joint.is_angular, 'stiffness')} for "
+                  "this inertia): it arrives in about a step, and the verify pass measures what it holds")
     stiffness = out.current["stiffness"]
     if stiffness < k_req * (1.0 - t.slack):
         stiffness = k_req

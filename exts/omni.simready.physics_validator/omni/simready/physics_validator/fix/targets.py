@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..core.plugin import TestRegistry
 
 UNIT_SUSPECT_RANGE = math.radians(1.0)  # a revolute range under 1°: limits authored in radians, read as degrees
+MAX_LEVEL = 2  # escalations of a joint's targets (FixTargets.escalated) before it is said not to be met
 
 
 @dataclass
@@ -67,6 +68,11 @@ class FixTargets:
                 "deflection_share": self.deflection_share, "max_rounds": self.max_rounds, "escalation": self.escalation,
                 "steps_per_period": self.steps_per_period, "raise_max_force": self.raise_max_force,
                 "add_drives": self.add_drives}
+
+
+def endpoint_tolerance(allow: JointAllowance, pose: str) -> float:
+    """The widest tolerance the selected tests judge the joint by at that endpoint (0 when none judges it there)."""
+    return max((tol for where, _, tol in allow.deflections if where == pose), default=0.0)
 
 
 def hold_target(joint: "JointInfo") -> float:

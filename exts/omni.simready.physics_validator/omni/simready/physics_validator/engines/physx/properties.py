@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 FLT_MAX_READ = 1e30  # a session value at or above this is FLT_MAX: free / unlimited
 DRIVE_COLUMNS = ("jointStiffness", "jointDamping", "jointMaxForce", "jointArmature", "jointDriveType",
-                 "jointStaticFriction", "jointDynamicFriction")
+                 "jointStaticFriction", "jointDynamicFriction", "jointViscousFriction")
 
 
 class RuntimeProperties:
@@ -69,6 +69,8 @@ class RuntimeProperties:
             # joint friction efforts (N m | N): physxJointAxis:<axis>:*FrictionEffort, else newton:friction
             "static_friction": v["jointStaticFriction"] * self.effort,
             "dynamic_friction": v["jointDynamicFriction"] * self.effort,
+            # viscous friction (N m s/rad | N s/m): physxJointAxis:<axis>:viscousFrictionCoefficient, else newton:damping
+            "viscous_friction": v["jointViscousFriction"] * self.effort / self.coord,
         }
         out["max_force"][np.abs(v["jointMaxForce"]) >= FLT_MAX_READ] = np.inf
         return out
