@@ -76,9 +76,6 @@ class EngineCapabilities:
     simulated_actuator_schemas: frozenset[str] = frozenset()
     # mimic couplings (PhysxMimicJointAPI / NewtonMimicAPI) are simulated (mimic_joint SKIPs where not)
     mimic_joints: bool = False
-    # joint viscous friction c is applied at the step: once c dt / M_ii reaches about 2 the joint is held nearly still,
-    # whatever its drive (PhysX; docs/engine-divergences.md S3); `fix` then proposes armature (fix/rules.py)
-    step_viscous_friction: bool = False
     # the physics runtime whose variant sets the asset is composed with for this engine ("PhysX", "Newton";
     # core.usd.variants); "" = none is selected
     physics_runtime: str = ""

@@ -57,7 +57,6 @@ class OvPhysxEngine(EngineBase):
         revolute_target_bound=2.0 * math.pi,
         mimic_joints=True,
         physics_runtime="PhysX",
-        step_viscous_friction=True,
     )
 
     def __init__(self, target: str = "isaacsim-5", workdir: str | None = None, keep_wrapper: bool = False):
