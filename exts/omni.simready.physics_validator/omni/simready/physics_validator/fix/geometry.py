@@ -83,6 +83,17 @@ def body_boxes(asset: "AssetModel", poses: Poses) -> dict[str, tuple[np.ndarray,
     return boxes
 
 
+def every_pair(asset: "AssetModel", joint: "JointInfo") -> list[tuple[str, str]]:
+    """Every (moved body, other body) pair with colliders that could collide: what `touching_pairs` looks among, at
+    no pose in particular (a blocked joint whose touching pair was not seen is filtered against all of them)."""
+    moved = set(moved_bodies(asset, joint))
+    with_colliders = {c.body for c in asset.colliders.values() if c.body}
+    joined = {frozenset((j.body0, j.body1)) for j in asset.joints.values() if j.body0 and j.body1 and not j.collision_enabled}
+    filtered = {frozenset(p) for p in asset.filtered_pairs}
+    return [(a, b) for a in sorted(moved & with_colliders) for b in sorted(with_colliders - moved)
+            if frozenset((a, b)) not in joined and frozenset((a, b)) not in filtered]
+
+
 def touching_pairs(asset: "AssetModel", joint: "JointInfo", poses: Poses, pad: float = 0.005) -> list[tuple[str, str, float]]:
     """(moved body, other body, overlap volume) for body pairs whose collider boxes overlap (within `pad` m) at
     `poses`, one body moved by `joint` and the other not, most overlapping first. Pairs joined by a joint (PhysX

@@ -230,7 +230,12 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
             test = allow.ends_test if allow is not None else ""
             unit = "rad" if m.angular else "m"
             where = stop_text(pose, end, end - info["error"], allow.hold if allow is not None else 0.0, unit)
-            if info.get("collision"):
+            if info.get("collision") and info.get("unseen"):
+                bodies = []
+                why = (f"{where} even under an unlimited probe drive; with every collision of the links it moves against the "
+                       "rest filtered it reaches it: collision geometry stops it, not the drive (a pair no collider box "
+                       "showed touching on the way). Fix the colliders, filter the pair, or narrow the joint's limits")
+            elif info.get("collision"):
                 bodies = sorted({b for pair in info["pairs"] for b in pair})
                 pairs = ", ".join(f"{a.rsplit('/', 1)[-1]} with {b.rsplit('/', 1)[-1]}" for a, b in info["pairs"])
                 why = (f"{where} even under an unlimited probe drive; with the collisions of {pairs} filtered it reaches it: "
@@ -288,8 +293,9 @@ def held_by(asset, path: str, m, info: dict) -> str:
     asset carries are named; each with its numbers."""
     unit = "N·m" if m.angular else "N"
     tried = sorted({b.rsplit("/", 1)[-1] for pair in info.get("candidates", []) for b in pair})
-    found = [f"not the colliders touching there ({', '.join(tried)} filtered: it still stops)" if tried
-             else "no colliders touch there"]
+    seen = f"; {', '.join(tried)} touched there" if tried else ""
+    found = [f"not collision geometry (every collision of the links it moves filtered, it still stops{seen})"
+             if info.get("all_filtered") else f"no collider of the links it moves can collide with the rest{seen}"]
     pull = float(info.get("pull", math.nan))
     if m.friction > 0 and math.isfinite(pull):
         found.append(f"its joint friction {for_people(m.friction, unit)} can hold it (the probe pulled with "

@@ -11,7 +11,8 @@
    20x, a joint held by geometry (or friction, or a mimic constraint) does not: it is **blocked**;
 4. for a blocked waypoint, the body pairs whose colliders touch there are filtered (`FilteredPairsAPI`, in a
    probe layer) and the waypoint is probed again: when it is reached then, collision geometry blocked it, and
-   the pairs that unblock it alone are named.
+   the pairs that unblock it alone are named; when not, every pair of a moved body with the rest is filtered once,
+   so a blocked joint is named by a cause measured on it: collision geometry, or not collision geometry.
 
 Everything is written to a work folder of the caller's (never the asset's folder); the asset is only sublayered.
 """
@@ -28,7 +29,7 @@ from ..physics_tests.driven.base import driven_scene
 from ..core.usd import read_asset
 from ..physics_tests.driven.load_point import lever_arm
 from ..run.worker_main import physics_progressed
-from .geometry import gravity_bound, model_inertia, touching_pairs
+from .geometry import every_pair, gravity_bound, model_inertia, touching_pairs
 from .layers import JointOverride, UsdUnits, drive_attr, open_stage, stage_metadata, write_composed_root, write_override_layer
 
 PROBE_OMEGA = 2 * math.pi * 15.0  # rad/s: the probe drive's natural frequency
@@ -225,21 +226,31 @@ def probe_gains(stiffness: float, omega: float) -> tuple[float, float, float]:
 def _collision_test(run: "_ProbeRun", gains: dict, asset, m: JointMeasure, pose: str, info: dict, contacts: dict) -> int:
     """Filter the body pairs whose colliders touched on the way to the blocked waypoint and probe it again: reached
     (and held by no more than its weight), collision geometry blocked it; the pairs that unblock it alone are named.
-    Returns the engine loads it took."""
+    When none touched, or those did not free it, every pair of a moved body with the rest is filtered once: reached
+    then, collision geometry stops it through a pair no box showed touching (`unseen`); still stopped, it is not
+    collision geometry (`all_filtered`). Returns the engine loads it took."""
     path = m.path
     pairs = [pair for pair, _ in sorted(contacts.items(), key=lambda item: -item[1])][:MAX_CANDIDATE_PAIRS]
     info["candidates"] = [list(p) for p in pairs]
-    if not pairs:
-        return 0
     tol = _off_tolerance(asset.joints[path])
 
     def reached(result) -> bool:
         err, load, _ = result[path][pose]
         return abs(err) <= tol and load <= BOUND_FACTOR * m.gravity_bound + 1e-6
 
-    loads = 1
-    if not reached(run.measure(f"filter_{m.name}_{pose}", gains, [path], poses_of={path: [pose]}, filtered=pairs)):
-        return loads  # not the colliders (or not these): the cause stays open
+    loads = 0
+    if pairs:
+        loads += 1
+    if not pairs or not reached(run.measure(f"filter_{m.name}_{pose}", gains, [path], poses_of={path: [pose]},
+                                            filtered=pairs)):
+        # not these colliders (or none were seen touching): every pair of a moved body with the rest, once
+        broad = every_pair(asset, asset.joints[path])
+        info["all_filtered"] = bool(broad)
+        if broad:
+            loads += 1
+            if reached(run.measure(f"filter_all_{m.name}_{pose}", gains, [path], poses_of={path: [pose]}, filtered=broad)):
+                info["collision"], info["pairs"], info["unseen"] = True, [], True
+        return loads
     info["collision"] = True
     decisive = []
     if len(pairs) > 1:
