@@ -141,6 +141,7 @@ def test_dead_drive_reads_the_same_in_all_four_tests(arm_dir, engine):
         joint1 = rows(result)["joint1"]
         assert "dead drive: joint1 moved" in joint1.reason, (name, joint1.reason)
         assert "driveMaxForce 1.000e-05 N·m" in joint1.reason
+        assert "the drive pulls with at most 1.000e-05 N·m over it (its maxForce)" in joint1.reason  # the deciding pull
         assert "dead drive: joint1 moved" in result.reason  # the verdict's reason carries the story too
         assert HINT_DEAD_DRIVE in result.fix_hints
     assert rows(results["full_range_sweep"])["joint1"].measured["follow_max"] < 0.1

@@ -213,9 +213,22 @@ def drive_note(joint: "JointInfo") -> str:
 
 
 def dead_drive_story(joint: "JointInfo", moved: float, commanded: float, toward: str) -> str:
-    """The sentence every driven-joint test uses for a dead drive, so one asset reads the same in all four."""
+    """The sentence every driven-joint test uses for a dead drive, so one asset reads the same in all of them: what it
+    moved, and the most the drive pulls with over the commanded move (stiffness x move, at most maxForce), the number
+    whatever holds the joint is measured against."""
     return (f"dead drive: {joint.name} moved {jv(joint, moved)} of the {jv(joint, abs(commanded))} commanded {toward} "
-            f"(< {DEAD_DRIVE_FRACTION:.0%}; {drive_note(joint)})")
+            f"(< {DEAD_DRIVE_FRACTION:.0%}; {drive_pull(joint, abs(commanded))}; {drive_note(joint)})")
+
+
+def drive_pull(joint: "JointInfo", move: float) -> str:
+    """'the drive pulls with at most 1.14 N·m over it': stiffness x `move`, capped by maxForce, in people's units."""
+    drive = joint.drive
+    if drive is None:
+        return "no drive pulls it"
+    unit = "N·m" if joint.is_angular else "N"
+    pull = min(drive.stiffness * move, drive.max_force)
+    capped = " (its maxForce)" if math.isfinite(drive.max_force) and drive.stiffness * move >= drive.max_force else ""
+    return f"the drive pulls with at most {for_people(pull, unit)} over it{capped}"
 
 
 class SeriesRecorder:

@@ -25,9 +25,12 @@ ADD_DRIVE = (
     "`simready-physics fix --add-drives` proposes first values from the measured inertia and gravity load and proves them."
 )
 DEAD_DRIVE = (
-    "Dead drive: the joint's UsdPhysics.DriveAPI cannot move it. Author a driveMaxForce that matches the real "
-    "actuator (0 or a tiny value means no force at all) and a driveStiffness large enough to move the joint against "
-    "gravity and its load; check the drive's axis token (angular for revolute, linear for prismatic joints)."
+    "Dead drive: the most the drive pulls with over the commanded move (driveStiffness x the move, at most driveMaxForce: "
+    "the reason gives it) does not move the joint. Where that pull is its maxForce and the maxForce is 0 or tiny, author "
+    "the real actuator's; otherwise something holds the joint harder than that pull (joint friction, which the runtime "
+    "readback shows, links in contact, a load) and driveStiffness must beat it: `simready-physics fix` measures what holds "
+    "it and sizes the drive against it, or names the cause. Check the drive's axis token too (angular for revolute, linear "
+    "for prismatic joints)."
 )
 STATIC_OFFSET = (
     "A drive holds a load (gravity, friction, a test load) with a static error of load / driveStiffness: raise "
