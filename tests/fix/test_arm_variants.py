@@ -39,3 +39,21 @@ def test_failing_verdicts_pass_with_the_layer_and_nothing_breaks(tmp_path, varia
         assert shoulder.measured["zeta"] == pytest.approx(1.0, rel=1e-6)
     for test in failing & set(shoulder.after):
         assert shoulder.after[test].value == "PASS", (test, shoulder.before.get(test))
+
+
+def test_a_joint_whose_load_exceeds_its_max_force_gets_it_first(tmp_path):
+    """Issue 37 item 10: a planar 3R arm (every joint gravity-loaded), every drive at maxForce 0.5 N·m. With
+    --raise-max-force joint1 used to be reverted ('changing its drive made velocity_limit fail') and never raised, and
+    the layer 'accepted' with 0 of 4 failures fixed. Its measured load (4.5 N·m) exceeds 0.5 N·m: the raise comes
+    first; whatever it exposes is named with that measured cause, never reverted into a dead drive."""
+    asset = build_arm(tmp_path / "planar.usda", ArmSpec(joints=3, max_force=0.5, axes=("Y",)))
+    fix = run_fix(asset, tmp_path / "out", targets=FixTargets(raise_max_force=True)).assets[0].fix
+    failing = {t for t, (b, _) in verdicts(fix).items() if b in ("FAIL", "WARN")}
+    assert fix.status == "accepted" and fix.fixed == len(failing) >= 3, fix.summary
+    shoulder = next(j for j in fix.joints if j.joint == "joint1")
+    raised = next(c for c in shoulder.changes if c.attribute.endswith(":maxForce"))
+    assert raised.before == pytest.approx(0.5) and raised.after > 4.0
+    for test, (before, after) in verdicts(fix).items():
+        if before == "PASS" and after != "PASS":  # exposed by the raise: named, with the measured load
+            named = [n for n in fix.not_fixable if n.test == test and n.cause == "max_force_exposes"]
+            assert named and "exceeds the authored maxForce 0.5 N·m" in named[0].why, (test, fix.not_fixable)

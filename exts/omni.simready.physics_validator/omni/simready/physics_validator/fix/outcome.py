@@ -252,6 +252,20 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
         for cause, sentence in prop.limits:
             if not any(n.path == path and n.cause == cause for n in out):
                 out.append(NotFixable(joint=prop.name, path=path, cause=cause, why=sentence))
+    for test, joint in (shown.exposed if shown else ()):  # what the maxForce a load needs exposed, named
+        assert shown is not None and shown.after is not None  # rows of a round that ran
+        path = joint if joint.startswith("/") else next((p for p in shown.proposals if p.endswith("/" + joint)), joint)
+        raised = shown.proposals.get(path)
+        row = next((r for t in shown.after.tests if t.name == test for r in t.joints if joint in (r.path, r.joint)), None)
+        if raised is None:
+            continue
+        unit = "N·m" if raised.angular else "N"
+        out.append(NotFixable(joint=raised.name, path=path, test=test, cause="max_force_exposes",
+                              why=clip(f"its measured load {for_people(raised.derived.get('load_max', math.nan), unit)} "
+                                       f"exceeds the authored maxForce {for_people(raised.current['maxForce'], unit)}, so the "
+                                       f"maxForce it needs comes first ({for_people(raised.value('maxForce'), unit)}); "
+                                       f"with it {test} "
+                                       f"judges the joint and fails it: {row.reason if row else ''}", 500)))
     for path, why in state.reverted.items():
         if not any(n.path == path for n in out):
             out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, cause="reverted", why=why))

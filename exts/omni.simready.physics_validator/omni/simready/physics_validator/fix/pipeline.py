@@ -17,6 +17,7 @@ For every asset (the asset itself is never written; everything goes below `out_d
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from .diagnose import LEGACY_ONLY, diagnose, movable
 from .layers import authored_value, open_stage, per_axis_attr
 from .outcome import build_result, named_joints, write_final_layers, write_round_layers
 from .plan import Plan, PlanRequest, plan_asset
-from .rounds import Round, best_round, compare
+from .rounds import Round, best_round, compare, set_aside_exposed
 from .state import AssetFix
 from .targets import MAX_LEVEL, FixTargets, allowance, endpoint_tolerance
 
@@ -85,6 +86,9 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
             rnd = state.rounds[-1]
             rnd.after = result
             compare(state.before, rnd)
+            needs_force = {path for path, prop in rnd.proposals.items() if "maxForce" in prop.proposed
+                           and prop.derived.get("load_max", 0.0) > prop.current["maxForce"]}
+            set_aside_exposed(rnd, needs_force, functools.partial(_path, state))
             named = named_joints(state)
             rnd.unnamed = [(test, joint) for test, joint in rnd.worse if _path(state, joint) not in named]
             _next(state, rnd, index == targets.max_rounds, set(joints or ()))
