@@ -30,12 +30,16 @@ def kit_paths() -> dict:
     import isaacsim  # noqa: F401 - bootstraps the kernel
 
     root = Path(isaacsim.__file__).resolve().parent
+    (physics_layer,) = sorted((root / "extscache").glob("omni.physics-110.4.4+*"))
     return {"isaacsim": root, "kit": Path(os.environ["CARB_APP_PATH"]),
             # the folders Isaac Sim 6.2's apps search (isaacsim.exp.base.kit, [settings.app.exts.folders])
-            "real_folders": [root / "exts", root / "extscache", root / "extsDeprecated"]}
+            "real_folders": [root / "exts", root / "extscache", root / "extsDeprecated"],
+            # the real omni.physics 110.4.4, the engine-neutral registry: its native plugin links no USD library, so
+            # it loads here (the omni.physics.physx double registers PhysX with it)
+            "physics_layer": physics_layer}
 
 
-def start_kit(folders: list, extra: list[str] = ()):
+def start_kit(folders: list, extra: list[str] = (), real_physics_layer: bool = True):
     paths = kit_paths()  # first: importing isaacsim puts kit_app on sys.path
     from kit_app import KitApp
 
@@ -48,6 +52,8 @@ def start_kit(folders: list, extra: list[str] = ()):
             "--enable", "omni.kit.async_engine"]
     for folder in folders:
         argv += ["--ext-folder", str(folder)]
+    if real_physics_layer:
+        argv += ["--ext-path", str(paths["physics_layer"])]
     app = KitApp()
     app.startup(argv + list(extra))
     return app
@@ -72,7 +78,7 @@ def solve(request: dict) -> dict:
     """Kit's solver on the extension in `request["ext_folder"]` (a folder holding the extension's folder)."""
     paths = kit_paths()
     doubles = Path(request["doubles"])
-    app = start_kit([*paths["real_folders"], doubles, request["ext_folder"]])
+    app = start_kit([*paths["real_folders"], doubles, request["ext_folder"]], real_physics_layer=False)
     try:
         manager = app.extension_manager
         ok, solution, error = manager.solve_extensions([EXT_NAME], add_enabled=False, return_only_disabled=False)

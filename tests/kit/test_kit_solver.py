@@ -13,6 +13,7 @@ import pytest
 from tests.kit.harness import EXT_ROOT, FAKE_KIT, SITE, run_kit, run_kit_cli
 
 EXT = "omni.simready.physics_validator"
+CORE = "simready.kit_doubles"  # the doubles' shared state: an extension of its own, standing in for none
 OLD_MANIFEST = Path(__file__).resolve().parent / "data" / "extension_before_issue_23.toml"
 
 
@@ -115,7 +116,10 @@ def test_every_dependency_is_named_in_isaac_sim_6_2s_extension_set(kit_venv):
 
 def test_every_double_stands_in_for_a_6_2_name_and_says_it_is_a_double(kit_venv):
     real, declared = _real_extensions(), _declared_by_the_wheels()
-    stubs = sorted(p for p in (FAKE_KIT / "exts").iterdir() if (p / "config" / "extension.toml").is_file())
+    stubs = sorted(p for p in (FAKE_KIT / "exts").iterdir() if (p / "config" / "extension.toml").is_file()
+                   and p.name != CORE)
+    core = _manifest(FAKE_KIT / "exts" / CORE / "config" / "extension.toml")["package"]
+    assert "Test double" in core["description"] and CORE not in declared and CORE not in real  # shadows nothing
     for folder in stubs:
         package = _manifest(folder / "config" / "extension.toml")["package"]
         assert "Test double" in package["description"] and "test double" in package["title"], folder.name
