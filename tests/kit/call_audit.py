@@ -23,8 +23,8 @@ from pathlib import Path
 
 from tests.kit.api_index import ApiIndex, Class, Function, Module
 
-AUDITED = ("omni.physx", "omni.physics.tensors", "omni.physics.stageupdate", "isaacsim.core.simulation_manager",
-           "omni.kit.app", "omni.ext", "carb")
+AUDITED = ("omni.physx", "omni.physics.tensors", "omni.physics.stageupdate", "omni.physics.core",
+           "isaacsim.core.simulation_manager", "omni.kit.app", "omni.ext", "carb")
 STUB_ONLY = ("omni.ui", "omni.usd", "omni.timeline", "omni.kit.actions.core", "omni.kit.menu.utils",
              "omni.kit.viewport.utility", "omni.kit.test", "omni.kit.ui_test", "pxr.PhysicsSchemaTools")
 NAMESPACES = {"omni", "omni.kit", "omni.physics", "isaacsim", "isaacsim.core", "omni.kit.viewport", "omni.kit.menu",

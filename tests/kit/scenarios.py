@@ -55,19 +55,24 @@ def counts() -> dict:
     import carb.eventdispatcher
     import omni.kit.app
 
-    from tests.fixtures.fake_kit import current
+    from tests.fixtures.fake_kit import current, kit as double
 
     actions, menu, ui = _module("omni.kit.actions.core"), _module("omni.kit.menu.utils"), _module("omni.ui")
 
     kit = current()
+    dispatcher = carb.eventdispatcher.get_eventdispatcher()
     events = [omni.kit.app.GLOBAL_EVENT_UPDATE, omni.kit.app.GLOBAL_EVENT_PRE_UPDATE, omni.kit.app.GLOBAL_EVENT_POST_UPDATE]
-    observers = [o.name for o in carb.eventdispatcher.get_eventdispatcher().get_observers(events)]
+    observers = [o.name for o in dispatcher.get_observers(events)]
+    # Events 2.0 stage events, by the names Kit 110.4 dispatches them under (every StageEventType of the context)
+    stage_names = [kit.usd.stage_event_name(e) for e in double.StageEventType if e is not double.StageEventType.COUNT]
+    stage_observers = [o.name for o in dispatcher.get_observers(stage_names)]
     stage = kit.usd.get_stage()
     window_menu = menu.menus().get("Window", []) if menu else []
     return {
         "kit_observers": sorted(n for n in observers if OURS in n),  # the runner's update loop, the panel's video timer
+        "stage_event_observers": sorted(n for n in stage_observers if OURS in n),
         "timeline_subscriptions": len(kit.timeline.stream.alive()),
-        "stage_event_subscriptions": len(kit.usd.stream.alive()),
+        "stage_event_subscriptions": len(kit.usd.stream.alive()),  # the legacy stream (deprecated in Kit 110.4)
         "simulation_event_subscriptions": len(kit.sim.events.alive()),
         "physics_step_subscriptions": len(kit.sim.pre_step.alive()) + len(kit.sim.post_step.alive()),
         "actions": len(actions.get_action_registry().get_all_actions_for_extension(EXT)) if actions else 0,
@@ -99,6 +104,7 @@ async def _validate(path: str, tests: list[str], timeout: float, stop_after_fram
         await ui_test.menu_click(MENU)
     if ui_test.find(WINDOW) is None:
         raise AssertionError("the Window menu entry did not open the panel")
+    target = ui_test.find(_query("Label", "physics_validator_target")).widget.text  # after OPENED reached the panel
     for box in ui_test.find_all(f"{WINDOW}//Frame/**/CheckBox[*]"):
         name = box.widget.identifier.removeprefix("physics_validator_test_")
         box.widget.model.set_value(name in tests)
@@ -112,7 +118,8 @@ async def _validate(path: str, tests: list[str], timeout: float, stop_after_fram
             break
         await _frames(1)
         waited += 1
-    out = {"progress": text, "kit_frames": current().frames - frames_before, "seconds": round(time.monotonic() - start, 2)}
+    out = {"progress": text, "kit_frames": current().frames - frames_before, "seconds": round(time.monotonic() - start, 2),
+           "target": target, "engine_line": ui_test.find(_query("Label", "physics_validator_engine")).widget.text}
     if stop_after_frames is not None:
         return out
     tree = ui_test.find(_query("TreeView", "physics_validator_verdicts"))
@@ -123,6 +130,44 @@ async def _validate(path: str, tests: list[str], timeout: float, stop_after_fram
     out["report"] = json.loads(report.read_text()) if report.is_file() else None
     window = __import__("omni.ui", fromlist=["Workspace"]).Workspace.get_window(WINDOW)
     out["panel_settings"] = {"video": window.vm.config.run.video, "watchdog_seconds": window.vm.config.run.watchdog_seconds}
+    return out
+
+
+async def _select_first_child() -> dict:
+    """Select a prim under the default prim: the SELECTION_CHANGED stage event must make it the panel's target."""
+    import omni.kit.ui_test as ui_test
+    import omni.usd
+
+    context = omni.usd.get_context()
+    prim = next(iter(context.get_stage().GetDefaultPrim().GetChildren()))
+    context.get_selection().set_selected_prim_paths([str(prim.GetPath())], True)
+    await _frames(2)
+    target = ui_test.find(_query("Label", "physics_validator_target")).widget.text
+    context.get_selection().set_selected_prim_paths([], True)
+    await _frames(1)
+    return {"selected": str(prim.GetPath()), "target": target}
+
+
+async def _newton_active() -> dict:
+    """Newton registered with the real omni.physics registry and switched to (what isaacsim.physics.newton does at
+    start-up with auto_switch_on_startup = true): the engine line, then Validate; PhysX switched back after."""
+    import omni.kit.ui_test as ui_test
+    import omni.ui
+
+    from tests.fixtures.fake_kit import current
+
+    registry = current().physics_registry
+    registry.register_newton()
+    await _frames(1)
+    line = ui_test.find(_query("Label", "physics_validator_engine")).widget.text
+    frames = current().frames
+    await ui_test.find(_query("Button", "physics_validator_validate")).click()
+    vm = omni.ui.Workspace.get_window(WINDOW).vm
+    out = {"engine_line": line, "message": vm.message, "progress": ui_test.find(
+        _query("Label", "physics_validator_progress")).widget.text, "frames_run": current().frames - frames}
+    registry.switch_to("PhysX")
+    await _frames(1)
+    out["engine_line_after"] = ui_test.find(_query("Label", "physics_validator_engine")).widget.text
     return out
 
 
@@ -151,6 +196,8 @@ async def lifecycle(request: dict) -> dict:
     for fixture in request["fixtures"]:
         result = await _validate(fixture["path"], fixture["tests"], timeout)
         step(f"validated {fixture['name']}", **result)
+    step("selected", **(await _select_first_child()))
+    step("newton active", **(await _newton_active()))
     manager.set_extension_enabled_immediate(EXT, False)
     step("disabled", enabled=manager.is_extension_enabled(EXT))
     await _frames(3)

@@ -21,8 +21,9 @@ PACKAGE = "omni.simready.physics_validator"
 PACKAGE_ROOT = EXT_ROOT / "omni" / "simready" / "physics_validator"
 # every module of the Kit layer (the ones that import omni.* or carb)
 KIT_LAYER = ["extension.py", "ui/window.py", "live/runner.py", "live/open_stage.py", "live/viewport.py",
-             "engines/kit/engine.py", "engines/kit/layer.py"]
-REAL = ["omni.physx", "omni.physics.tensors", "omni.physx.tensors", "omni.physics.stageupdate", "omni.physics.physx"]
+             "live/active_engine.py", "engines/kit/engine.py", "engines/kit/layer.py"]
+REAL = ["omni.physx", "omni.physics.tensors", "omni.physx.tensors", "omni.physics.stageupdate", "omni.physics.physx",
+        "omni.physics"]
 
 
 def _index() -> ApiIndex:
@@ -66,7 +67,8 @@ def test_the_calls_that_matter_are_among_the_checked(findings):
                  "overwrite_gpu_setting", "get_overwrite_gpu_setting", "reset_simulation", "attach_stage",
                  "apply_force_at_pos", "create_simulation_view", "create_articulation_view", "set_dof_position_targets",
                  "observe_event", "GLOBAL_EVENT_UPDATE", "get_settings", "get_extension_name", "log_warn", "Float3",
-                 "get_enabled_extension_id", "dof_paths"):
+                 "get_enabled_extension_id", "dof_paths", "get_physics_interface", "get_simulation_ids",
+                 "get_simulation_name", "is_simulation_active", "get_kit_version", "is_extension_enabled", "log_info"):
         assert name in checked, name
 
 

@@ -16,7 +16,7 @@ EXT = "omni.simready.physics_validator"
 ALL_TESTS = ["ground_drop", "velocity_limit", "full_range_sweep", "drive_gain_validation", "effort_limit"]
 USER_GPU = 1  # the user's persistent GPU override (force GPU): a run forces CPU (0) and must put 1 back
 WATCHDOG = 77  # set on Kit's command line: the panel must get it through carb.settings
-NOTHING_HELD = {"kit_observers": [], "timeline_subscriptions": 0, "stage_event_subscriptions": 0,
+NOTHING_HELD = {"kit_observers": [], "stage_event_observers": [], "timeline_subscriptions": 0, "stage_event_subscriptions": 0,
                 "simulation_event_subscriptions": 0, "physics_step_subscriptions": 0, "actions": 0, "menu_items": 0,
                 "show_window_fns": 0, "windows": 0, "session_sublayers": 0, "simulation_layer": None,
                 "gpu_override": USER_GPU, "timeline_stopped": True}
@@ -78,7 +78,10 @@ def test_enable_disable_enable_really_subscribed_before_it_unsubscribed(lifecycl
     held = running["counts"]
     assert held["kit_observers"] == ["physics_validator.runner", "physics_validator.video"]
     assert held["timeline_subscriptions"] == 1 and held["physics_step_subscriptions"] == 2
-    assert held["simulation_event_subscriptions"] == 1 and held["stage_event_subscriptions"] == 2
+    # stage events through Events 2.0 (the runner's CLOSING / CLOSED, the panel's OPENED / CLOSED / SELECTION_CHANGED),
+    # none on the legacy stream Kit 110.4 deprecates
+    assert held["stage_event_observers"] == ["physics_validator.runner"] * 2 + ["physics_validator.stage"] * 3
+    assert held["simulation_event_subscriptions"] == 1 and held["stage_event_subscriptions"] == 0
     assert held["session_sublayers"] == 1 and held["simulation_layer"] and held["gpu_override"] == 0
     again = steps["enabled again"]
     assert again["ok"] and again["enabled"] and again["counts"]["actions"] == 1
@@ -93,7 +96,7 @@ def _headless(fixture) -> dict:
 
 
 @pytest.mark.parametrize("which", ["validated arm", "validated kinematic box"])
-def test_the_panel_in_kit_gives_the_headless_physx_engines_verdicts(lifecycle, fixtures, physx_available, which):
+def test_the_panel_in_kit_gives_the_headless_physx_engines_verdicts(lifecycle, fixtures, headless_physx, which):
     _run, _record, steps = lifecycle
     fixture = next(f for f in fixtures if which.endswith(f["name"]))
     step = steps[which]
@@ -105,14 +108,42 @@ def test_the_panel_in_kit_gives_the_headless_physx_engines_verdicts(lifecycle, f
     cells = step["cells"]  # the verdict column the panel shows, row by row
     assert [cells[cells.index(name) + 1] for name in fixture["tests"]] == [in_kit[n] for n in fixture["tests"]]
     assert step["counts"] == {**NOTHING_HELD, "kit_observers": ["physics_validator.video"],
-                              "stage_event_subscriptions": 1, "actions": 1, "menu_items": 1, "show_window_fns": 1,
-                              "windows": 1}
+                              "stage_event_observers": ["physics_validator.stage"] * 3, "actions": 1, "menu_items": 1,
+                              "show_window_fns": 1, "windows": 1}
+    assert step["engine_line"] == ("Verdicts judged by PhysX (omni.physx). Isaac Sim runs PhysX too (omni.physics: "
+                                   "active simulation PhysX).")  # the real omni.physics 110.4.4 registry answered
+
+
+def test_the_panels_target_follows_the_stage_events_kit_110_4_sends(lifecycle, fixtures):
+    """Events 2.0 stage events (`stage_event_name`): a stage opened while the panel is open (OPENED) and a selection
+    (SELECTION_CHANGED) become the panel's target; an observer on a wrong event name would leave the old one."""
+    _run, _record, steps = lifecycle
+    assert steps["validated kinematic box"]["target"] == "/Asset (default prim)"  # opened after the arm's panel
+    assert steps["validating (to disable mid-test)"]["target"] == "/Arm (default prim)"
+    selected = steps["selected"]
+    assert selected["target"] == f"{selected['selected']} (selection)"
+
+
+def test_with_newton_active_the_panel_says_physx_judged_and_refuses_a_live_run(lifecycle, fixtures):
+    """Newton registered with the real omni.physics 110.4.4 registry and switched to, as isaacsim.physics.newton does
+    at start-up: the engine line names both engines and the headless Newton command; Validate starts nothing."""
+    _run, _record, steps = lifecycle
+    box = fixtures[-1]["path"]
+    newton = steps["newton active"]
+    assert newton["engine_line"].startswith("Verdicts judged by PhysX (omni.physx). Your scene runs Newton, not PhysX "
+                                            "(omni.physics: active simulation Newton)"), newton["engine_line"]
+    assert f"simready-physics validate {box} --engine newton" in newton["engine_line"]
+    assert newton["message"].startswith("Not validated: Isaac Sim is running Newton, not PhysX"), newton["message"]
+    assert newton["progress"] == "stopped: no results"
+    assert newton["counts"]["kit_observers"] == ["physics_validator.video"]  # no runner loop was started
+    assert newton["engine_line_after"].endswith("Isaac Sim runs PhysX too (omni.physics: active simulation PhysX).")
 
 
 def test_a_fail_is_logged_as_a_kit_warning_and_nothing_as_an_error(lifecycle):
     run, _record, _steps = lifecycle
     warnings = [m for source, m in run.log("Warning") if source.startswith(EXT)]
     assert sum(m.startswith("physics validator: ground_drop FAIL: ") for m in warnings) == 2, warnings
+    assert sum(m.startswith("physics validator: Not validated: Isaac Sim is running Newton") for m in warnings) == 1
     assert any(m.startswith("physics validator: ") and " ERROR: the extension shut down" in m for m in warnings)
     assert run.log("Error") == [] and run.log("Fatal") == []
     assert run.returncode == 0

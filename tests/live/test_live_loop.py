@@ -413,7 +413,7 @@ def test_a_closing_stage_that_never_reports_closed_ends_the_run_after_the_watchd
     vm.validate()
     loop = runner._loop
     kit.frames_until(lambda: loop.phase == Phase.RUNNING)
-    kit.usd.stream.dispatch(kit_module().StageEventType.CLOSING)  # and no CLOSED after it
+    kit.usd.stage_event(kit_module().StageEventType.CLOSING)  # and no CLOSED after it
     assert loop.phase == Phase.CLOSING and vm.state == PanelState.RUNNING
     for _ in range(10):
         clock.now += 1.0

@@ -1,19 +1,23 @@
 """Kit entry point: wires the panel into Kit, nothing else.
 
-A Window menu entry (through the action registry), the workspace show function for the window,
-the test registry (built-ins + entry-point plugins) and a stage-event subscription that keeps the
-panel's target current. `on_shutdown` tears a running validation down synchronously
-(`KitLiveRunner.shutdown()`: step subscriptions and views dropped, the timeline stopped with commit(),
-the session sublayer removed once PhysX has reset, GPU override and simulation layer put back; the next
-frame may never come), drops every subscription, removes the menu entry and the action, and destroys the
-window so hot reload leaves nothing behind.
+A Window menu entry (through the action registry), the workspace show function for the window, the test registry
+(built-ins + entry-point plugins) and stage-event observers that keep the panel's target current. On start it logs
+one line of its own (`carb.log_info`: its version, the engine it validates with, the engine Isaac Sim is running, its
+target and the Kit it runs on), so a Kit log shows it started. `on_shutdown` tears a running validation down
+synchronously (`KitLiveRunner.shutdown()`: step subscriptions and views dropped, the timeline stopped with commit(),
+the session sublayer removed once PhysX has reset, GPU override and simulation layer put back; the next frame may
+never come), drops every subscription, removes the menu entry and the action, and destroys the window so hot reload
+leaves nothing behind.
 
 Kit-only (imports omni.* at module level). Target Isaac Sim 6.x (Kit 110.x), kept for 5.1 (Kit 107.3). omni.ext
 and carb.settings are checked against the real Isaac Sim 6.2 wheels (tests/kit/test_call_audit.py). omni.ui,
 omni.usd, omni.kit.actions.core and omni.kit.menu.utils ship only as PyPI stubs: the action, menu, workspace and
 stage-event patterns follow isaac-sim/IsaacSim source/extensions/isaacsim.robot_setup.gain_tuner/.../extension.py
 (5.1) and omni.physx.supportui / omni.physx.demos 110.4.4 (`register_action`, `set_show_window_fn`, in the 6.2
-wheels). Kit's extension manager enables, disables and re-enables this class in the kit test tier, on a real Kit
+wheels). Stage events come through Events 2.0, as 6.2's own extensions observe them (omni.physx.supportui 110.4.4
+`scripts/extension.py`: `observe_event(event_name=usd_context.stage_event_name(omni.usd.StageEventType.
+SELECTION_CHANGED), ...)`); Isaac Sim 5.1 has the same `stage_event_name` (live/runner.py says where), so one code
+serves both. Kit's extension manager enables, disables and re-enables this class in the kit test tier, on a real Kit
 110.4 kernel over test doubles of those extensions (tests/kit/test_kit_lifecycle.py).
 """
 
@@ -22,15 +26,21 @@ from __future__ import annotations
 import gc
 from typing import TYPE_CHECKING
 
+import carb
+import carb.eventdispatcher
 import carb.settings
 import omni.ext
+import omni.kit.app
 import omni.kit.actions.core
 import omni.kit.menu.utils
 import omni.ui as ui
 import omni.usd
 from omni.kit.menu.utils import MenuItemDescription
 
+from ._version import __version__
+from .live.active_engine import read_active_engine
 from .physics_tests import default_registry
+from .ui.engine_line import startup_line
 
 if TYPE_CHECKING:
     from .live.runner import KitLiveRunner
@@ -40,6 +50,7 @@ if TYPE_CHECKING:
 WINDOW_TITLE = "Physics Validator"
 ACTION_ID = "toggle_physics_validator_window"
 MENU_PATH = "Window"
+STAGE_OBSERVER = "physics_validator.stage"
 
 __all__ = ["PhysicsValidatorExtension"]
 
@@ -54,7 +65,7 @@ class PhysicsValidatorExtension(omni.ext.IExt):
         self._window: ValidatorWindow | None = None
         self._view_model: ValidatorViewModel | None = None
         self._runner: KitLiveRunner | None = None
-        self._stage_sub = None
+        self._stage_observers: list = []
         ui.Workspace.set_show_window_fn(self.window_title, self.show_window)
         omni.kit.actions.core.get_action_registry().register_action(
             self._ext_name,
@@ -77,6 +88,8 @@ class PhysicsValidatorExtension(omni.ext.IExt):
             )
         ]
         omni.kit.menu.utils.add_menu_items(self._menu_items, MENU_PATH)
+        carb.log_info(startup_line(ext_id, __version__, read_active_engine(),
+                                   omni.kit.app.get_app().get_kit_version()))
 
     # -- window ------------------------------------------------------------------------------------
     def is_visible(self) -> bool:
@@ -91,12 +104,17 @@ class PhysicsValidatorExtension(omni.ext.IExt):
             self._runner = KitLiveRunner()
             self._view_model = ValidatorViewModel(runner=self._runner, registry=self._registry)
             self._apply_settings(self._view_model)
-            self._window = ValidatorWindow(self.window_title, self._view_model)
+            self._window = ValidatorWindow(self.window_title, self._view_model, active_engine=self._runner.active_engine)
             self._window.set_visibility_changed_fn(self._on_visibility_changed)
             self._sync_stage()
-            self._stage_sub = omni.usd.get_context().get_stage_event_stream().create_subscription_to_pop(
-                self._on_stage_event, name="physics_validator.stage"
-            )
+            context, dispatcher = omni.usd.get_context(), carb.eventdispatcher.get_eventdispatcher()
+            stage_events = omni.usd.StageEventType
+            # what changes the panel's target: the open stage, its default prim, the selection
+            self._stage_observers = [
+                dispatcher.observe_event(event_name=context.stage_event_name(event), on_event=self._on_stage_event,
+                                         observer_name=STAGE_OBSERVER)
+                for event in (stage_events.OPENED, stage_events.CLOSED, stage_events.SELECTION_CHANGED)
+            ]
         if self._window is not None:
             self._window.visible = visible
         omni.kit.menu.utils.refresh_menu_items(MENU_PATH)
@@ -119,13 +137,8 @@ class PhysicsValidatorExtension(omni.ext.IExt):
     def _on_visibility_changed(self, visible: bool) -> None:
         omni.kit.menu.utils.refresh_menu_items(MENU_PATH)
 
-    def _on_stage_event(self, event) -> None:
-        if event.type in (
-            int(omni.usd.StageEventType.OPENED),
-            int(omni.usd.StageEventType.CLOSED),
-            int(omni.usd.StageEventType.SELECTION_CHANGED),
-        ):
-            self._sync_stage()
+    def _on_stage_event(self, _event) -> None:
+        self._sync_stage()
 
     def _sync_stage(self) -> None:
         context = omni.usd.get_context()
@@ -144,7 +157,7 @@ class PhysicsValidatorExtension(omni.ext.IExt):
 
     # -- shutdown ----------------------------------------------------------------------------------
     def on_shutdown(self) -> None:
-        self._stage_sub = None
+        self._stage_observers = []
         if self._runner is not None:
             self._runner.shutdown()  # synchronous: a cancel() alone would wait for a frame that may never come
             self._runner = None

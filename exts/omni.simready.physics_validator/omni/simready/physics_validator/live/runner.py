@@ -22,8 +22,13 @@ and Isaac Sim 6.2's own use (isaacsim.core.simulation_manager 1.17.4 subscribes 
   omni/extensions/runtime/source/omni.physx/bindings/BindingsPhysXPython.cpp:576-581, 734-749, 858-893);
 - `carb.eventdispatcher.get_eventdispatcher().observe_event(event_name=omni.kit.app.GLOBAL_EVENT_UPDATE, ...)`
   once per app frame (IsaacSim source/extensions/isaacsim.robot_setup.gain_tuner/.../extension.py:157-162);
-- `omni.usd.get_context().get_stage_event_stream().create_subscription_to_pop(fn, name=)` with
-  `StageEventType.CLOSING` / `CLOSED` (gain_tuner extension.py:113-114, 182-187);
+- stage events through Events 2.0, as Isaac Sim 6.2's own extensions observe them:
+  `observe_event(event_name=omni.usd.get_context().stage_event_name(omni.usd.StageEventType.CLOSING), ...)` and
+  CLOSED (isaacsim.core.simulation_manager 1.17.4 `_setup_stage_close_callback`; the same API in Isaac Sim 5.1:
+  IsaacSim v5.1.0 source/extensions/isaacsim.core.simulation_manager/python/impl/simulation_manager.py:104, and
+  `stage_event_name(self, event: StageEventType) -> str` in Isaac Sim 5.0's generated omni.usd stubs). Kit 110.4
+  marks the legacy `get_stage_event_stream()` deprecated ("Use Events 2.0", kit/dev/include/omni/usd/UsdContext.h);
+- the engine Play steps (`active_engine.read_active_engine()`, omni.physics): a run starts only when it is PhysX;
 - `carb.log_warn` for a verdict other than PASS (never `log_error`: omni.kit.test fails a run on `[Error]` lines).
 """
 
@@ -34,6 +39,8 @@ from typing import Any, Callable
 
 from ..engines.kit.engine import KitPhysxEngine
 from ..engines.kit.layer import CPU_ONLY, UserState
+from ..ui.engine_line import ActiveEngine, why_not_live
+from .active_engine import read_active_engine
 from .loop import LiveLoop
 from .open_stage import read_open_stage
 from .viewport import ViewportRecorder
@@ -56,6 +63,12 @@ class KitLiveRunner:
     def start(self, request, sink) -> None:
         if self._loop is not None and not self._loop.done:
             sink.on_error("a validation is already running")
+            return
+        why_not = why_not_live(self.active_engine(), request.asset_path)
+        if why_not is not None:  # Play would step another engine: no PhysX step would ever come
+            self.warn(f"physics validator: {why_not}")
+            sink.on_error(why_not)
+            sink.on_finished(complete=False)
             return
         try:
             asset = read_open_stage(self.usd_context_name, request.target)
@@ -80,6 +93,9 @@ class KitLiveRunner:
         if self._loop is not None:
             self._loop.shutdown()
         self.finished()
+
+    def active_engine(self) -> ActiveEngine:
+        return read_active_engine()
 
     @property
     def running(self) -> bool:
@@ -167,7 +183,6 @@ class KitLiveRunner:
         loop = self._loop
         assert loop is not None  # made by start()
         stop_type = int(omni.timeline.TimelineEventType.STOP)
-        closing, closed = int(omni.usd.StageEventType.CLOSING), int(omni.usd.StageEventType.CLOSED)
         resumed, stopped = int(SimulationEvent.RESUMED), int(SimulationEvent.STOPPED)
 
         def on_simulation(event) -> None:
@@ -176,12 +191,14 @@ class KitLiveRunner:
             elif event.type == stopped:
                 loop.on_physics_stopped()
 
-        def on_stage(event) -> None:
-            if event.type in (closing, closed):
-                loop.on_stage_closing(closed=event.type == closed)
+        context = omni.usd.get_context(self.usd_context_name)
+        dispatcher = carb.eventdispatcher.get_eventdispatcher()
+
+        def on_stage(closed: bool):
+            return lambda _event: loop.on_stage_closing(closed=closed)
 
         self._observers = [
-            carb.eventdispatcher.get_eventdispatcher().observe_event(
+            dispatcher.observe_event(
                 event_name=omni.kit.app.GLOBAL_EVENT_UPDATE, on_event=lambda _e: loop.update(), observer_name=OBSERVER
             ),
             # order -100: ahead of other STOP subscribers, so the edit target is on our sublayer when the reset runs
@@ -189,9 +206,9 @@ class KitLiveRunner:
                 stop_type, lambda _e: loop.on_timeline_stop(), order=-100, name=OBSERVER
             ),
             self._physx().get_simulation_event_stream_v2().create_subscription_to_pop(on_simulation, name=OBSERVER),
-            omni.usd.get_context(self.usd_context_name).get_stage_event_stream().create_subscription_to_pop(
-                on_stage, name=OBSERVER
-            ),
+            *(dispatcher.observe_event(event_name=context.stage_event_name(event), on_event=on_stage(closed),
+                                       observer_name=OBSERVER)
+              for event, closed in ((omni.usd.StageEventType.CLOSING, False), (omni.usd.StageEventType.CLOSED, True))),
         ]
 
 

@@ -48,13 +48,14 @@ class TestRegistryAndExtension(omni.kit.test.AsyncTestCase):
             ext.show_window(True)
             await omni.kit.app.get_app().next_update_async()
             self.assertTrue(ext.is_visible())
+            self.assertEqual(len(ext._stage_observers), 3)  # OPENED, CLOSED, SELECTION_CHANGED through Events 2.0
         finally:
             ext.on_shutdown()
         await omni.kit.app.get_app().next_update_async()
         self.assertIsNone(registry.get_action(ext_name, ACTION_ID))
         self.assertIsNone(ext._window)
         self.assertEqual(ext._menu_items, [])
-        self.assertIsNone(ext._stage_sub)
+        self.assertEqual(ext._stage_observers, [])
         self.assertIsNone(ui.Workspace.get_window(_LifecycleCheck.window_title))
 
 

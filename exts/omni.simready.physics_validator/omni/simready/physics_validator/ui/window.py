@@ -14,6 +14,7 @@ from typing import Callable
 
 import omni.ui as ui
 
+from .engine_line import ActiveEngine, engine_line, judged_by
 from .rows import VerdictRow
 from .view_model import PanelState, ValidatorViewModel
 
@@ -75,9 +76,12 @@ class VerdictDelegate(ui.AbstractItemDelegate):
 
 
 class ValidatorWindow(ui.Window):
-    def __init__(self, title: str, view_model: ValidatorViewModel):
+    def __init__(self, title: str, view_model: ValidatorViewModel,
+                 active_engine: Callable[[], ActiveEngine | None] | None = None):
+        """`active_engine`: reads the engine Isaac Sim steps on Play (the Kit runner's), for the engine line."""
         super().__init__(title, width=720, height=820, visible=False, dockPreference=ui.DockPreference.RIGHT_BOTTOM)
         self.vm = view_model
+        self._active_engine = active_engine or (lambda: None)
         self._selected: VerdictRow | None = None
         self._video_test: str | None = None
         self._provider = ui.ByteImageProvider()
@@ -102,6 +106,7 @@ class ValidatorWindow(ui.Window):
         with ui.ScrollingFrame():
             with ui.VStack(spacing=6, height=0):
                 self._target_label = ui.Label(self.vm.target_text, identifier="physics_validator_target")
+                self._engine_label = ui.Label(self._engine_text(), word_wrap=True, identifier="physics_validator_engine")
                 with ui.CollapsableFrame("Tests and thresholds", collapsed=False):
                     with ui.VStack(spacing=2):
                         for option in self.vm.tests:
@@ -197,6 +202,8 @@ class ValidatorWindow(ui.Window):
         if topic == "target":
             self._target_label.text = self.vm.target_text
         elif topic in ("progress", "state"):
+            if topic == "state":
+                self._refresh_engine_line()
             self._progress_model.set_value(self.vm.progress)
             self._progress_label.text = self.vm.progress_text
             self._refresh_buttons()
@@ -214,6 +221,16 @@ class ValidatorWindow(ui.Window):
             self._readback_frame.rebuild()
         elif topic == "video" and self._video_test is None:
             self._show_video(self.vm.current_test)
+
+    def _engine_text(self) -> str:
+        """Which engine judged the verdicts on show and which one Isaac Sim runs (read again every frame)."""
+        return engine_line(self._active_engine(), judged_by(r.engine for r in self.vm.results), self.vm.asset_path)
+
+    def _refresh_engine_line(self) -> None:
+        if hasattr(self, "_engine_label"):  # built
+            text = self._engine_text()
+            if text != self._engine_label.text:
+                self._engine_label.text = text
 
     def _refresh_buttons(self) -> None:
         self._validate_btn.enabled = self.vm.can_validate
@@ -288,6 +305,7 @@ class ValidatorWindow(ui.Window):
         )
 
     def _on_update(self, event) -> None:
+        self._refresh_engine_line()  # an engine switched (isaacsim.physics.newton, SimulationManager) shows at once
         video = self._video()
         dt = 1.0 / 60.0
         try:
