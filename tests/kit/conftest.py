@@ -8,7 +8,8 @@ and Kit's `[Warning]` / `[Error]` lines go to the process's stdout, where omni.k
 them. So each scenario is one Kit process, and the assertions stay here, beside the headless engines they compare to.
 
 Without the venv the tier is skipped with the command that installs it; `SIMREADY_KIT_TIER=required` (set by
-tools/run_tests.sh, hence CI) turns that skip into a failure, `SIMREADY_KIT_TIER=skip` skips the tier.
+tools/run_tests.sh, hence CI) turns that skip into a failure, `SIMREADY_KIT_TIER=skip` skips the tier. The same holds
+for the headless physx engine the verdict comparisons need (`headless_physx`): required means required.
 """
 
 from __future__ import annotations
@@ -21,13 +22,30 @@ import pytest
 from tests.kit.harness import VENV_PYTHON, kit_tier_missing
 
 
+def _missing(why: str) -> None:
+    """A skip, or a failure under SIMREADY_KIT_TIER=required."""
+    if os.environ.get("SIMREADY_KIT_TIER") == "required":
+        pytest.fail(f"SIMREADY_KIT_TIER=required: {why}")
+    pytest.skip(why)
+
+
 @pytest.fixture(scope="session")
 def kit_venv() -> Path:
     if os.environ.get("SIMREADY_KIT_TIER") == "skip":
         pytest.skip("SIMREADY_KIT_TIER=skip")
     why = kit_tier_missing()
     if why:
-        if os.environ.get("SIMREADY_KIT_TIER") == "required":
-            pytest.fail(why)
-        pytest.skip(why)
+        _missing(why)
     return VENV_PYTHON
+
+
+@pytest.fixture(scope="session")
+def headless_physx(kit_venv) -> bool:
+    """The headless physx engine (ovphysx) in this Python, which the panel's verdicts are compared with."""
+    try:
+        from omni.simready.physics_validator.engines import engine_class
+
+        engine_class("physx")
+    except Exception as exc:  # noqa: BLE001 - reported as the reason
+        _missing(f"the headless physx engine does not import here: {exc}")
+    return True
