@@ -22,8 +22,8 @@ KIT_LAYER = {"extension", "ui.window", "tests.test_extension", "tests.test_kit_e
 # The Kit engine, the live frontend and the panel: they import omni only inside functions, so they import here.
 KIT_SIDE_OMNI_FREE = (
     "engines.kit", "engines.kit.engine", "engines.kit.layer", "engines.kit.dof_map", "engines.validation_layer",
-    "live", "live.loop", "live.runner", "live.open_stage", "live.viewport",
-    "ui", "ui.view_model", "ui.rows", "ui.video", "ui.headless_runner",
+    "live", "live.loop", "live.runner", "live.open_stage", "live.viewport", "live.active_engine",
+    "ui", "ui.view_model", "ui.rows", "ui.video", "ui.headless_runner", "ui.engine_line",
 )
 
 
