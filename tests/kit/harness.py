@@ -41,7 +41,11 @@ class KitRun:
                 if (m := LOG_LINE.search(line)) and m["level"] == level]
 
     def check(self) -> dict:
-        assert "exception" not in self.result, self.result.get("traceback") or self.result
+        """The driver's record; a scenario that raised fails with its exception, Kit's first [Error] lines (often
+        the cause: an exception inside a Kit callback is logged, not raised) and its traceback."""
+        if "exception" in self.result:
+            errors = [f"[Error] [{source}] {message}" for source, message in self.log("Error")][:3]
+            raise AssertionError("\n".join([self.result["exception"], *errors, self.result.get("traceback", "")]))
         return self.result
 
 
