@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -23,7 +22,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from .reports.pipe_console import PipeConsole
+from .reports.pipe_console import PipeConsole, closed_pipe_is_done
 from .core.status import ExitCode, Status, exit_code_for
 
 DEFAULT_OUT = "simready-report"
@@ -146,15 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The console script. A reader that closes the pipe early (`simready-physics list-tests | head -1`) took what it
-    wanted: exit 0 with no message, and nothing more written to the closed pipe (Python's own advice for SIGPIPE)."""
-    try:
-        code = _main(argv)
-        sys.stdout.flush()  # buffered output reaches a closed pipe here, not at interpreter exit
-        return code
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return ExitCode.OK
+    """The console script; a reader closing the pipe early is no error (reports.pipe_console.closed_pipe_is_done)."""
+    return closed_pipe_is_done(_main, argv)
 
 
 def _main(argv: list[str] | None) -> int:

@@ -72,7 +72,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
         assets.append({"a": asset, "slug": slug, "tests": tests, "cells": cells, "status": status,
                        "name": Path(asset.path).name, "folder": Path(asset.path).parent.name,
                        "cached": _cached_text(cached, len(asset.tests)), "cached_tests": ", ".join(cached),
-                       "fix": view.fix_view(asset.fix, html_dir), "readback": readback_view.tables(asset),
+                       "fix": view.fix_view(asset.fix, html_dir), "readback": readback_view.tables(asset, flagged_only=True),
                        "status_with_fix": asset.fix.verdict_with_layer() if asset.fix is not None else "",
                        "glance": view.glance(asset, registry)})
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Callable
 
 from rich.console import Console
 
@@ -17,3 +18,15 @@ class PipeConsole(Console):
     def on_broken_pipe(self) -> None:
         self.quiet = True
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def closed_pipe_is_done(command: Callable[..., int], *args) -> int:
+    """Run a command; a reader that closed stdout early (`... | head -1`) took what it wanted: exit 0 with no message,
+    nothing more written to the closed pipe. Buffered output meets the closed pipe at the flush here, not at exit."""
+    try:
+        code = command(*args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

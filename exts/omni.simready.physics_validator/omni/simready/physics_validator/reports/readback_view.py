@@ -56,14 +56,14 @@ def row(entry: ReadbackEntry) -> dict:
             "explains": list(entry.explains), "fix": entry.fix}
 
 
-def tables(asset: AssetResult) -> dict | None:
+def tables(asset: AssetResult, flagged_only: bool = False) -> dict | None:
     """{"joints": rows, "bodies": rows, "counts": {flag: n}, "clean": n, "engine", "settings", "error", "seconds"} or
-    None. Only flagged values are rows (the report is read for its verdicts first); `clean` counts the values the
-    runtime read as authored, which the JSON report keeps."""
+    None. `flagged_only` (the HTML report, read for its verdicts first): only flagged values are rows, and `clean`
+    counts the values the runtime read as authored, which the JSON report keeps; the panel shows every row."""
     readback = asset.runtime_readback
     if readback is None:
         return None
-    entries = [e for e in ordered(readback.entries) if e.flag]
+    entries = [e for e in ordered(readback.entries) if e.flag or not flagged_only]
     return {"joints": [row(e) for e in entries if e.joint], "bodies": [row(e) for e in entries if e.body],
             "counts": dict(Counter(e.flag for e in readback.entries if e.flag)), "engine": readback.engine,
             "clean": sum(1 for e in readback.entries if not e.flag),
