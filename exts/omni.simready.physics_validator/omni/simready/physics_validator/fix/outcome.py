@@ -241,6 +241,7 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
                 why = (f"{where} even under an unlimited probe drive; with the collisions of {pairs} filtered it reaches it: "
                        "collision geometry stops it, not the drive. Fix the colliders, filter the pair, or narrow the joint's "
                        "limits")
+            if info.get("collision"):
                 out.append(NotFixable(joint=m.name, path=path, test=test, cause="collision", why=why, bodies=bodies))
             else:
                 assert asset is not None  # read above: a joint is blocked
