@@ -90,3 +90,60 @@ def test_an_asset_where_no_test_applies_has_nothing_to_fix(tmp_path):
                      names=["ground_drop", "effort_limit"])
     _prepare(state, set(), FixTargets())
     assert (state.done, state.status) == (True, "nothing_to_fix"), state.summary
+
+
+def _blocked_state(tmp_path, info: dict):
+    """A first drive's round whose re-run fails full_range_sweep on `joint` (SKIP before), the probe having found it
+    blocked at its max endpoint with `info`."""
+    from omni.simready.physics_validator.core.fix_rules import JointAllowance
+    from omni.simready.physics_validator.fix.outcome import named_joints
+    from omni.simready.physics_validator.fix.plan import Plan
+    from omni.simready.physics_validator.fix.probe import JointMeasure, ProbeResult
+
+    asset = horizontal_arm(tmp_path / "arm.usda")
+    row = JointRow(joint="joint", path=JOINT, status=Status.FAIL, reason="did not reach and hold max endpoint 69.6°")
+    before = AssetResult(path=str(asset), tests=[TestResult(name="full_range_sweep", status=Status.SKIP)])
+    state = AssetFix(before=before, work=tmp_path, config=ValidationConfig.defaults(default_registry()),
+                     names=["full_range_sweep"])
+    state.diagnosis = diagnose(before, read_asset(asset), default_registry())
+    state.allow = {JOINT: JointAllowance(hold=0.0, ends={"max": 1.2}, ends_test="full_range_sweep",
+                                         deflections=[("max", "full_range_sweep hold at max", 0.1)])}
+    measure = JointMeasure(JOINT, "joint", True, friction=1.0, blocked={"max": info})
+    state.plan = Plan(probe=ProbeResult(joints={JOINT: measure}))
+    tried = Round(1, {}, {}, tmp_path / "l", tmp_path / "c",
+                  after=AssetResult(path=str(asset), tests=[TestResult(name="full_range_sweep", status=Status.FAIL,
+                                                                       joints=[row])]))
+    compare(before, tried)
+    state.rounds.append(tried)
+    return state, named_joints(state)
+
+
+def test_a_joint_stopped_by_a_collision_nobody_saw_is_named_and_does_not_block_acceptance(tmp_path):
+    """The Z1's joint4: stopped 43° short; filtering every collision of the links it moves frees it (`unseen`). It
+    is named `collision`, so the first drives' SKIP -> FAIL there is no unnamed regression (the round stays clean)."""
+    state, named = _blocked_state(tmp_path, {"error": 0.752, "pairs": [], "collision": True, "unseen": True,
+                                             "all_filtered": True, "pull": 376.0})
+    assert JOINT in named and state.rounds[0].worse == [("full_range_sweep", JOINT)]
+    result = build_result(state, None, FixTargets())
+    (item,) = [n for n in result.not_fixable if n.joint == "joint" and n.cause == "collision"]
+    assert "every collision of the links it moves" in item.why and "stops at" in item.why
+
+
+def test_a_joint_stopped_inside_its_tolerance_is_not_named_blocked(tmp_path):
+    """The Z1 gripper stopped 1.94° (0.034 rad) short of an endpoint judged within 0.1 rad: no failure of the test's,
+    so no 'blocked' cause (it read 'blocked at -7.06° of -9°' within the 5.73° tolerance)."""
+    _, named = _blocked_state(tmp_path, {"error": -0.034, "pairs": [], "collision": False, "all_filtered": True,
+                                         "pull": 10.0})
+    assert JOINT not in named
+
+
+def test_a_blocked_joint_names_only_causes_the_asset_has(tmp_path):
+    """Still stopped with every collision filtered: not collision geometry, and its 1 N·m of friction against the
+    probe's 376 N·m pull is not it either; no mimic or loop is mentioned on an arm that has neither."""
+    state, named = _blocked_state(tmp_path, {"error": 0.752, "pairs": [], "collision": False, "all_filtered": True,
+                                             "pull": 376.0})
+    assert JOINT in named
+    (item,) = [n for n in build_result(state, None, FixTargets()).not_fixable if n.cause == "blocked"]
+    assert "not collision geometry" in item.why and "not its joint friction (1 N·m against the probe's pull of 376 N·m)" \
+        in item.why
+    assert "mimic" not in item.why and "loop" not in item.why
