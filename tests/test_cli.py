@@ -342,16 +342,16 @@ def test_a_folder_run_never_validates_its_own_report_folder(tmp_path):
 
 
 def test_an_interrupted_run_exits_3_even_after_a_fail():
-    from omni.simready.physics_validator.cli import _exit_code
+    from omni.simready.physics_validator.cli.validate import exit_code
     from omni.simready.physics_validator.core.results import AssetResult, RunReport, TestResult
     from omni.simready.physics_validator.core.status import Status
 
     report = RunReport(complete=False,
                        assets=[AssetResult(path="a.usda", tests=[TestResult(name="ground_drop", status=Status.FAIL)])])
     written = [("JSON", "r.json"), ("JUnit", "j.xml")]
-    assert _exit_code(report, written) == 3
+    assert exit_code(report, written) == 3
     report.complete = True
-    assert _exit_code(report, written) == 1
+    assert exit_code(report, written) == 1
 
 
 @pytest.mark.parametrize("args", [("list-tests",), ("show-config",), ("validate", "ASSET", "--tests", "ground_drop")])

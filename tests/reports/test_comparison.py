@@ -8,7 +8,7 @@ import pytest
 from rich.console import Console
 
 from omni.simready.physics_validator.cli import main
-from omni.simready.physics_validator.cli import parse_engines
+from omni.simready.physics_validator.cli.validate import parse_engines
 from omni.simready.physics_validator.core.comparison import compare_reports, deciding_metrics
 from omni.simready.physics_validator.core.results import AssetResult, JointRow, RunReport, TestResult
 from omni.simready.physics_validator.core.status import Status

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal, Mapping, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .setting_units import UnitError, convert, unit_of
+from .status import UsageError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -23,8 +24,8 @@ else:  # pragma: no cover - Python 3.10 (Kit 105)
     import tomli as tomllib
 
 
-class ConfigError(ValueError):
-    """A config problem the user must fix; the message names the key."""
+class ConfigError(UsageError):
+    """A config problem the user must fix (a usage error: exit code 2); the message names the key."""
 
 
 class TestConfig(BaseModel):
@@ -110,6 +111,16 @@ class ValidationConfig:
     def defaults(cls, registry) -> "ValidationConfig":
         """Every test of `registry` (a core.plugin.TestRegistry) at its spec defaults."""
         return cls({name: test_cls.Config() for name, test_cls in registry.items()})
+
+    @classmethod
+    def load(cls, registry, files=(), assignments=()) -> "ValidationConfig":
+        """What a command's `--config FILE`... and `--set TEST.KEY=VALUE`... make of the defaults: every test of
+        `registry` at its defaults, then each TOML file in order, then each assignment (ConfigError names the key)."""
+        config = cls.defaults(registry)
+        for path in files:
+            config.apply_file(path)
+        config.apply_set(list(assignments))
+        return config
 
     def for_test(self, name: str) -> TestConfig:
         return self.tests[name]

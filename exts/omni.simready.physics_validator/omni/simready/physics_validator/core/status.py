@@ -83,6 +83,10 @@ class ExitCode(int, Enum):
     ERROR = 3
 
 
+class UsageError(ValueError):
+    """A command-line problem the user must fix before anything runs (exit code 2): said as one line, no traceback."""
+
+
 def exit_code_for(statuses, fail_on_skip: bool = False) -> ExitCode:
     """The worst verdict as an exit code; with `fail_on_skip` a SKIP (nothing validated) counts as a failure."""
     statuses = list(statuses)

@@ -13,6 +13,8 @@ omni. Importing an engine's package never starts its runtime either: the physx e
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core.engine import Engine, EngineCapabilities, EngineCapabilityMissing, EngineError, EngineUnavailable
@@ -21,30 +23,71 @@ if TYPE_CHECKING:
     from ..core.config import ValidationConfig
     from .base import EngineBase
 
+
+@dataclass(frozen=True)
+class EngineEntry:
+    """One engine as the registry knows it before importing it: where its class is, what its name means for people,
+    and whether it runs outside Isaac Sim."""
+
+    module: str
+    class_name: str
+    summary: str  # what the name means, for --help
+    headless: bool = True  # False: runs only inside Isaac Sim / Kit (its carb module importable)
+
+
 _ENGINES = {
-    "physx": ("omni.simready.physics_validator.engines.physx", "OvPhysxEngine"),
-    "sapien": ("omni.simready.physics_validator.engines.sapien", "SapienPhysxEngine"),
-    "newton": ("omni.simready.physics_validator.engines.newton", "NewtonEngine"),
-    "kit": ("omni.simready.physics_validator.engines.kit.engine", "KitPhysxEngine"),
+    "physx": EngineEntry("omni.simready.physics_validator.engines.physx", "OvPhysxEngine",
+                         "NVIDIA PhysX 5 through ovphysx, on the asset's own USD"),
+    "sapien": EngineEntry("omni.simready.physics_validator.engines.sapien", "SapienPhysxEngine",
+                          "PhysX 5 through SAPIEN ([sapien] extra)"),
+    "newton": EngineEntry("omni.simready.physics_validator.engines.newton", "NewtonEngine",
+                          "Newton on Warp, CPU ([newton] extra)"),
+    "kit": EngineEntry("omni.simready.physics_validator.engines.kit.engine", "KitPhysxEngine",
+                       "omni.physx inside Isaac Sim only (see docs/kit-extension.md)", headless=False),
 }
 
 DEFAULT_ENGINE = "physx"
-HEADLESS_ENGINES = ("physx", "sapien", "newton")
+HEADLESS_ENGINES = tuple(name for name, entry in _ENGINES.items() if entry.headless)
+KIT_ONLY = "the kit engine runs inside Isaac Sim; see docs/kit-extension.md"
 
 
 def engine_names() -> list[str]:
     return list(_ENGINES)
 
 
-def engine_class(name: str) -> "type[EngineBase]":
-    if name not in _ENGINES:
-        raise EngineUnavailable(f"unknown engine '{name}' (known: {', '.join(_ENGINES)})")
-    module_name, class_name = _ENGINES[name]
+def engines_help() -> str:
+    """'physics engine. physx (default): ...; sapien: ...' in the order of engine_names(), for --help."""
+    parts = [f"{name} (default): {entry.summary}" if name == DEFAULT_ENGINE else f"{name}: {entry.summary}"
+             for name, entry in _ENGINES.items()]
+    return "physics engine. " + "; ".join(parts)
+
+
+def inside_kit() -> bool:
+    """True inside Isaac Sim / Kit (its carb module is importable); the kit engine needs it."""
     try:
-        module = importlib.import_module(module_name)
+        return importlib.util.find_spec("carb") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def check_runs_here(name: str) -> None:
+    """EngineUnavailable unless engine `name` can run in this process: known, installed, and not a Kit-only engine
+    outside Kit (what a command checks before anything runs)."""
+    if name in _ENGINES and not _ENGINES[name].headless and not inside_kit():
+        raise EngineUnavailable(KIT_ONLY)
+    engine_class(name)
+
+
+def engine_class(name: str) -> "type[EngineBase]":
+    """The engine class of `name`; EngineUnavailable when the name is unknown or its library is not installed."""
+    entry = _ENGINES.get(name)
+    if entry is None:
+        raise EngineUnavailable(f"unknown engine '{name}' (known: {', '.join(_ENGINES)})")
+    try:
+        module = importlib.import_module(entry.module)
     except ImportError as exc:
         raise EngineUnavailable(f"engine '{name}' is not available: {exc}") from None
-    return getattr(module, class_name)
+    return getattr(module, entry.class_name)
 
 
 def create_engine(name: str, config: "ValidationConfig | None" = None) -> Engine:
@@ -56,5 +99,6 @@ def create_engine(name: str, config: "ValidationConfig | None" = None) -> Engine
 
 __all__ = [
     "DEFAULT_ENGINE", "Engine", "EngineCapabilities", "EngineCapabilityMissing", "EngineError", "EngineUnavailable",
-    "HEADLESS_ENGINES", "create_engine", "engine_class", "engine_names",
+    "HEADLESS_ENGINES", "KIT_ONLY", "EngineEntry", "check_runs_here", "create_engine", "engine_class", "engine_names",
+    "engines_help", "inside_kit",
 ]

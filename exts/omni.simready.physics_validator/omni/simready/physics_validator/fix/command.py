@@ -13,7 +13,9 @@ from pathlib import Path
 DEFAULT_OUT = "simready-fix"
 
 
-def add_parser(sub, engines_help: str, default_engine: str) -> None:
+def add_parser(sub) -> None:
+    from ..engines import DEFAULT_ENGINE, engines_help
+
     fix = sub.add_parser(
         "fix", help="propose a drive-tuning layer for the driven-joint failures drive values can fix, and prove it",
         usage="%(prog)s PATH... [--tests A,B] [--out DIR] [--engine NAME] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
@@ -25,7 +27,7 @@ def add_parser(sub, engines_help: str, default_engine: str) -> None:
     )
     fix.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
     fix.add_argument("--tests", help="comma-separated test names (default: all); the ones re-run to prove the layer")
-    fix.add_argument("--engine", default=default_engine, metavar="NAME", help=engines_help)
+    fix.add_argument("--engine", default=DEFAULT_ENGINE, metavar="NAME", help=engines_help())
     fix.add_argument("--config", action="append", default=[], metavar="FILE", help="TOML config file (repeatable)")
     fix.add_argument("--set", action="append", default=[], metavar="TEST.KEY=VALUE", help="override one setting")
     fix.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"report and layer folder (default: ./{DEFAULT_OUT})")
@@ -45,46 +47,49 @@ def add_parser(sub, engines_help: str, default_engine: str) -> None:
     fix.add_argument("--debug", action="store_true", help="show Python tracebacks")
 
 
-def run(args, console, load_config, usage_error) -> int:
-    from ..core.config import ConfigError
+def run(args, console) -> int:
+    """The fix command; a problem with its command line is a UsageError (exit code 2, said by the CLI)."""
+    from ..core.config import ValidationConfig
     from ..core.plugin import UnknownTestError
-    from ..core.status import ExitCode
-    from ..reports.pipe_console import PipeConsole
-    from ..engines import EngineUnavailable, engine_class
+    from ..core.status import ExitCode, UsageError
+    from ..engines import HEADLESS_ENGINES, EngineUnavailable, engine_class
     from ..physics_tests import default_registry
+    from ..reports.command_line import say_notices
+    from ..reports.pipe_console import PipeConsole
     from ..run.inputs import InputError, path_problems
     from .pipeline import fix_assets
     from .targets import FixTargets
 
     try:
-        config = load_config(args)
+        config = ValidationConfig.load(default_registry(), args.config, args.set)
         tests = [t.strip() for t in args.tests.split(",") if t.strip()] if args.tests else None
         default_registry().select(tests)
         engine_class(args.engine)
-        if args.engine == "kit":
-            return usage_error(console,
-                               "fix runs on a headless engine (physx, sapien, newton); in Isaac Sim use the panel's Propose fix")
-    except (ConfigError, UnknownTestError, EngineUnavailable) as exc:
-        return usage_error(console, str(exc))
+    except (UnknownTestError, EngineUnavailable) as exc:
+        raise UsageError(str(exc)) from None
+    if args.engine not in HEADLESS_ENGINES:
+        raise UsageError(f"fix runs on a headless engine ({', '.join(HEADLESS_ENGINES)}); in Isaac Sim use the panel's "
+                         "Propose fix")
+    say_notices(config, console)
     problems = path_problems(args.paths)
     if problems:
-        return usage_error(console, "; ".join(problems))
+        raise UsageError("; ".join(problems))
     targets = FixTargets()
     for name, attr, low in (("frequency", "natural_frequency_hz", 0.0), ("damping_ratio", "damping_ratio", 0.0),
                             ("force_margin", "force_margin", 1.0), ("rounds", "max_rounds", 1)):
         value = getattr(args, name)
         if value is not None:
             if not value > low and not (name == "rounds" and value >= low):
-                return usage_error(console, f"--{name.replace('_', '-')} must be > {low}")
+                raise UsageError(f"--{name.replace('_', '-')} must be > {low}")
             setattr(targets, attr, value)
     targets.add_drives, targets.raise_max_force = args.add_drives, args.raise_max_force
     if args.jobs is not None and args.jobs < 1:
-        return usage_error(console, "--jobs must be at least 1")
+        raise UsageError("--jobs must be at least 1")
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return usage_error(console, f"cannot write the report folder {out}: {exc.strerror or exc}")
+        raise UsageError(f"cannot write the report folder {out}: {exc.strerror or exc}") from None
     progress = None
     if not args.quiet:
         from ..reports.progress import BatchProgress
@@ -95,7 +100,7 @@ def run(args, console, load_config, usage_error) -> int:
         report = fix_assets(args.paths, tests, config, args.engine, out, jobs=args.jobs, targets=targets,
                             progress=progress, in_process=args.in_process, say=say)
     except InputError as exc:
-        return usage_error(console, str(exc))
+        raise UsageError(str(exc)) from None
     written = write_reports(report, out, console)
     if not args.quiet:
         from ..reports.fix_table import print_fix_table
