@@ -22,7 +22,7 @@ from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
 from omni.simready.physics_validator.core.session import TestSession
 from omni.simready.physics_validator.core.status import Status
 from omni.simready.physics_validator.core.usd import read_asset
-from omni.simready.physics_validator.engines import EngineUnavailable, create_engine
+from omni.simready.physics_validator.engines import EngineUnavailable, create_engine, engine_settings
 from omni.simready.physics_validator.physics_tests import default_registry
 
 try:
@@ -193,7 +193,7 @@ def test_an_authored_per_axis_value_wins_over_the_legacy_one(make, tmp_path):
 
 
 def _velocity_limit(path, target):
-    config = ValidationConfig.defaults(default_registry())
+    config = ValidationConfig.defaults(default_registry(), engine_settings())
     config.apply_set([f"physx.target={target}"])
     test_cls = default_registry().get("velocity_limit")
     engine = create_engine("physx", config)
@@ -242,7 +242,7 @@ def test_physx_target_is_part_of_the_cache_key(tmp_path):
 
     path = build_arm(tmp_path / "arm.usda", ArmSpec(joints=1))
     out = tmp_path / "out"
-    config = ValidationConfig.defaults(default_registry())
+    config = ValidationConfig.defaults(default_registry(), engine_settings())
     config.run.video, config.run.isolate = False, False
     validate([path], ["velocity_limit"], config, "physx", out)
     again = validate([path], ["velocity_limit"], config, "physx", out, changed_only=True)

@@ -17,7 +17,7 @@ import numpy as np
 from omni.simready.physics_validator.core.config import ValidationConfig
 from omni.simready.physics_validator.core.scene import SceneSpec
 from omni.simready.physics_validator.core.usd import read_asset
-from omni.simready.physics_validator.engines import create_engine
+from omni.simready.physics_validator.engines import create_engine, engine_settings
 from omni.simready.physics_validator.fix import FixTargets, fix_assets
 from omni.simready.physics_validator.physics_tests import default_registry
 
@@ -26,7 +26,7 @@ FPS = 240.0
 
 def run_fix(paths, out, tests=None, targets: FixTargets | None = None, sets: list[str] | None = None, **kw):
     """fix_assets in this process, one job; `sets` as the CLI's --set ("physx.target=latest")."""
-    config = ValidationConfig.defaults(default_registry())
+    config = ValidationConfig.defaults(default_registry(), engine_settings())
     config.apply_set(list(sets or []))
     paths = [str(p) for p in (paths if isinstance(paths, (list, tuple)) else [paths])]
     return fix_assets(paths, tests=tests, config=config, out_dir=str(out), jobs=1, targets=targets, in_process=True, **kw)

@@ -18,6 +18,7 @@ from tests.fixtures.driven_arms import edit_usd
 from omni.simready.physics_validator import validate
 from omni.simready.physics_validator.core.config import ValidationConfig
 from omni.simready.physics_validator.core.results import AssetResult, ReadbackEntry, RunReport, RuntimeReadback
+from omni.simready.physics_validator.engines import engine_settings
 from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.reports.html import write_html_report
 from omni.simready.physics_validator.reports.readback_view import console_lines, print_readback
@@ -36,7 +37,7 @@ def legacy_arm(path):
 @pytest.fixture(scope="module")
 def latest_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("readback")
-    config = ValidationConfig.defaults(default_registry())
+    config = ValidationConfig.defaults(default_registry(), engine_settings())
     config.run.isolate = False
     config.apply({"physx": {"target": "latest"}}, origin="test")
     report = validate([str(legacy_arm(root / "legacy_arm.usda"))], ["velocity_limit"], config, "physx", root / "out")

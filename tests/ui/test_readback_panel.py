@@ -3,13 +3,17 @@ each beside the verdict it explains; exported with the report; cleared by the ne
 
 from __future__ import annotations
 
+from omni.simready.physics_validator.core.config import ValidationConfig
+from omni.simready.physics_validator.engines import engine_settings
+from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.ui.headless_runner import HeadlessRunner
 from omni.simready.physics_validator.ui.view_model import ValidatorViewModel
 from tests.fixtures.arms import build_arm
 
 
 def test_the_panel_shows_what_the_runtime_read(tmp_path):
-    vm = ValidatorViewModel(runner=HeadlessRunner("physx"))
+    config = ValidationConfig.defaults(default_registry(), engine_settings())  # with the [physx] section it sets
+    vm = ValidatorViewModel(runner=HeadlessRunner("physx"), config=config)
     for option in vm.tests:
         vm.set_test_enabled(option.name, option.name == "velocity_limit")
     vm.config.apply({"physx": {"target": "latest"}}, origin="test")

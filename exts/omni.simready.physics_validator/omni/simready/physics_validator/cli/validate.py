@@ -98,7 +98,9 @@ def load_config(args, console: Console | None = None):
     from ..core.config import ValidationConfig
     from ..physics_tests import default_registry
 
-    config = ValidationConfig.load(default_registry(), args.config, args.set)
+    from ..engines import engine_settings
+
+    config = ValidationConfig.load(default_registry(), args.config, args.set, engine_settings())
     if console is not None:
         say_notices(config, console)
     return config

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Mapping, TypeVar
+from typing import Any, ClassVar, Mapping, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -76,47 +76,32 @@ class RunConfig(BaseModel):
     isolate: bool = Field(True, description="Run each asset in a worker process (crash/hang isolation).")
 
 
-PHYSX_TARGETS = ("isaacsim-5", "latest")
-
-
-class PhysxConfig(BaseModel):
-    """Settings of the `physx` engine (ovphysx, the Omni PhysX runtime); part of every results-cache key."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-    target: Literal["isaacsim-5", "latest"] = Field(
-        "isaacsim-5",
-        description=(
-            "Which runtime a verdict speaks for. isaacsim-5: legacy physxJoint:maxJointVelocity / armature / "
-            "jointFriction are carried over to physxJointAxis:<axis>:* in the engine's wrapper layer, as Isaac Sim "
-            "5.x honours them, with a forward-compatibility warning. latest: the runtime as it is (PhysX 5.12 / "
-            "ovphysx 0.7 ignores PhysxJointAPI)."
-        ),
-    )
-
-
 class ValidationConfig:
-    """The effective config of a run: one TestConfig per registered test, the RunConfig and the engine
-    sections (`physx`)."""
+    """The effective config of a run: one TestConfig per registered test, the RunConfig, and the settings of each
+    engine that has its own (a pydantic model each engine declares: `engines.engine_settings()`, passed in by the
+    front door; an engine whose section is absent runs at its defaults)."""
 
-    ENGINE_SECTIONS = ("physx",)
-
-    def __init__(self, tests: Mapping[str, TestConfig], run: RunConfig | None = None, physx: PhysxConfig | None = None):
+    def __init__(self, tests: Mapping[str, TestConfig], run: RunConfig | None = None,
+                 engines: Mapping[str, BaseModel] | None = None):
         self.tests: dict[str, TestConfig] = dict(tests)
         self.run = run or RunConfig()
-        self.physx = physx or PhysxConfig()
+        self.engines: dict[str, BaseModel] = dict(engines or {})
         self.notices: list[str] = []  # renamed settings read under their old name
 
     @classmethod
-    def defaults(cls, registry) -> "ValidationConfig":
-        """Every test of `registry` (a core.plugin.TestRegistry) at its spec defaults."""
-        return cls({name: test_cls.Config() for name, test_cls in registry.items()})
+    def defaults(cls, registry, engines: Mapping[str, type[BaseModel]] | None = None) -> "ValidationConfig":
+        """Every test of `registry` (a core.plugin.TestRegistry) at its spec defaults, and each engine of `engines`
+        (name -> its settings model) at its defaults."""
+        return cls({name: test_cls.Config() for name, test_cls in registry.items()},
+                   engines={name: model() for name, model in (engines or {}).items()})
 
     @classmethod
-    def load(cls, registry, files=(), assignments=()) -> "ValidationConfig":
+    def load(cls, registry, files=(), assignments=(), engines: Mapping[str, type[BaseModel]] | None = None
+             ) -> "ValidationConfig":
         """What a command's `--config FILE`... and `--set TEST.KEY=VALUE`... make of the defaults: every test of
-        `registry` at its defaults, then each TOML file in order, then each assignment (ConfigError names the key)."""
-        config = cls.defaults(registry)
+        `registry` (and engine of `engines`) at its defaults, then each TOML file in order, then each assignment
+        (ConfigError names the key)."""
+        config = cls.defaults(registry, engines)
         for path in files:
             config.apply_file(path)
         config.apply_set(list(assignments))
@@ -126,25 +111,26 @@ class ValidationConfig:
         return self.tests[name]
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"run": self.run.model_dump(), "physx": self.physx.model_dump()}
+        out: dict[str, Any] = {"run": self.run.model_dump()}
+        out.update({name: settings.model_dump() for name, settings in self.engines.items()})
         out.update({name: cfg.model_dump() for name, cfg in self.tests.items()})
         return out
 
     def copy(self) -> "ValidationConfig":
-        out = ValidationConfig({k: v.model_copy() for k, v in self.tests.items()}, self.run.model_copy(), self.physx.model_copy())
+        out = ValidationConfig({k: v.model_copy() for k, v in self.tests.items()}, self.run.model_copy(),
+                               {k: v.model_copy() for k, v in self.engines.items()})
         out.notices = list(self.notices)
         return out
 
     def engine_settings(self, engine: str) -> dict[str, Any]:
-        """The settings of `engine` that can change a verdict, as dotted keys ({"physx.target": ...} for
-        physx; nothing for the other engines). Engines get them at creation; they enter the cache key."""
-        if engine == "physx":
-            return {f"physx.{k}": v for k, v in self.physx.model_dump().items()}
-        return {}
+        """The settings of `engine` (its section here), as dotted keys ({"<engine>.<key>": value}); {} for an engine
+        without a section. Engines get them at creation; they enter the cache key."""
+        section = self.engines.get(engine)
+        return {f"{engine}.{k}": v for k, v in section.model_dump().items()} if section is not None else {}
 
     # -- overrides --------------------------------------------------------------------------------
     def apply(self, overrides: Mapping[str, Mapping[str, Any]], origin: str = "config") -> None:
-        """Apply {section: {key: value}}; sections are test names, 'run' or 'physx'."""
+        """Apply {section: {key: value}}; sections are test names, 'run' or an engine's name."""
         for section, values in overrides.items():
             if not isinstance(values, Mapping):
                 raise ConfigError(f"{origin}: '{section}' must be a table of keys, got {values!r}")
@@ -215,18 +201,18 @@ class ValidationConfig:
     def _section(self, section: str, origin: str) -> BaseModel:
         if section == "run":
             return self.run
-        if section == "physx":
-            return self.physx
+        if section in self.engines:
+            return self.engines[section]
         if section not in self.tests:
-            known = ", ".join(["run", "physx", *sorted(self.tests)])
+            known = ", ".join(["run", *self.engines, *sorted(self.tests)])
             raise ConfigError(f"{origin}: unknown section '{section}' (known: {known})")
         return self.tests[section]
 
     def _store(self, section: str, validated: BaseModel) -> None:
         if section == "run":
             self.run = validated  # type: ignore[assignment]
-        elif section == "physx":
-            self.physx = validated  # type: ignore[assignment]
+        elif section in self.engines:
+            self.engines[section] = validated
         else:
             self.tests[section] = validated  # type: ignore[assignment]
 

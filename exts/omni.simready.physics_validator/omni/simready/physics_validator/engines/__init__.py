@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 from ..core.engine import Engine, EngineCapabilities, EngineCapabilityMissing, EngineError, EngineUnavailable
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ..core.config import ValidationConfig
     from .base import EngineBase
 
@@ -33,11 +35,15 @@ class EngineEntry:
     class_name: str
     summary: str  # what the name means, for --help
     headless: bool = True  # False: runs only inside Isaac Sim / Kit (its carb module importable)
+    # "module:Class" of the engine's own settings (a pydantic model, the config's [<engine>] section; importable
+    # without the engine's library), "" for an engine without settings
+    settings: str = ""
 
 
 _ENGINES = {
     "physx": EngineEntry("omni.simready.physics_validator.engines.physx", "OvPhysxEngine",
-                         "NVIDIA PhysX 5 through ovphysx, on the asset's own USD"),
+                         "NVIDIA PhysX 5 through ovphysx, on the asset's own USD",
+                         settings="omni.simready.physics_validator.engines.physx.settings:PhysxSettings"),
     "sapien": EngineEntry("omni.simready.physics_validator.engines.sapien", "SapienPhysxEngine",
                           "PhysX 5 through SAPIEN ([sapien] extra)"),
     "newton": EngineEntry("omni.simready.physics_validator.engines.newton", "NewtonEngine",
@@ -84,15 +90,25 @@ def engine_class(name: str) -> "type[EngineBase]":
     if entry is None:
         raise EngineUnavailable(f"unknown engine '{name}' (known: {', '.join(_ENGINES)})")
     try:
-        module = importlib.import_module(entry.module)
+        return getattr(importlib.import_module(entry.module), entry.class_name)
     except ImportError as exc:
         raise EngineUnavailable(f"engine '{name}' is not available: {exc}") from None
-    return getattr(module, entry.class_name)
+
+
+def engine_settings() -> "dict[str, type[BaseModel]]":
+    """engine name -> the model of its own settings (the config's [<engine>] section), for every engine that has
+    some; each is read without importing the engine's library (ValidationConfig.defaults takes this)."""
+    out = {}
+    for name, entry in _ENGINES.items():
+        if entry.settings:
+            module, class_name = entry.settings.split(":")
+            out[name] = getattr(importlib.import_module(module), class_name)
+    return out
 
 
 def create_engine(name: str, config: "ValidationConfig | None" = None) -> Engine:
-    """A new engine by name. With a run's `config`, an engine that has settings of its own (physx:
-    `physx.target`) takes them from it (`EngineBase.from_config`); without one, it runs at its defaults."""
+    """A new engine by name. With a run's `config`, an engine that has settings of its own takes them from its
+    section (`EngineBase.from_config`); without one, or without that section, it runs at its defaults."""
     cls = engine_class(name)
     return cls.from_config(config) if config is not None else cls()
 
@@ -100,5 +116,5 @@ def create_engine(name: str, config: "ValidationConfig | None" = None) -> Engine
 __all__ = [
     "DEFAULT_ENGINE", "Engine", "EngineCapabilities", "EngineCapabilityMissing", "EngineError", "EngineUnavailable",
     "HEADLESS_ENGINES", "KIT_ONLY", "EngineEntry", "check_runs_here", "create_engine", "engine_class", "engine_names",
-    "engines_help", "inside_kit",
+    "engine_settings", "engines_help", "inside_kit",
 ]

@@ -52,7 +52,7 @@ def run(args, console) -> int:
     from ..core.config import ValidationConfig
     from ..core.plugin import UnknownTestError
     from ..core.status import ExitCode, UsageError
-    from ..engines import HEADLESS_ENGINES, EngineUnavailable, engine_class
+    from ..engines import HEADLESS_ENGINES, EngineUnavailable, engine_class, engine_settings
     from ..physics_tests import default_registry
     from ..reports.command_line import say_notices
     from ..reports.pipe_console import PipeConsole
@@ -61,7 +61,7 @@ def run(args, console) -> int:
     from .targets import FixTargets
 
     try:
-        config = ValidationConfig.load(default_registry(), args.config, args.set)
+        config = ValidationConfig.load(default_registry(), args.config, args.set, engine_settings())
         tests = [t.strip() for t in args.tests.split(",") if t.strip()] if args.tests else None
         default_registry().select(tests)
         engine_class(args.engine)

@@ -48,7 +48,7 @@ def test_listing(registry, width: int) -> list[str]:
 
 def config_toml(config) -> str:
     """The effective configuration as TOML, each value followed by its unit as a comment (`# m`, `# rad`)."""
-    sections = {"run": config.run, "physx": config.physx, **config.tests}
+    sections = {"run": config.run, **config.engines, **config.tests}
     out: list[str] = []
     for section, model in sections.items():
         out.append(f"[{section}]")

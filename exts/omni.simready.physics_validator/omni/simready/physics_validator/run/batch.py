@@ -138,11 +138,11 @@ def validate_batch(
     with `complete=False` and the rest in `not_run`. `pages` (e.g. `reports.pages.PlotsAhead`) is called in the
     worker after each test (`AssetJob.pages`).
     """
-    from ..engines import engine_class
+    from ..engines import engine_class, engine_settings
 
     registry = default_registry()
     names = [t.name for t in registry.select(tests)]
-    config = config or ValidationConfig.defaults(registry)
+    config = config or ValidationConfig.defaults(registry, engine_settings())
     engine_class(engine)  # an unknown or absent engine is a usage error before anything runs
     if changed_only and out_dir is None:
         raise InputError("--changed-only needs the output folder of the earlier run (--out)")

@@ -50,7 +50,9 @@ class AssetJob:
 def config_from_dict(data: dict[str, Any]) -> ValidationConfig:
     """The ValidationConfig of `ValidationConfig.to_dict()` output, validated against the registry's tests: how a
     config is rebuilt after crossing a process boundary (once per crossing)."""
-    config = ValidationConfig.defaults(default_registry())
+    from ..engines import engine_settings
+
+    config = ValidationConfig.defaults(default_registry(), engine_settings())
     config.apply(data, origin="config")
     return config
 

@@ -33,7 +33,7 @@ from .bounds import ColliderBounds
 from .discovery import Built, discover
 from .fastpath import Stepper
 from .reads import StateIO
-from .legacy import TARGETS
+from .settings import TARGETS, PhysxSettings
 from .runtime import LogCapture, Runtime, capture_log, ensure_runtime, ovphysx_version, physx_sdk_version, version_string
 from .wrapper import Wrapper, author_wrapper, make_workdir
 from .wrenches import step_wrenches
@@ -87,7 +87,7 @@ class OvPhysxEngine(EngineBase):
 
     @classmethod
     def from_config(cls, config) -> "OvPhysxEngine":
-        return cls(target=config.physx.target)
+        return cls(target=(config.engines.get(cls.name) or PhysxSettings()).target)  # its [physx] section, or defaults
 
     @staticmethod
     def prepare_process() -> None:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .settings import TARGETS
+
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel, JointInfo
 
-TARGETS = ("isaacsim-5", "latest")
 RUNTIME = "PhysX 5.12 / ovphysx 0.7"
 # legacy PhysxJointAPI attribute -> per-axis PhysxJointAxisAPI attribute (None: no numeric equivalent)
 LEGACY_JOINT_ATTRS = {
