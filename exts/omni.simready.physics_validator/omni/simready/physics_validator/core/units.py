@@ -135,6 +135,12 @@ class StageFrame:
         """USD joint coordinate -> SI: degrees -> rad (angular), stage length -> m (linear); also deg/s, u/s."""
         return math.pi / 180.0 if angular else self.meters_per_unit
 
+    def joint_gain_scale(self, angular: bool) -> float:
+        """USD drive stiffness / damping -> SI: per degree -> per radian (angular: kg u^2/s^2 per degree -> N m/rad,
+        with kilogramsPerUnit and metersPerUnit), per stage length -> per metre (linear: kg/s^2 -> N/m). The one place
+        this conversion is written (the reader, the hints' snippets and the spellings table use it)."""
+        return self.kilograms_per_unit * self.meters_per_unit**2 * 180.0 / math.pi if angular else self.kilograms_per_unit
+
     def joint_effort_scale(self, angular: bool) -> float:
         """USD joint effort -> SI: kg u^2/s^2 -> N m (angular), kg u/s^2 -> N (linear), with kilogramsPerUnit.
         Also the inertia scale of an angular coordinate in radians (kg u^2 -> kg m^2); a linear one's is

@@ -106,12 +106,8 @@ def _drive(ctx: ReadContext, axis: str, drive, angular: bool, path: str) -> Driv
         if math.isfinite(float(value)) and float(value) < 0:
             ctx.issue("error", "DRIVE_GAIN_NEGATIVE", path,
                       f"drive:{axis}:physics:{name} = {float(value):g} is negative; drive gains and maxForce must be >= 0")
-    if angular:
-        gain_unit = kpu * mpu**2 * 180.0 / math.pi
-        force_unit = kpu * mpu**2
-    else:
-        gain_unit = kpu
-        force_unit = kpu * mpu
+    gain_unit = ctx.frame.joint_gain_scale(angular)
+    force_unit = kpu * mpu**2 if angular else kpu * mpu
     max_force = float(drive.forceLimit)
     if not math.isfinite(max_force) or max_force <= 0 or max_force > 1e30:
         max_force = math.inf if (not math.isfinite(max_force) or max_force > 1e30) else max_force

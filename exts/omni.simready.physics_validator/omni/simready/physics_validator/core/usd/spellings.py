@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from ..asset_model import BodyInfo, JointInfo, Spelling
+from ..units import StageFrame
 from .read_context import ReadContext
 
 FREE = 1e30  # |value| at or beyond this is "unlimited", as omni.physx reads it
@@ -46,9 +47,11 @@ OFFSETS = {"contact_offset": "physxCollision:contactOffset", "rest_offset": "phy
 
 def si_scale(kind: str, angular: bool, mpu: float, kpu: float) -> float:
     """USD value of `kind` -> SI, for an angular (revolute) or linear (prismatic) DOF."""
+    if kind == "gain":
+        return StageFrame(meters_per_unit=mpu, kilograms_per_unit=kpu).joint_gain_scale(angular)
     per_degree = 180.0 / math.pi
     if angular:
-        return {"coordinate": 1.0 / per_degree, "rate": 1.0 / per_degree, "gain": kpu * mpu**2 * per_degree,
+        return {"coordinate": 1.0 / per_degree, "rate": 1.0 / per_degree,
                 "gain_per_rad": kpu * mpu**2, "effort": kpu * mpu**2, "inertia": kpu * mpu**2}[kind]
     return {"coordinate": mpu, "rate": mpu, "gain": kpu, "gain_per_rad": kpu, "effort": kpu * mpu, "inertia": kpu}[kind]
 
