@@ -35,7 +35,7 @@ def job(arg):
         return "stepped"
     if kind == "config":
         config = arg[1]
-        return type(config).__name__, os.getpid(), config.for_test("ground_drop").rest_tolerance
+        return type(config).__name__, os.getpid(), config.for_test("ground_drop").rest_tolerance_m
     raise AssertionError(kind)
 
 

@@ -2,6 +2,8 @@
 
 import pytest
 
+from omni.simready.physics_validator.core.codes import ExclusionCode as Code
+
 from tests.fixtures.arms import build_arm, build_unarticulated
 from omni.simready.physics_validator.physics_tests.driven.selection import articulation_precheck, select_driven_joints
 from omni.simready.physics_validator.core.status import Status
@@ -16,17 +18,17 @@ def codes(selection):
 def test_mimic_follower_excluded_for_both_schemas(tmp_path, schema):
     asset = read_asset(build_arm(tmp_path / "arm.usda", fingers=schema))
     selection = select_driven_joints(asset)
-    assert codes(selection) == {"finger_b_joint": "mimic_follower"}
+    assert codes(selection) == {"finger_b_joint": Code.MIMIC_FOLLOWER}
     assert [j.name for j in selection.tested][-1] == "finger_a_joint"
 
 
 def test_passive_and_unlimited_and_velocity_requirements(tmp_path):
     asset = read_asset(build_arm(tmp_path / "arm.usda", passive=(2,), unlimited=(3,), velocity_limit_deg=None))
-    assert codes(select_driven_joints(asset)) == {"joint2": "passive"}
-    assert codes(select_driven_joints(asset, require_limits=True)) == {"joint2": "passive", "joint3": "no_limits"}
+    assert codes(select_driven_joints(asset)) == {"joint2": Code.PASSIVE}
+    assert codes(select_driven_joints(asset, require_limits=True)) == {"joint2": Code.PASSIVE, "joint3": Code.NO_LIMITS}
     selection = select_driven_joints(asset, require_velocity_limit=True)
     assert not selection.tested
-    assert selection.counts() == {"passive": 1, "no_velocity_limit": 5}
+    assert selection.counts() == {Code.PASSIVE: 1, Code.NO_VELOCITY_LIMIT: 5}
     assert "1 passive (joint2)" in selection.summary()
 
 
@@ -47,18 +49,18 @@ def test_actuator_only_joint_is_driven_where_its_actuator_runs(tmp_path):
     joint1.actuator_schemas.append("MjcActuator")
     assert [j.name for j in select_driven_joints(asset).tested] == ["joint1"]
     selection = select_driven_joints(asset, simulated_actuator_schemas=())  # physx runs no actuator prim
-    assert codes(selection) == {"joint1": "actuator_only", "joint2": "passive"}
+    assert codes(selection) == {"joint1": Code.ACTUATOR_ONLY, "joint2": Code.PASSIVE}
     selection = select_driven_joints(asset, simulated_actuator_schemas={"NewtonActuator"})  # newton: not an MjcActuator
-    assert codes(selection) == {"joint1": "actuator_only", "joint2": "passive"}
+    assert codes(selection) == {"joint1": Code.ACTUATOR_ONLY, "joint2": Code.PASSIVE}
     joint1.actuator_schemas = ["NewtonActuator"]
     selection = select_driven_joints(asset, simulated_actuator_schemas={"NewtonActuator"})
-    assert [j.name for j in selection.tested] == ["joint1"] and codes(selection) == {"joint2": "passive"}
+    assert [j.name for j in selection.tested] == ["joint1"] and codes(selection) == {"joint2": Code.PASSIVE}
 
 
 def test_not_simulated_joint_is_reported(tmp_path):
     asset = read_asset(build_arm(tmp_path / "arm.usda", joints=2))
     selection = select_driven_joints(asset, simulated=["/Robot/joints/joint2"])
-    assert codes(selection) == {"joint1": "not_simulated"}
+    assert codes(selection) == {"joint1": Code.NOT_SIMULATED}
 
 
 def test_prechecks(tmp_path):

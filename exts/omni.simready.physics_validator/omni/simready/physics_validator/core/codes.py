@@ -33,6 +33,34 @@ class CommonCode(VerdictCode):
     UNLOADABLE = "UNLOADABLE"  # the asset cannot be opened or read (PRECHECK_FAILURE)
 
 
+class ExclusionCode(str, Enum):
+    """Why a test left a joint out (`TestResult.excluded_joints[].code`): machines read these, the sentence beside
+    each (`ExcludedJoint.why`) is for people. The value is what the JSON report holds; its lower-case form names the
+    count metric (`joints_excluded_<code>`)."""
+
+    DISABLED = "DISABLED"  # physics:jointEnabled = false
+    UNSUPPORTED_TYPE = "UNSUPPORTED_TYPE"  # a multi-axis joint (D6, spherical)
+    MIMIC_FOLLOWER = "MIMIC_FOLLOWER"  # moves with its mimic reference
+    LOOP_CLOSING = "LOOP_CLOSING"  # closes a kinematic loop (excludeFromArticulation)
+    LOCKED = "LOCKED"  # lowerLimit >= upperLimit
+    PASSIVE = "PASSIVE"  # no drive with stiffness or damping > 0, no actuator targets it
+    VELOCITY_DRIVE = "VELOCITY_DRIVE"  # a velocity drive, in a test that commands positions
+    ACTUATOR_ONLY = "ACTUATOR_ONLY"  # driven only by an actuator prim this engine does not simulate
+    NOT_SIMULATED = "NOT_SIMULATED"  # the engine does not simulate it as a degree of freedom
+    NO_LIMITS = "NO_LIMITS"  # no finite lower and upper limit, in a test that needs both
+    NO_VELOCITY_LIMIT = "NO_VELOCITY_LIMIT"  # no velocity limit, in the test that judges one
+    NOT_REQUESTED = "NOT_REQUESTED"  # not in the run's joint filter (config key `joints`)
+    NO_REFERENCE = "NO_REFERENCE"  # a mimic follower whose reference is not an enabled revolute or prismatic joint
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def metric(self) -> str:
+        """The count metric of this exclusion: `joints_excluded_<code, lower case>`."""
+        return f"joints_excluded_{self.value.lower()}"
+
+
 def code_value(code: "str | Enum | None") -> str:
     """The string a code is written as (an enum member's value, a plain string as it is, None as '')."""
     if code is None:

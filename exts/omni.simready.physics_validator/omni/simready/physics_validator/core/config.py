@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Mapping, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .setting_units import UnitError, convert, unit_of
+from .setting_units import UnitError, convert, si_factor, unit, unit_of
 from .status import UsageError
 
 if sys.version_info >= (3, 11):
@@ -49,12 +49,35 @@ class TestConfig(BaseModel):
                         data.setdefault(name, value)
         return data
 
-    physics_fps: float = Field(240.0, gt=0, description="Physics steps per simulated second.", json_schema_extra={"unit": "Hz"})
-    capture_fps: float = Field(15.0, gt=0, description="Video frames per simulated second.", json_schema_extra={"unit": "Hz"})
+    physics_fps: float = Field(240.0, gt=0, description="Physics steps per simulated second.", json_schema_extra=unit("Hz"))
+    capture_fps: float = Field(15.0, gt=0, description="Video frames per simulated second.", json_schema_extra=unit("Hz"))
+
+    # -- the settings in SI, converted here once (each test's thresholds_for reads these) ---------------------------
+    def si(self, key: str) -> float:
+        """Setting `key` in SI: its value times its declared unit's factor (deg -> rad, % -> fraction, deg/s -> rad/s)."""
+        return float(getattr(self, key)) * si_factor(unit_of(type(self), key))
+
+    def joint_si(self, angular_key: str, linear_key: str, angular: bool) -> float:
+        """The SI value of a setting stated per joint kind: `angular_key` (deg or rad) for a revolute joint,
+        `linear_key` (m) for a prismatic one."""
+        return self.si(angular_key if angular else linear_key)
+
+    @classmethod
+    def from_report(cls: "type[ReportedT]", data: Mapping[str, Any] | None) -> "ReportedT":
+        """This config as a report recorded it (`TestResult.config`), for what reads a report later (plots, fix):
+        old names through `renamed`, keys this version does not know left out, missing or invalid ones at their
+        defaults, so nothing outside this class restates a default."""
+        data = dict(data or {})
+        known = {k: v for k, v in data.items() if k in cls.model_fields or k in cls.renamed}
+        try:
+            return cls.model_validate(known)
+        except ValidationError:
+            return cls.model_validate({k: v for k, v in known.items() if _valid_alone(cls, k, v)})
 
 
 # A test's own config class: TestContext[C] and PhysicsTest[C] give the test its own settings' types.
 ConfigT = TypeVar("ConfigT", bound=TestConfig)
+ReportedT = TypeVar("ReportedT", bound=TestConfig)
 
 
 class RunConfig(BaseModel):
@@ -64,11 +87,11 @@ class RunConfig(BaseModel):
 
     watchdog_seconds: float = Field(
         120.0, gt=0, description="A test whose physics makes no progress for this long (wall clock) is a hang: ERROR.",
-        json_schema_extra={"unit": "s"},
+        json_schema_extra=unit("s"),
     )
     max_test_seconds: float = Field(
         3600.0, gt=0, description="Wall-clock cap per test even while it progresses (a test that never decides): ERROR.",
-        json_schema_extra={"unit": "s"},
+        json_schema_extra=unit("s"),
     )
     video: bool = Field(True, description="Record a video per test (needs the [video] extra).")
     video_width: int = Field(640, ge=16)
@@ -162,10 +185,12 @@ class ValidationConfig:
 
     @staticmethod
     def _with_unit(model, section: str, key: str, value: Any, origin: str) -> Any:
-        """A value written with a unit ('0.5deg', '5mm', '2%') in the setting's own unit."""
-        if not isinstance(value, str):
-            return value
+        """A value written with a unit ('0.5deg', '5mm', '2%') in the setting's own unit; each item of a list alike."""
         try:
+            if isinstance(value, list):
+                return [convert(v, unit_of(model, key), f"{section}.{key}") if isinstance(v, str) else v for v in value]
+            if not isinstance(value, str):
+                return value
             return convert(value, unit_of(model, key), f"{section}.{key}")
         except UnitError as exc:
             raise ConfigError(f"{origin}: {exc}") from None
@@ -218,14 +243,26 @@ class ValidationConfig:
 
 
 def parse_value(raw: str) -> Any:
-    """Parse a --set value the way TOML would (1, 0.5, true, "x", [1, 2]); bare words stay strings."""
+    """Parse a --set value the way TOML would (1, 0.5, true, "x", [1, 2]); bare words stay strings, and a list of
+    values with units ([30%, 60%]) is a list of them (each converted by the setting's unit)."""
     try:
         return tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
+        if raw.startswith("[") and raw.endswith("]"):
+            return [parse_value(item.strip()) for item in raw[1:-1].split(",") if item.strip()]
         lowered = raw.lower()
         if lowered in ("nan", "inf", "-inf", "+inf"):
             return float(lowered)
         return raw
+
+
+def _valid_alone(model, key: str, value: Any) -> bool:
+    """Whether one recorded setting is valid on its own (a report's value this version refuses falls back)."""
+    try:
+        model.model_validate({key: value})
+        return True
+    except ValidationError:
+        return False
 
 
 def _describe_validation_error(exc: ValidationError, section: str, origin: str) -> str:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, Generic, Iterable
 
 import numpy as np
 
-from .codes import code_value
+from .codes import ExclusionCode, code_value
 from .config import ConfigT
 from .hints import HintTable
 from .results import ExcludedJoint, JointRow, TestResult
@@ -196,7 +196,7 @@ class TestContext(Generic[ConfigT]):
             row.fix_hints = self.hints.for_codes(row.codes, row)
         self.result.joints.append(row)
 
-    def exclude_joint(self, joint: str, why: str, path: str = "", code: str = "") -> None:
+    def exclude_joint(self, joint: str, why: str, path: str = "", code: "ExclusionCode | str" = "") -> None:
         self.result.excluded_joints.append(ExcludedJoint(joint=joint, path=path, code=code_value(code), why=why))
 
     def finish(self, status: Status, reason: str = "", fix_hints: Iterable[str] | None = None, code=None) -> None:

@@ -76,7 +76,7 @@ class ExcludedJoint(BaseModel):
 
     joint: str
     path: str = ""
-    code: str = ""  # why, for machines: e.g. PASSIVE, MIMIC_FOLLOWER, NO_VELOCITY_LIMIT
+    code: str = ""  # why, for machines: a core.codes.ExclusionCode (PASSIVE, MIMIC_FOLLOWER, NO_VELOCITY_LIMIT ...)
     why: str
 
 

@@ -1,9 +1,11 @@
 """The unit of each setting, and settings given with a unit (`--set full_range_sweep.rest_tolerance_rad=0.5deg`).
 
-A setting declares its unit in its pydantic Field (`Field(0.02, json_schema_extra={"unit": "m"})`): `show-config`
+A setting declares its unit in its pydantic Field (`Field(0.02, json_schema_extra=unit("m"))`): `show-config`
 and `list-tests` print it, and a value written with a unit suffix is converted into it: `0.5deg` for a setting in
 rad, `5mm` for one in m, `2%` for a fraction, `200ms` for seconds. A suffix of another kind (`5mm` for an angle) is
-an error naming both. A plain number is taken in the setting's own unit, as before.
+an error naming both. A plain number is taken in the setting's own unit, as before. Every float setting of every test
+declares one (tests/test_test_units.py); a dimensionless coefficient (a friction, a restitution) declares "ratio".
+`si_factor` is the one conversion of a setting to SI (deg -> rad, % -> fraction, deg/s -> rad/s).
 """
 
 from __future__ import annotations
@@ -20,18 +22,40 @@ SUFFIXES: dict[str, tuple[str, float]] = {
     "N": ("force", 1.0), "Hz": ("frequency", 1.0),
     "rad/s": ("angular speed", 1.0), "deg/s": ("angular speed", math.pi / 180.0), "°/s": ("angular speed", math.pi / 180.0),
     "m/s": ("speed", 1.0), "mm/s": ("speed", 0.001),
+    "m/s^2": ("acceleration", 1.0), "m/s²": ("acceleration", 1.0),
 }
 # a setting's declared unit -> (kind, factor of one setting unit in the kind's base unit)
 UNITS: dict[str, tuple[str, float]] = {
     "m": ("length", 1.0), "rad": ("angle", 1.0), "deg": ("angle", math.pi / 180.0), "fraction": ("ratio", 1.0),
-    "%": ("ratio", 0.01), "x": ("ratio", 1.0), "s": ("time", 1.0), "N": ("force", 1.0), "Hz": ("frequency", 1.0),
-    "rad/s": ("angular speed", 1.0), "m/s": ("speed", 1.0),
+    "%": ("ratio", 0.01), "x": ("ratio", 1.0), "ratio": ("ratio", 1.0), "s": ("time", 1.0), "N": ("force", 1.0),
+    "Hz": ("frequency", 1.0), "rad/s": ("angular speed", 1.0), "deg/s": ("angular speed", math.pi / 180.0),
+    "m/s": ("speed", 1.0), "m/s²": ("acceleration", 1.0),
 }
 NUMBER_WITH_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\d\s].*?)\s*$")
 
 
 class UnitError(ValueError):
     """A value's unit does not fit its setting; the message names both."""
+
+
+def unit(name: str) -> dict:
+    """A Field's declaration of its unit: `Field(0.02, json_schema_extra=unit("m"))`."""
+    if not all(part in UNITS for part in name.split(" or ")):
+        raise ValueError(f"unknown setting unit {name!r} (known: {', '.join(UNITS)})")
+    return {"unit": name}
+
+
+def si_factor(unit_name: str) -> float:
+    """One setting unit in SI (deg -> pi/180 rad, % -> 0.01, deg/s -> pi/180 rad/s; 1 for an SI unit). A setting
+    valid in two SI units ('rad or m') is already SI. ValueError for a setting without a unit."""
+    if " or " in unit_name:
+        factors = {UNITS[part][1] for part in unit_name.split(" or ")}
+        if factors != {1.0}:
+            raise ValueError(f"a setting in {unit_name!r} has no single SI factor")
+        return 1.0
+    if unit_name not in UNITS:
+        raise ValueError(f"no SI factor for the unit {unit_name!r}")
+    return UNITS[unit_name][1]
 
 
 def unit_of(model_cls, key: str) -> str:
@@ -65,4 +89,4 @@ def with_unit(value, unit: str) -> str:
     text = str(value).lower() if isinstance(value, bool) else str(value)
     if not unit or isinstance(value, bool):
         return text
-    return f"{text} ({unit})" if unit in ("fraction", "x") or " or " in unit else f"{text} {unit}"
+    return f"{text} ({unit})" if unit in ("fraction", "x", "ratio") or " or " in unit else f"{text} {unit}"

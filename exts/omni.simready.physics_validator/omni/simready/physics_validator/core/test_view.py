@@ -36,11 +36,6 @@ class JudgedMetric:
     threshold_of: Callable[[dict], float] | None = None
 
 
-def first_setting(config: Mapping[str, Any], name: str, older_name: str) -> Any:
-    """A setting of an effective config read under its name, or the name older reports used (None: neither)."""
-    return config.get(name, config.get(older_name))
-
-
 @dataclass(frozen=True)
 class RowPair:
     """A measured value beside the limit that judges it, for a pairing a row's keys cannot express alone

@@ -17,6 +17,8 @@ def _toml_value(value) -> str:
 
     if isinstance(value, float) and value != value:
         value = "nan"
+    if isinstance(value, list):  # one line, as --set takes it: [0.3, 0.6, 0.5]
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     return tomli_w.dumps({"v": value}).strip()[len("v = "):]
 
 

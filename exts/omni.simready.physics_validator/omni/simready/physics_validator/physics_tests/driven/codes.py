@@ -1,6 +1,6 @@
-"""Codes the four driven-joint tests share; each test's codes.py adds its own findings."""
+"""Codes the driven-joint tests share; each test's codes.py adds its own findings."""
 
-from ...core.codes import VerdictCode
+from ...core.codes import ExclusionCode, VerdictCode
 
 
 class DrivenCode(VerdictCode):
@@ -12,3 +12,7 @@ class DrivenCode(VerdictCode):
     JOINTS_FAILED = "JOINTS_FAILED"  # FAIL (WARN): at least one joint row failed
     DEAD_DRIVE = "DEAD_DRIVE"  # a row: the drive moved its joint less than 10 % of the way it was asked
     EXPLODED = "EXPLODED"  # a row: NaN joint state, or the bounding box reached farther than the asset's reach
+
+
+# The exclusions of a joint no UsdPhysics.DriveAPI drives (`fix --add-drives` can give it one; the hints say so).
+DRIVE_LESS = frozenset({ExclusionCode.PASSIVE.value, ExclusionCode.ACTUATOR_ONLY.value})

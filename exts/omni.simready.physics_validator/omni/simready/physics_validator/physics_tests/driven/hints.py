@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 
 from ...core.quantities import listed
+from ...core.units import StageFrame
+from .codes import DRIVE_LESS
 
-DRIVE_LESS = ("PASSIVE", "ACTUATOR_ONLY")  # excluded-joint codes of a joint no UsdPhysics.DriveAPI drives
 FIRST_FREQUENCY_HZ = 5.0  # the snippet's first stiffness: this natural frequency on the joint's inertia (fix's f_n)
 
 ADD_DRIVE = (
@@ -85,7 +86,7 @@ def drive_snippet(ctx) -> str:
 def _drive_lines(ctx, joint, kpu: float, mpu: float) -> list[str]:
     angular = joint.is_angular
     axis = "angular" if angular else "linear"
-    gain = kpu * mpu**2 * 180.0 / math.pi if angular else kpu  # USD value x this = SI
+    gain = StageFrame(meters_per_unit=mpu, kilograms_per_unit=kpu).joint_gain_scale(angular)  # USD value x this = SI
     force = kpu * mpu**2 if angular else kpu * mpu
     per, torque = ("°", "N·m") if angular else ("m", "N")
     attr = f"drive:{axis}:physics"

@@ -27,6 +27,8 @@ def ease(profile: str, t: float) -> float:
 
 # Peak speed of each profile relative to the average speed (distance / duration).
 PEAK_SPEED_FACTOR = {"linear": 1.0, "smoothstep": 1.5, "smootherstep": 1.875}
+# smoothstep's peak acceleration, x distance / duration² (s = 3t² - 2t³: s'' = 6 at the ends)
+PEAK_ACCELERATION_FACTOR = 6.0
 
 
 @dataclass(frozen=True)

@@ -15,26 +15,28 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
+from ...core.codes import ExclusionCode
 from ...core.quantities import listed
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel, JointInfo
 
+Code = ExclusionCode
 # code -> short human reason, in the order the rules are applied (the first that matches wins).
-EXCLUSION_REASONS: dict[str, str] = {
-    "disabled": "joint is disabled (physics:jointEnabled = false)",
-    "unsupported_type": "multi-axis joint (D6/spherical): the single-DOF joint tests do not drive it",
-    "mimic_follower": "mimic follower: moves with its reference joint (covered by the mimic test)",
-    "loop_closing": "closes a kinematic loop (excludeFromArticulation): not an articulation DOF",
-    "locked": "locked: lowerLimit >= upperLimit, so PhysX holds it fixed (no range to move in)",
-    "passive": "passive: no drive with stiffness or damping > 0 and no actuator targets it",
-    "velocity_drive": "velocity drive (driveStiffness 0, driveDamping > 0): it follows velocity targets, not positions; "
-                      "velocity_limit exercises it",
-    "actuator_only": "driven only by an MjcActuator/NewtonActuator, which this engine does not simulate (no DriveAPI)",
-    "not_simulated": "the engine does not simulate this joint as a degree of freedom",
-    "no_limits": "no finite lower and upper limit authored",
-    "no_velocity_limit": "no velocity limit authored (physxJoint:maxJointVelocity / newton:velocityLimit)",
-    "not_requested": "not in this run's joint filter (config key `joints`)",
+EXCLUSION_REASONS: dict[ExclusionCode, str] = {
+    Code.DISABLED: "joint is disabled (physics:jointEnabled = false)",
+    Code.UNSUPPORTED_TYPE: "multi-axis joint (D6/spherical): the single-DOF joint tests do not drive it",
+    Code.MIMIC_FOLLOWER: "mimic follower: moves with its reference joint (covered by the mimic test)",
+    Code.LOOP_CLOSING: "closes a kinematic loop (excludeFromArticulation): not an articulation DOF",
+    Code.LOCKED: "locked: lowerLimit >= upperLimit, so PhysX holds it fixed (no range to move in)",
+    Code.PASSIVE: "passive: no drive with stiffness or damping > 0 and no actuator targets it",
+    Code.VELOCITY_DRIVE: "velocity drive (driveStiffness 0, driveDamping > 0): it follows velocity targets, not positions; "
+                         "velocity_limit exercises it",
+    Code.ACTUATOR_ONLY: "driven only by an MjcActuator/NewtonActuator, which this engine does not simulate (no DriveAPI)",
+    Code.NOT_SIMULATED: "the engine does not simulate this joint as a degree of freedom",
+    Code.NO_LIMITS: "no finite lower and upper limit authored",
+    Code.NO_VELOCITY_LIMIT: "no velocity limit authored (physxJoint:maxJointVelocity / newton:velocityLimit)",
+    Code.NOT_REQUESTED: "not in this run's joint filter (config key `joints`)",
 }
 
 
@@ -42,7 +44,7 @@ EXCLUSION_REASONS: dict[str, str] = {
 class Exclusion:
     joint: str
     path: str
-    code: str
+    code: ExclusionCode
     why: str
 
 
@@ -51,7 +53,7 @@ class JointSelection:
     tested: list["JointInfo"] = field(default_factory=list)
     excluded: list[Exclusion] = field(default_factory=list)
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> dict[ExclusionCode, int]:
         """Excluded joints per reason code (only codes that occur)."""
         return dict(Counter(e.code for e in self.excluded))
 
@@ -63,7 +65,7 @@ class JointSelection:
         for code, n in self.counts().items():
             names = [e.joint for e in self.excluded if e.code == code]
             shown = listed(names, 6)
-            parts.append(f"{n} {code.replace('_', ' ')} ({shown})")
+            parts.append(f"{n} {code.value.lower().replace('_', ' ')} ({shown})")
         return "; ".join(parts)
 
 
@@ -97,41 +99,42 @@ def select_driven_joints(
     simulated_set = None if simulated is None else set(simulated)
     selection = JointSelection()
     for joint in asset.joints.values():
+        if joint.type in ("fixed", "distance"):  # not a degree of freedom: neither tested nor listed
+            continue
         code = _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, simulated_actuator_schemas)
         if code is None and require_position_control and joint.drive is not None and joint.drive.velocity_controlled:
-            code = "velocity_drive"
+            code = Code.VELOCITY_DRIVE
         if code is None and wanted and not ({joint.name, joint.path} & wanted):
-            code = "not_requested"
+            code = Code.NOT_REQUESTED
         if code is None:
             selection.tested.append(joint)
-        elif code != "not_a_dof":
+        else:
             selection.excluded.append(Exclusion(joint.name, joint.path, code, EXCLUSION_REASONS[code]))
     return selection
 
 
-def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, actuator_schemas) -> str | None:
-    if joint.type in ("fixed", "distance"):
-        return "not_a_dof"
+def _exclusion_code(joint, require_limits, require_velocity_limit, simulated_set, actuator_schemas) -> ExclusionCode | None:
+    """Why `joint` (a revolute, prismatic or multi-axis joint) is left out; None: it is tested."""
     if joint.type not in ("revolute", "prismatic"):
-        return "unsupported_type" if not joint.is_passive else "passive"
+        return Code.UNSUPPORTED_TYPE if not joint.is_passive else Code.PASSIVE
     if not joint.enabled:
-        return "disabled"
+        return Code.DISABLED
     if joint.is_mimic_follower:
-        return "mimic_follower"
+        return Code.MIMIC_FOLLOWER
     if joint.loop_closing:
-        return "loop_closing"
+        return Code.LOOP_CLOSING
     if joint.is_locked:
-        return "locked"
+        return Code.LOCKED
     if joint.is_passive:
-        return "passive"
+        return Code.PASSIVE
     if not (joint.drive is not None and joint.drive.active) and not _runs_an_actuator_of(joint, actuator_schemas):
-        return "actuator_only"
+        return Code.ACTUATOR_ONLY
     if simulated_set is not None and joint.path not in simulated_set:
-        return "not_simulated"
+        return Code.NOT_SIMULATED
     if require_limits and not joint.has_limits:
-        return "no_limits"
+        return Code.NO_LIMITS
     if require_velocity_limit and not has_velocity_limit(joint):
-        return "no_velocity_limit"
+        return Code.NO_VELOCITY_LIMIT
     return None
 
 
@@ -145,9 +148,9 @@ def _runs_an_actuator_of(joint, actuator_schemas) -> bool:
 def report_selection(ctx, selection: JointSelection) -> None:
     """Write the exclusions as per-joint rows and count metrics (`joints_excluded_<code>`)."""
     for exclusion in selection.excluded:
-        ctx.exclude_joint(exclusion.joint, exclusion.why, exclusion.path, exclusion.code.upper())
+        ctx.exclude_joint(exclusion.joint, exclusion.why, exclusion.path, exclusion.code)
     for code, n in selection.counts().items():
-        ctx.metric(f"joints_excluded_{code}", n)
+        ctx.metric(code.metric, n)
     ctx.metric("joints_tested", len(selection.tested))
 
 

@@ -1,15 +1,42 @@
-"""drive_gain_validation's settings (docs/tests/drive_gain_validation.md), each with its unit."""
+"""drive_gain_validation's settings (docs/tests/drive_gain_validation.md), each with its unit, and what they make of
+one joint in SI (`thresholds_for`): the test's run, its rows, its plot and `fix` judge a step by that one object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
+from ....core.setting_units import unit
 from ..base import DrivenJointConfig
 
+if TYPE_CHECKING:
+    from ....core.asset_model import JointInfo
 
-def unit(name: str) -> dict:
-    return {"unit": name}
+
+@dataclass(frozen=True)
+class StepThresholds:
+    """One joint's step and what judges it, SI (rad for a revolute joint, m for a prismatic one)."""
+
+    magnitude: float  # the step asked for (scaled down when the range leaves no room for it)
+    room: float  # fraction of the step the range must leave beyond the target (the allowed overshoot, and a margin)
+    max_overshoot: float  # overshoot allowed, fraction of the step
+    settling_fraction: float  # the settling band, fraction of the step
+    reversal_fraction: float  # a reversal counts when the joint swings back by more than this fraction of the step
+
+    def band(self, step: float) -> float:
+        """The settling band of a step of `step` (the step actually taken)."""
+        return self.settling_fraction * abs(step)
+
+    def reversal(self, step: float) -> float:
+        return self.reversal_fraction * abs(step)
 
 
 class DriveGainValidationConfig(DrivenJointConfig):
+    # room for the step and its allowed overshoot, plus this fraction of the step, so an overshoot can show
+    overshoot_room_margin: ClassVar[float] = 0.1
+
     settle_seconds: float = Field(1.0, ge=0, description="Longest settle at the authored targets before the first joint; "
                                                         "it ends once every joint is at rest (s).",
                                   json_schema_extra=unit("s"))
@@ -39,3 +66,9 @@ class DriveGainValidationConfig(DrivenJointConfig):
                                               json_schema_extra=unit("rad/s or m/s"))
     capture_settled_grace_frames: int = Field(24, ge=1,
                                               description="Calm, in-band frames that end a window early (then the tail).")
+
+    def thresholds_for(self, joint: "JointInfo") -> StepThresholds:
+        max_overshoot = self.si("max_overshoot_pct")
+        return StepThresholds(self.joint_si("step_magnitude_deg", "prismatic_step_m", joint.is_angular),
+                              max_overshoot + self.overshoot_room_margin, max_overshoot, self.settling_tolerance,
+                              self.oscillation_threshold)

@@ -9,6 +9,7 @@ from ....plotting.common import (
     FAIL_COLOR, MAX_PANELS, PASS_COLOR, TARGET_COLOR, caption, failing_first, grid, joint_groups, joint_unit,
     note, num, recorded, rows_by_joint, scale, shared_legend, status_color, title_for,
 )
+from .config import DriveGainValidationConfig
 
 
 def drive_gain_validation_plot(result: TestResult, series: dict):
@@ -16,9 +17,8 @@ def drive_gain_validation_plot(result: TestResult, series: dict):
     if not joints:
         return []
     rows = rows_by_joint(result)
-    cfg = result.config
-    overshoot_limit = num(cfg.get("max_overshoot_pct"), 50.0)
-    tolerance = num(cfg.get("settling_tolerance"), 0.05)
+    cfg = DriveGainValidationConfig.from_report(result.config)
+    overshoot_limit, tolerance = cfg.max_overshoot_pct, cfg.settling_tolerance
     order = failing_first(joints, rows)
     shown = order[:MAX_PANELS]
     figure, axes = grid(len(shown))

@@ -92,11 +92,12 @@ class DriveGainValidationTest(DrivenJointTest[DriveGainValidationConfig]):
         """Command the step and sample the joint through the window and the tail; returns a StepRecord."""
         cfg = ctx.config
         start = float(ctx.joint_positions()[idx])
-        magnitude = math.radians(cfg.step_magnitude_deg) if joint.is_angular else cfg.prismatic_step_m
-        # Room for the step and the overshoot the threshold allows (+10 % of the step), so overshoot can show.
-        target, scaled = step_target(start, joint.lower, joint.upper, magnitude, cfg.max_overshoot_pct / 100.0 + 0.1)
+        thresholds = cfg.thresholds_for(joint)
+        magnitude = thresholds.magnitude
+        # Room for the step and the overshoot the threshold allows (and a margin), so overshoot can show.
+        target, scaled = step_target(start, joint.lower, joint.upper, magnitude, thresholds.room)
         window = int(round(min(cfg.test_duration_seconds, cfg.max_settling_seconds) / ctx.dt))
-        record = StepRecord(start, target, scaled, cfg.settling_tolerance * abs(target - start), window)
+        record = StepRecord(start, target, scaled, thresholds.band(target - start), window)
         if scaled:
             ctx.warn(f"{joint.name}: step scaled to {jv(joint, abs(record.step))} (its range leaves no room for a "
                      f"{jv(joint, magnitude)} step and its {cfg.max_overshoot_pct:g} % overshoot on either side)")
@@ -135,7 +136,7 @@ class DriveGainValidationTest(DrivenJointTest[DriveGainValidationConfig]):
         t_settle = settling_time(record.times, positions, target, band)
         if t_settle is not None and t_settle > record.end * ctx.dt + 1e-9:
             t_settle = None  # entered the band only during the tail
-        oscillations = count_reversals([start] + in_window, cfg.oscillation_threshold * abs(step))
+        oscillations = count_reversals([start] + in_window, cfg.thresholds_for(joint).reversal(step))
         follow = max((progress(start, q, target) for q in positions), default=0.0)
         final_err = abs(positions[-1] - target) if positions else math.nan
         findings: list[tuple[str, str]] = []

@@ -1,12 +1,27 @@
-"""effort_limit's settings (docs/tests/effort_limit.md), each with its unit."""
+"""effort_limit's settings (docs/tests/effort_limit.md), each with its unit, and what they make of one joint in SI
+(`thresholds_for`): the test's load phase, its rows, its plot and `fix` judge a joint by that one object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from ....core.setting_units import unit
 from ..base import DrivenJointConfig
+from ..load_point import deflection_tolerance
+
+if TYPE_CHECKING:
+    from ....core.asset_model import JointInfo
 
 
-def unit(name: str) -> dict:
-    return {"unit": name}
+@dataclass(frozen=True)
+class LoadThresholds:
+    """One joint under the test load, SI."""
+
+    force: float  # N at the joint's child body, from each of the 12 directions
+    deflection: float  # how far the joint may give way from its held pose (rad or m): break_tolerance x its judged range
 
 
 class EffortLimitConfig(DrivenJointConfig):
@@ -36,3 +51,8 @@ class EffortLimitConfig(DrivenJointConfig):
                                     json_schema_extra=unit("s"))
     stop_on_first_break: bool = Field(True,
                                       description="Stop the test at the first failing joint (avoids cascading instability).")
+
+    def thresholds_for(self, joint: "JointInfo | None") -> LoadThresholds:
+        """The load and the deflection allowance of `joint` (None, a DOF the asset model does not know: no allowance)."""
+        return LoadThresholds(self.force_magnitude_newtons, deflection_tolerance(
+            joint, self.break_tolerance, self.si("max_judged_revolute_range_deg"), self.si("unlimited_prismatic_range_m")))

@@ -3,11 +3,8 @@ joint, and the joint the load moved most when that is another), and judge on the
 not reach because it stopped at the first failure. The re-run loads each joint with the force and judges it by
 the deflection tolerance below."""
 
-import math
-
 from ....core.fix_rules import JointAllowance
 from ..fix_rules import DrivenFixRules
-from ..load_point import deflection_tolerance
 from .codes import EffortLimitCode as Code
 
 
@@ -19,11 +16,8 @@ class EffortLimitFixRules(DrivenFixRules):
         return [(other, f"{test}: gave way under the load on {row.joint}")] if other else []
 
     def allowance(self, test, joint, config, out: JointAllowance) -> None:
-        out.effort_tolerance = deflection_tolerance(joint, config.break_tolerance,
-                                                    math.radians(config.max_judged_revolute_range_deg),
-                                                    config.unlimited_prismatic_range_m)
-        out.effort_force = config.force_magnitude_newtons
-        out.load_test = test
+        thresholds = config.thresholds_for(joint)
+        out.effort_tolerance, out.effort_force, out.load_test = thresholds.deflection, thresholds.force, test
 
 
 FIX_RULES = EffortLimitFixRules()

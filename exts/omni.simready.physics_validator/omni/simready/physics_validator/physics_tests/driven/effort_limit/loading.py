@@ -4,7 +4,6 @@ from (`HeldPose`), what one joint's load did (`JointLoad`) and the first joint t
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -12,7 +11,7 @@ import numpy as np
 
 from ..base import BBOX_CHECK_EVERY, RestWatch, exploded_story, fmt, jv
 from ..codes import DrivenCode
-from ..load_point import deflection_tolerance, joint_deflection
+from ..load_point import joint_deflection
 from .codes import EffortLimitCode as Code
 
 if TYPE_CHECKING:
@@ -42,8 +41,7 @@ class HeldPose:
         slack = np.where(np.isfinite(span), cfg.break_tolerance * span, np.inf)  # the spec's literal rule
         tol = np.full(len(dofs), np.inf)  # deflection from the held pose, driven joints only
         for i in tested_idx:
-            tol[i] = deflection_tolerance(infos[i], cfg.break_tolerance, math.radians(cfg.max_judged_revolute_range_deg),
-                                          cfg.unlimited_prismatic_range_m)
+            tol[i] = cfg.thresholds_for(infos[i]).deflection
         wrap = np.array([j is not None and j.is_angular and not j.has_limits for j in infos])
         return cls(dofs, infos, hold, pose, lower, upper, slack, tol, wrap, joint_deflection(pose, hold, wrap))
 

@@ -10,6 +10,7 @@ from ....plotting.common import (
     FAIL_COLOR, MAX_PANELS, caption, failing_first, fmt_scaled, grid, joint_groups, joint_unit, note, num,
     recorded, rows_by_joint, scale, shared_legend, title_for,
 )
+from .config import EffortLimitConfig
 
 
 BAR_COLOR = "#6f8fb8"
@@ -43,8 +44,8 @@ def effort_limit_plot(result: TestResult, series: dict):
     rows = rows_by_joint(result)
     directions = 12
     frames = num(result.metrics.get("frames_per_direction"))
-    physics_fps = num(result.config.get("physics_fps"), 240.0)
-    break_tolerance = num(result.config.get("break_tolerance"), 0.1)
+    config = EffortLimitConfig.from_report(result.config)
+    physics_fps, break_tolerance = config.physics_fps, config.break_tolerance
     order = failing_first(joints, rows)
     shown = order[:MAX_PANELS]
     figure, axes = grid(len(shown), height=2.2)

@@ -1,16 +1,32 @@
-"""full_range_sweep's settings (docs/tests/full_range_sweep.md), each with its unit. A revolute joint is judged by the
-`_rad` tolerances, a prismatic one by the `_m` ones."""
+"""full_range_sweep's settings (docs/tests/full_range_sweep.md), each with its unit, and what they make of one joint in
+SI (`thresholds_for`: its sweep plan and tolerances): the test's run, its rows, its plot and `fix` judge a joint by that
+one object. A revolute joint is judged by the `_rad` tolerances, a prismatic one by the `_m` ones."""
+
+from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from ....core.setting_units import unit
 from ..base import DrivenJointConfig
-from ..motion import EASE_PROFILES
+from ..motion import EASE_PROFILES, SweepPlan, range_scaled_tolerance, sweep_plan
+from ..tracking import judged_limits
+
+if TYPE_CHECKING:
+    from ....core.asset_model import JointInfo
 
 
-def unit(name: str) -> dict:
-    return {"unit": name}
+@dataclass(frozen=True)
+class SweepThresholds:
+    """One joint's sweep and what judges it, SI (rad for a revolute joint, m for a prismatic one)."""
+
+    plan: SweepPlan  # endpoints, home, segments and pause frames
+    rest_tolerance: float  # hold error allowed at an endpoint: min(rest_tolerance, rest_range_fraction x swept range)
+    zero_return_tolerance: float  # final error allowed at home: min(zero_return_tolerance, zero_range_fraction x range)
+    zero_settled_frames: int  # frames in a row the joint must stay within the zero-return tolerance
 
 
 class FullRangeSweepConfig(DrivenJointConfig):
@@ -59,10 +75,18 @@ class FullRangeSweepConfig(DrivenJointConfig):
                                                        "settle in the band (s); it ends once the joint has settled.",
                                            json_schema_extra=unit("s"))
 
-    def rest_tolerance_for(self, angular: bool) -> float:
-        """The endpoint hold tolerance of a revolute (rad) or prismatic (m) joint, before the range cap."""
-        return self.rest_tolerance_rad if angular else self.rest_tolerance_m
-
-    def zero_return_tolerance_for(self, angular: bool) -> float:
-        """The zero-return tolerance of a revolute (rad) or prismatic (m) joint, before the range cap."""
-        return self.zero_return_tolerance_rad if angular else self.zero_return_tolerance_m
+    def thresholds_for(self, joint: "JointInfo", start: float, fps: float | None = None) -> SweepThresholds:
+        """The sweep of `joint` (it must have both limits) from `start`, at `fps` physics steps a second (default
+        physics_fps), and the tolerances it is judged by (capped by the swept range)."""
+        fps = self.physics_fps if fps is None else fps
+        lower, upper = judged_limits(joint)
+        plan = sweep_plan(lower, upper, start, fps=fps, speed_scale=self.sweep_speed_scale,
+                          pause_seconds=self.pause_at_limits_seconds, margin_ratio=self.sweep_margin_ratio,
+                          max_sweep_range=self.max_sweep_range, velocity_limit=joint.velocity_limit,
+                          profile=self.interpolation_profile)
+        swept, angular = plan.upper - plan.lower, joint.is_angular
+        rest = range_scaled_tolerance(self.joint_si("rest_tolerance_rad", "rest_tolerance_m", angular), swept,
+                                      self.rest_range_fraction)
+        zero = range_scaled_tolerance(self.joint_si("zero_return_tolerance_rad", "zero_return_tolerance_m", angular), swept,
+                                      self.zero_range_fraction)
+        return SweepThresholds(plan, rest, zero, max(1, int(round(self.zero_settled_seconds * fps))))

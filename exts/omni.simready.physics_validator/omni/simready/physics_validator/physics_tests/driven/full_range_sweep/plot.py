@@ -11,6 +11,7 @@ from ....plotting.common import (
     MAX_PANELS, PASS_COLOR, caption, failing_first, fmt_scaled, grid, joint_groups, joint_unit,
     note, num, recorded, rows_by_joint, scale, shared_legend, status_color, title_for,
 )
+from .config import FullRangeSweepConfig
 
 
 HOLDS = (("max_target", "hold max"), ("min_target", "hold min"), ("zero_target", "hold zero"))
@@ -39,9 +40,8 @@ def full_range_sweep_plot(result: TestResult, series: dict):
     rows = rows_by_joint(result)
     order = failing_first(joints, rows)
     shown = order[:MAX_PANELS]
-    config = result.config
-    tolerance = num(config.get("rest_tolerance_rad", config.get("rest_tolerance")), 0.1)  # older reports: one name
-    zero_tolerance = num(config.get("zero_return_tolerance_rad", config.get("zero_return_tolerance")), 0.01)
+    config = FullRangeSweepConfig.from_report(result.config)  # each row carries its own; these for a row without
+    tolerance, zero_tolerance = config.rest_tolerance_rad, config.zero_return_tolerance_rad
     figure, axes = grid(len(shown))
     for ax, joint in zip(axes, shown):
         row = rows.get(joint)

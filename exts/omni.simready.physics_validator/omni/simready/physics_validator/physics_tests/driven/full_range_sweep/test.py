@@ -25,9 +25,9 @@ from ..base import (
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
-from ..motion import ConvergenceCounter, SweepPlan, hold_failed, range_scaled_tolerance, sweep_plan
+from ..motion import ConvergenceCounter, SweepPlan, hold_failed
 from .codes import FullRangeSweepCode as Code
-from .config import FullRangeSweepConfig
+from .config import FullRangeSweepConfig, SweepThresholds
 from .fix_rules import FIX_RULES
 from .hints import HINTS
 from .view import VIEW
@@ -35,11 +35,9 @@ from .view import VIEW
 
 @dataclass
 class JointSweep:
-    """What one joint's sweep found, segment by segment."""
+    """One joint's sweep and tolerances (its thresholds, SI) and what it found, segment by segment."""
 
-    plan: SweepPlan
-    rest_tol: float
-    zero_tol: float
+    thresholds: SweepThresholds
     findings: list[tuple[str, str]] = field(default_factory=list)  # (code, sentence) in the order found
     hold_err: dict[str, float] = field(default_factory=dict)  # segment -> worst hold error
     follow: dict[str, float] = field(default_factory=dict)  # segment -> furthest progress toward its end point
@@ -47,6 +45,18 @@ class JointSweep:
     exploded_at: str | None = None  # the segment during which the bounding box exploded
     zero_errors: list[float] = field(default_factory=list)  # |error| at zero, every frame from the zero hold on
     zero_settled: bool = False  # in the zero-return band for zero_settled_frames frames in a row
+
+    @property
+    def plan(self) -> SweepPlan:
+        return self.thresholds.plan
+
+    @property
+    def rest_tol(self) -> float:
+        return self.thresholds.rest_tolerance
+
+    @property
+    def zero_tol(self) -> float:
+        return self.thresholds.zero_return_tolerance
 
 
 Ctx = TestContext[FullRangeSweepConfig]  # the context of this test: ctx.config is a FullRangeSweepConfig
@@ -86,18 +96,9 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
         """Sweep one joint through its plan (max -> min -> zero) and judge each segment; returns a JointSweep."""
         cfg = ctx.config
         idx = ctx.dof_index(joint.path)
-        plan = sweep_plan(
-            joint.lower, joint.upper, float(ctx.joint_positions()[idx]), fps=1.0 / ctx.dt,
-            speed_scale=cfg.sweep_speed_scale, pause_seconds=cfg.pause_at_limits_seconds,
-            margin_ratio=cfg.sweep_margin_ratio, max_sweep_range=cfg.max_sweep_range,
-            velocity_limit=joint.velocity_limit, profile=cfg.interpolation_profile,
-        )
-        swept = plan.upper - plan.lower
-        sweep = JointSweep(plan, range_scaled_tolerance(cfg.rest_tolerance_for(joint.is_angular), swept, cfg.rest_range_fraction),
-                           range_scaled_tolerance(cfg.zero_return_tolerance_for(joint.is_angular), swept,
-                                                  cfg.zero_range_fraction))
+        sweep = JointSweep(cfg.thresholds_for(joint, float(ctx.joint_positions()[idx]), fps=1.0 / ctx.dt))
         watch.new_window()
-        for seg in plan.segments:
+        for seg in sweep.plan.segments:
             seg_start = float(ctx.joint_positions()[idx])
             pause: list[float] = []
             best = yield from self._follow_segment(ctx, joint, idx, seg, seg_start, pause, sweep, watch, series)
@@ -165,7 +166,7 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
         there for zero_settled_seconds without a break (the zero hold counts), holding zero for at most
         zero_max_settle_seconds more. A drive ringing around zero never settles, whatever phase a frame catches."""
         cfg = ctx.config
-        counter = ConvergenceCounter(sweep.zero_tol, settled_frames(cfg, ctx.dt))
+        counter = ConvergenceCounter(sweep.zero_tol, sweep.thresholds.zero_settled_frames)
         for error in sweep.zero_errors:
             sweep.zero_settled = counter.update(error)
         ctx.label = f"joint {joint.name}: settle at zero"
@@ -184,7 +185,7 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
 
     def _row(self, ctx, joint, sweep: JointSweep, watch: BoxWatch) -> JointRow:
         cfg, plan = ctx.config, sweep.plan
-        window = sweep.zero_errors[-settled_frames(cfg, ctx.dt):] or [
+        window = sweep.zero_errors[-sweep.thresholds.zero_settled_frames:] or [
             abs(float(ctx.joint_positions()[ctx.dof_index(joint.path)]) - plan.zero_target)]
         zero_err = max(window)  # the deciding quantity: the error over the last window at zero
         findings = list(sweep.findings)
@@ -232,11 +233,6 @@ class FullRangeSweepTest(DrivenJointTest[FullRangeSweepConfig]):
         else:
             ctx.finish(Status.PASS, f"{len(rows)} joints reached and held both limits and returned to zero",
                        code=DrivenCode.OK)
-
-
-def settled_frames(cfg, dt: float) -> int:
-    """The frames the joint must stay in the zero-return band without a break."""
-    return max(1, int(round(cfg.zero_settled_seconds / dt)))
 
 
 def home_text(joint, zero_target: float) -> str:

@@ -1,27 +1,75 @@
-"""mimic_joint's settings (docs/tests/mimic_joint.md)."""
+"""mimic_joint's settings (docs/tests/mimic_joint.md), each with its unit, and what they make of one mimic pair in SI
+(`thresholds_for`): the test's run, its rows and its plot judge a pair by that one object."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
+from ....core.setting_units import unit
 from ..base import DrivenJointConfig
+from ..tracking import judged_limits
+
+if TYPE_CHECKING:
+    from ....core.asset_model import JointInfo, MimicInfo
+
+
+@dataclass(frozen=True)
+class PairThresholds:
+    """One follower and its reference, SI (the follower's positions in rad or m)."""
+
+    sweep: tuple[float, float]  # the reference's sweep, sweep_margin_ratio inside its limits
+    slope_tolerance: float  # |measured - authored| slope allowed, a fraction of the authored slope
+    offset_tolerance: float  # min(offset_tolerance, offset_span_fraction x the follower's expected travel)
+    limits_slack: float  # how far past its limits the coupling may take the follower (limits_tolerance_fraction x range)
+    following_slope: float  # a measured slope below this (|d follower / d reference|) is not following at all
+    stopped_short: float  # a reference that swept less than this (but moved) was stopped: judged over what it moved
 
 
 class MimicJointConfig(DrivenJointConfig):
-    settle_seconds: float = Field(1.0, ge=0, description="Physics time at the authored targets before the first pair (s).")
+    # A follower whose measured slope stays under this fraction of the authored one does not follow its reference
+    # (NOT_FOLLOWING); a reference that sweeps less than this fraction of its sweep was stopped by something (a warning).
+    not_following_fraction: ClassVar[float] = 0.1
+    stopped_short_fraction: ClassVar[float] = 0.5
+
+    settle_seconds: float = Field(1.0, ge=0, description="Physics time at the authored targets before the first pair (s).",
+                                  json_schema_extra=unit("s"))
     sweep_margin_ratio: float = Field(0.10, ge=0, lt=0.5, description="The reference is swept this fraction of its range "
-                                                                      "inside its limits.")
+                                                                      "inside its limits.",
+                                      json_schema_extra=unit("fraction"))
     approach_seconds: float = Field(1.0, gt=0, description="The reference is ramped to the sweep's start over this time (s), "
-                                                           "not judged.")
-    sweep_seconds: float = Field(2.0, gt=0, description="Both legs of the sweep, start -> far end -> start (s).")
+                                                           "not judged.", json_schema_extra=unit("s"))
+    sweep_seconds: float = Field(2.0, gt=0, description="Both legs of the sweep, start -> far end -> start (s).",
+                                 json_schema_extra=unit("s"))
     hold_seconds: float = Field(0.5, ge=0,
-                                description="Hold at each end of the sweep before the coupling is measured at rest (s).")
+                                description="Hold at each end of the sweep before the coupling is measured at rest (s).",
+                                json_schema_extra=unit("s"))
     gear_ratio_tolerance: float = Field(0.10, gt=0, lt=1, description="Largest |measured - authored| slope, as a fraction of "
-                                                                      "the authored slope (sign included).")
+                                                                      "the authored slope (sign included).",
+                                        json_schema_extra=unit("fraction"))
     offset_tolerance_deg: float = Field(2.0, gt=0, description="Largest distance at rest of a revolute follower from the "
-                                                               "authored relation (deg).")
+                                                               "authored relation (deg).", json_schema_extra=unit("deg"))
     offset_tolerance_m: float = Field(0.002, gt=0, description="Largest distance at rest of a prismatic follower from the "
-                                                               "authored relation (m).")
+                                                               "authored relation (m).", json_schema_extra=unit("m"))
     offset_span_fraction: float = Field(0.10, gt=0, lt=1, description="The offset tolerance is also at most this fraction "
-                                                                      "of the follower's expected travel.")
+                                                                      "of the follower's expected travel.",
+                                        json_schema_extra=unit("fraction"))
     limits_tolerance_fraction: float = Field(0.02, ge=0, lt=1, description="How far (fraction of the follower's range) the "
                                                                            "coupling may take the follower past its limits "
-                                                                           "over the reference's range.")
+                                                                           "over the reference's range.",
+                                             json_schema_extra=unit("fraction"))
+
+    def thresholds_for(self, follower: "JointInfo", reference: "JointInfo", mimic: "MimicInfo") -> PairThresholds:
+        """The pair's sweep and tolerances (the reference must have limits: the test sweeps only such pairs)."""
+        lower, upper = judged_limits(reference)
+        margin = self.sweep_margin_ratio * (upper - lower)
+        low, high = lower + margin, upper - margin
+        travel = abs(mimic.slope) * (high - low)
+        absolute = self.joint_si("offset_tolerance_deg", "offset_tolerance_m", follower.is_angular)
+        offset = min(absolute, self.offset_span_fraction * travel) if travel > 0 else absolute
+        follower_range = (follower.limits[1] - follower.limits[0]) if follower.limits else math.inf
+        return PairThresholds((low, high), self.gear_ratio_tolerance, offset, self.limits_tolerance_fraction * follower_range,
+                              self.not_following_fraction * abs(mimic.slope), self.stopped_short_fraction * (high - low))

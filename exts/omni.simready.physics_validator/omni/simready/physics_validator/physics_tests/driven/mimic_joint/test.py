@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generator, Iterator
 
+from ....core.codes import ExclusionCode as Excluded
 from ....core.context import TestContext
 from ....core.plugin import Precheck
 from ....core.quantities import listed
@@ -28,9 +29,10 @@ from ..base import (
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
+from ..selection import EXCLUSION_REASONS
 from ..tracking import judged_limits, ramp
 from .codes import MimicJointCode as Code
-from .config import MimicJointConfig
+from .config import MimicJointConfig, PairThresholds
 from .coupling import fitted_slope, image, outside, relation_error
 from .fix_rules import FIX_RULES
 from .hints import HINTS
@@ -48,11 +50,15 @@ class PairRecord:
     follower: "JointInfo"
     reference: "JointInfo"
     mimic: "MimicInfo"
-    sweep: tuple[float, float]
+    thresholds: PairThresholds
     references: list[float] = field(default_factory=list)  # judged samples (legs and holds)
     followers: list[float] = field(default_factory=list)
     rest_errors: list[float] = field(default_factory=list)  # distance from the relation at the end of each hold
     exploded: bool = False
+
+    @property
+    def sweep(self) -> tuple[float, float]:
+        return self.thresholds.sweep
 
 
 class MimicJointTest(DrivenJointTest[MimicJointConfig]):
@@ -93,10 +99,10 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
         series = SeriesRecorder(ctx)
         for follower, reference, mimic in pairs:
             record = yield from self._sweep(ctx, follower, reference, mimic, watch, series)
-            row = self._row(record, cfg)
+            row = self._row(record)
             ctx.joint_row(row)
             swept, commanded = row.number("reference_sweep"), record.sweep[1] - record.sweep[0]
-            if DEAD_DRIVE_FRACTION * commanded <= swept < 0.5 * commanded:
+            if DEAD_DRIVE_FRACTION * commanded <= swept < record.thresholds.stopped_short:
                 ctx.warn(f"{follower.name}: its reference {reference.name} swept {jv(reference, swept)} of "
                          f"{jv(reference, commanded)}: something stopped it; the coupling is judged over that part")
             if record.exploded:
@@ -111,21 +117,23 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
         pairs: list[Pair] = []
         for follower, mimic in followers:
             reference = ctx.asset.joints.get(follower.mimic_reference or "")
-            why, code = "", ""
+            why, code = "", None
             named = {follower.name, follower.path} | ({reference.name, reference.path} if reference else set())
             if only and not named & only:
-                why, code = "not in this run's joint filter (config key `joints`)", "NOT_REQUESTED"
+                why, code = EXCLUSION_REASONS[Excluded.NOT_REQUESTED], Excluded.NOT_REQUESTED
             elif reference is None or not reference.is_dof or not reference.enabled:
-                why, code = f"reference {follower.mimic_reference} is not an enabled revolute or prismatic joint", "NO_REFERENCE"
+                why = f"reference {follower.mimic_reference} is not an enabled revolute or prismatic joint"
+                code = Excluded.NO_REFERENCE
             elif follower.path not in simulated or reference.path not in simulated:
-                why, code = "the engine does not simulate the follower or its reference as a degree of freedom", "NOT_SIMULATED"
+                why = "the engine does not simulate the follower or its reference as a degree of freedom"
+                code = Excluded.NOT_SIMULATED
             elif not reference.has_limits:
-                why, code = f"reference {reference.name} has no finite limits to sweep between", "NO_LIMITS"
+                why, code = f"reference {reference.name} has no finite limits to sweep between", Excluded.NO_LIMITS
             elif not (reference.drive is not None and reference.drive.active) and not (
                     set(reference.actuator_schemas) & ctx.engine_capabilities.simulated_actuator_schemas):
-                why, code = f"reference {reference.name} has no drive with stiffness or damping > 0 to sweep it", "PASSIVE"
-            if why or reference is None:
-                ctx.exclude_joint(follower.name, why, follower.path, code)
+                why, code = f"reference {reference.name} has no drive with stiffness or damping > 0 to sweep it", Excluded.PASSIVE
+            if code is not None or reference is None:
+                ctx.exclude_joint(follower.name, why, follower.path, code or "")
             else:
                 pairs.append((follower, reference, mimic))
         return pairs
@@ -134,10 +142,8 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
                series: SeriesRecorder) -> Generator[None, None, PairRecord]:
         """Approach, hold, sweep to the far end, hold, sweep back, hold; returns the PairRecord."""
         cfg = ctx.config
-        lower, upper = judged_limits(reference)
-        margin = cfg.sweep_margin_ratio * (upper - lower)
-        low, high = lower + margin, upper - margin
-        record = PairRecord(follower, reference, mimic, (low, high))
+        record = PairRecord(follower, reference, mimic, cfg.thresholds_for(follower, reference, mimic))
+        low, high = record.sweep
         i_ref, i_fol = ctx.dof_index(reference.path), ctx.dof_index(follower.path)
         legs = (("approach", low, cfg.approach_seconds, False), ("to far end", high, cfg.sweep_seconds / 2, True),
                 ("back", low, cfg.sweep_seconds / 2, True))
@@ -164,22 +170,17 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
         ctx.set_joint_target(reference.path, reference.drive.target_position if reference.drive else low)
         return record
 
-    def _row(self, record: PairRecord, cfg: MimicJointConfig) -> JointRow:
-        follower, reference, mimic = record.follower, record.reference, record.mimic
+    def _row(self, record: PairRecord) -> JointRow:
+        follower, reference, mimic, thresholds = record.follower, record.reference, record.mimic, record.thresholds
         ref_lower, ref_upper = judged_limits(reference)
-        follower_limits = follower.limits
         slope = mimic.slope
         commanded = record.sweep[1] - record.sweep[0]
         refs = [r for r in record.references if math.isfinite(r)]
         ref_span = (max(refs) - min(refs)) if refs else 0.0
         measured_slope = fitted_slope(record.references, record.followers)
         image_low, image_high = image(slope, mimic.intercept, ref_lower, ref_upper)
-        follower_range = (follower_limits[1] - follower_limits[0]) if follower_limits else math.inf
-        overrun = outside(image_low, image_high, follower.lower, follower.upper,
-                          cfg.limits_tolerance_fraction * follower_range)
-        travel = abs(slope) * commanded
-        absolute = math.radians(cfg.offset_tolerance_deg) if follower.is_angular else cfg.offset_tolerance_m
-        offset_tolerance = min(absolute, cfg.offset_span_fraction * travel) if travel > 0 else absolute
+        overrun = outside(image_low, image_high, follower.lower, follower.upper, thresholds.limits_slack)
+        offset_tolerance = thresholds.offset_tolerance
         rest_error = max(record.rest_errors, default=math.nan)
         findings: list[tuple[str, str]] = []
         blocked = ref_span < DEAD_DRIVE_FRACTION * commanded
@@ -200,7 +201,7 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
                              f"reference {reference.name} moved {jv(reference, ref_span)} of the {jv(reference, commanded)} "
                              "sweep: the coupling could not be measured"))
         else:
-            findings += self._coupling_findings(record, measured_slope, rest_error, offset_tolerance, cfg)
+            findings += self._coupling_findings(record, measured_slope, rest_error)
         return JointRow(
             joint=follower.name, path=follower.path, status=Status.FAIL if findings else Status.PASS,
             codes=[c for c, _ in findings] or [DrivenCode.OK], reason="; ".join(t for _, t in findings),
@@ -209,7 +210,7 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
                       "slope_error": abs(measured_slope - slope) / abs(slope) if slope and math.isfinite(measured_slope)
                       else math.nan},
             limits={"authored_slope": slope, "authored_intercept": mimic.intercept, "gearing": mimic.gearing,
-                    "offset": mimic.offset, "schema": mimic.schema, "slope_tolerance": cfg.gear_ratio_tolerance,
+                    "offset": mimic.offset, "schema": mimic.schema, "slope_tolerance": thresholds.slope_tolerance,
                     "offset_tolerance": offset_tolerance, "lower": follower.lower, "upper": follower.upper},
             units=row_units(follower, positions=("rest_error", "image_lower", "image_upper", "authored_intercept",
                                                  "offset_tolerance", "lower", "upper"),
@@ -218,25 +219,24 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
         )
 
     @staticmethod
-    def _coupling_findings(record: PairRecord, measured: float, rest_error: float, offset_tolerance: float,
-                           cfg: MimicJointConfig) -> list[tuple[str, str]]:
-        follower, reference = record.follower, record.reference
+    def _coupling_findings(record: PairRecord, measured: float, rest_error: float) -> list[tuple[str, str]]:
+        follower, reference, thresholds = record.follower, record.reference, record.thresholds
         slope = record.mimic.slope
         where = f"{follower.name} against {reference.name}: d follower / d reference"
-        if not math.isfinite(measured) or abs(measured) < 0.1 * abs(slope):
+        if not math.isfinite(measured) or abs(measured) < thresholds.following_slope:
             return [(Code.NOT_FOLLOWING.value, f"{follower.name} did not follow {reference.name}: {where} = "
                                                f"{measured:.3g}, authored {slope:.3g}")]
         out = []
         if slope * measured < 0:
             out.append((Code.WRONG_DIRECTION.value, f"{follower.name} moved against the authored coupling: {where} = "
                                                     f"{measured:.3g}, authored {slope:.3g} ({record.mimic.schema})"))
-        elif abs(measured - slope) > cfg.gear_ratio_tolerance * abs(slope):
+        elif abs(measured - slope) > thresholds.slope_tolerance * abs(slope):
             out.append((Code.GEAR_MISMATCH.value, f"gear ratio off: {where} = {measured:.3g}, authored {slope:.3g} "
-                                                  f"(> {cfg.gear_ratio_tolerance:.0%} apart)"))
-        if not rest_error <= offset_tolerance:
+                                                  f"(> {thresholds.slope_tolerance:.0%} apart)"))
+        if not rest_error <= thresholds.offset_tolerance:
             out.append((Code.OFFSET_MISMATCH.value, f"off the authored relation at rest: {follower.name} is "
                                                     f"{jv(follower, rest_error)} from intercept + slope x reference "
-                                                    f"(tolerance {jv(follower, offset_tolerance)})"))
+                                                    f"(tolerance {jv(follower, thresholds.offset_tolerance)})"))
         return out
 
     def _verdict(self, ctx: Ctx) -> None:

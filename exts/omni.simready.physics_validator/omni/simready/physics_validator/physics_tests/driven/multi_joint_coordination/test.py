@@ -28,9 +28,9 @@ from ..base import (
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
-from ..tracking import capped_tolerance, coordination_range, home_position, judged_limits, ramp, range_target
+from ..tracking import ramp
 from .codes import MultiJointCoordinationCode as Code
-from .config import MultiJointCoordinationConfig
+from .config import CoordinationThresholds, MultiJointCoordinationConfig
 from .fix_rules import FIX_RULES
 from .hints import HINTS
 from .view import VIEW
@@ -43,16 +43,20 @@ Ctx = TestContext[MultiJointCoordinationConfig]  # the context of this test: ctx
 
 @dataclass
 class JointTrack:
-    """One joint across the iterations: its tolerance, each iteration's final error and how far it followed."""
+    """One joint across the iterations: its thresholds (targets, tolerance), each iteration's final error and how far
+    it followed."""
 
     joint: "JointInfo"
     index: int
-    tolerance: float
-    span: tuple[float, float]  # the (lower, upper) its target fractions apply to (coordination_range)
+    thresholds: CoordinationThresholds
     errors: list[float] = field(default_factory=list)
     follow: list[float] = field(default_factory=list)  # fraction of each commanded move covered (1 when there was none)
     moves: list[float] = field(default_factory=list)  # each iteration's commanded move (signed)
     settle_times: list[float] = field(default_factory=list)  # when it last entered the band, per iteration (s)
+
+    @property
+    def tolerance(self) -> float:
+        return self.thresholds.tolerance
 
 
 class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
@@ -90,40 +94,25 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
             return
         yield from settle(ctx, cfg.settle_seconds)
         watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
-        tracks = [JointTrack(j, ctx.dof_index(j.path), self._tolerance(j, cfg), self._span(j, cfg)) for j in selection.tested]
+        tracks = [JointTrack(j, ctx.dof_index(j.path), cfg.thresholds_for(j)) for j in selection.tested]
         series = SeriesRecorder(ctx)
         exploded = False
         for iteration in range(cfg.num_iterations):
-            factor = cfg.target_factors[iteration % len(cfg.target_factors)] if cfg.target_factors else 0.5
-            exploded = yield from self._iteration(ctx, tracks, factor, iteration, watch, series)
+            exploded = yield from self._iteration(ctx, tracks, iteration, watch, series)
             if exploded:
                 break
         for track in tracks:
             ctx.joint_row(self._row(track, exploded, cfg))
         self._verdict(ctx, tracks)
 
-    @staticmethod
-    def _tolerance(joint: "JointInfo", cfg: MultiJointCoordinationConfig) -> float:
-        absolute = math.radians(cfg.position_tolerance_deg) if joint.is_angular else cfg.position_tolerance_m
-        lower, upper = judged_limits(joint)
-        return capped_tolerance(absolute, cfg.range_tolerance_fraction, upper - lower)
-
-    @staticmethod
-    def _span(joint: "JointInfo", cfg: MultiJointCoordinationConfig) -> tuple[float, float]:
-        lower, upper = judged_limits(joint)
-        if not joint.is_angular:
-            return lower, upper
-        home = home_position(joint.drive.target_position if joint.drive is not None else None, lower, upper, 0.0)
-        return coordination_range(lower, upper, home, math.radians(cfg.max_judged_revolute_range_deg))
-
-    def _iteration(self, ctx: Ctx, tracks: list[JointTrack], factor: float, iteration: int, watch: BoxWatch,
+    def _iteration(self, ctx: Ctx, tracks: list[JointTrack], iteration: int, watch: BoxWatch,
                    series: SeriesRecorder) -> Generator[None, None, bool]:
         """Ramp every joint to its target, hold, and record each one's error when the iteration ends; True if the
         simulation exploded."""
         cfg = ctx.config
-        ctx.label = f"iteration {iteration + 1}: all joints to {factor:.0%} of their range"
+        ctx.label = f"iteration {iteration + 1}: all joints to {cfg.factor(iteration):.0%} of their range"
         starts = ctx.joint_positions()
-        goals = [range_target(*t.span, cfg.target_margin_ratio, factor) for t in tracks]
+        goals = [t.thresholds.targets[iteration] for t in tracks]
         begin = [float(starts[t.index]) for t in tracks]
         best = [0.0] * len(tracks)
         entered: list[float | None] = [None] * len(tracks)
@@ -192,7 +181,7 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
             codes=[c for c, _ in findings] or [DrivenCode.OK], reason="; ".join(t for _, t in findings),
             measured=measured,
             limits={"tolerance": track.tolerance, "lower": joint.lower, "upper": joint.upper, "unit": unit(joint),
-                    "target_lower": track.span[0], "target_upper": track.span[1]},
+                    "target_lower": track.thresholds.span[0], "target_upper": track.thresholds.span[1]},
             units=row_units(joint, positions=("max_error", "tolerance", "lower", "upper", "target_lower", "target_upper",
                                               *(f"error_{i + 1}" for i in range(len(track.errors)))),
                             error_ratio="", min_follow="", slowest_convergence_s="s"),

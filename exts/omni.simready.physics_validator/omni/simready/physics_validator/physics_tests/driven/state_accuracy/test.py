@@ -26,9 +26,9 @@ from ..base import (
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
-from ..tracking import capped_tolerance, home_position, judged_limits, ramp, settled_for_good, step_size, step_waypoints
+from ..tracking import ramp, settled_for_good
 from .codes import StateAccuracyCode as Code
-from .config import StateAccuracyConfig
+from .config import StateAccuracyConfig, WaypointThresholds
 from .fix_rules import FIX_RULES
 from .hints import HINTS
 from .view import VIEW
@@ -41,15 +41,24 @@ Ctx = TestContext[StateAccuracyConfig]  # the context of this test: ctx.config i
 
 @dataclass
 class JointPlan:
-    """What one joint is asked to do and what it did at each waypoint."""
+    """What one joint is asked to do (its thresholds: waypoints and tolerance, SI) and what it did at each waypoint."""
 
-    home: float
-    step: float
-    tolerance: float
-    waypoints: list[float]
+    thresholds: WaypointThresholds
     reached: list[float] = field(default_factory=list)  # position at each measurement
     follow: list[float] = field(default_factory=list)  # fraction of each commanded move covered (best)
     exploded: bool = False
+
+    @property
+    def step(self) -> float:
+        return self.thresholds.step
+
+    @property
+    def tolerance(self) -> float:
+        return self.thresholds.tolerance
+
+    @property
+    def waypoints(self) -> tuple[float, ...]:
+        return self.thresholds.waypoints
 
     def errors(self) -> list[float]:
         return [abs(q - w) if math.isfinite(q) else math.inf for q, w in zip(self.reached, self.waypoints)]
@@ -82,7 +91,7 @@ class StateAccuracyTest(DrivenJointTest[StateAccuracyConfig]):
         watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
         series = SeriesRecorder(ctx)
         for joint in selection.tested:
-            plan = self._plan(joint, cfg)
+            plan = JointPlan(cfg.thresholds_for(joint))
             yield from self._visit(ctx, joint, plan, watch, series)
             ctx.joint_row(self._row(joint, plan))
             if plan.exploded:
@@ -90,23 +99,6 @@ class StateAccuracyTest(DrivenJointTest[StateAccuracyConfig]):
         self._verdict(ctx)
 
     # -- phases --------------------------------------------------------------------------------------------------
-    @staticmethod
-    def _plan(joint: "JointInfo", cfg: StateAccuracyConfig) -> JointPlan:
-        lower, upper = judged_limits(joint)
-        if joint.is_angular:
-            margin = math.radians(cfg.limit_margin_deg)
-            step = step_size(lower, upper, math.radians(cfg.max_step_deg), cfg.step_range_fraction)
-            absolute = math.radians(cfg.position_tolerance_deg)
-        else:
-            margin = cfg.limit_margin_fraction * (upper - lower)
-            step = step_size(lower, upper, cfg.max_step_m, cfg.step_range_fraction)
-            absolute = cfg.position_tolerance_m
-        margin = min(margin, (upper - lower) / 4)
-        target = joint.drive.target_position if joint.drive is not None else None
-        home = home_position(target, lower, upper, margin)
-        waypoints = step_waypoints(home, step, lower, upper, margin)
-        return JointPlan(home, step, capped_tolerance(absolute, cfg.step_tolerance_fraction, step), waypoints)
-
     def _visit(self, ctx: Ctx, joint: "JointInfo", plan: JointPlan, watch: BoxWatch,
                series: SeriesRecorder) -> Iterator[None]:
         """Command each waypoint in turn and measure where the joint is when its window ends."""
@@ -155,7 +147,7 @@ class StateAccuracyTest(DrivenJointTest[StateAccuracyConfig]):
                              f"off target at waypoint {i + 1} of {len(plan.waypoints)}: {jv(joint, errors[i])} from "
                              f"{jv(joint, plan.waypoints[i])} > tolerance {jv(joint, plan.tolerance)}"))
         measured = {"max_error": worst, "error_ratio": worst / plan.tolerance if plan.tolerance > 0 else math.inf,
-                    "home": plan.home, "step": plan.step, "min_follow": min(plan.follow, default=0.0)}
+                    "home": plan.thresholds.home, "step": plan.step, "min_follow": min(plan.follow, default=0.0)}
         measured.update({f"error_{i + 1}": e for i, e in enumerate(errors)})
         return JointRow(
             joint=joint.name, path=joint.path, status=Status.FAIL if findings else Status.PASS,

@@ -1,12 +1,28 @@
-"""velocity_limit's settings (docs/tests/velocity_limit.md), each with its unit."""
+"""velocity_limit's settings (docs/tests/velocity_limit.md), each with its unit, and what they make of one joint in SI
+(`thresholds_for`): the test's run, its rows, its plot and its report view judge a joint by that one object."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from ....core.setting_units import unit
 from ..base import DrivenJointConfig
 
+if TYPE_CHECKING:
+    from ....core.asset_model import JointInfo
 
-def unit(name: str) -> dict:
-    return {"unit": name}
+
+@dataclass(frozen=True)
+class SpeedThresholds:
+    """One joint's cap and what judges it, SI (rad/s for a revolute joint, m/s for a prismatic one)."""
+
+    limit: float  # the authored cap
+    allowed: float  # limit x (1 + tolerance_fraction): a faster peak fails
+    exercised: float  # min_exercised_ratio: a peak below this fraction of the reachable cap verified nothing
 
 
 class VelocityLimitConfig(DrivenJointConfig):
@@ -30,7 +46,11 @@ class VelocityLimitConfig(DrivenJointConfig):
                                                    "(SKIP row).",
                                        json_schema_extra=unit("fraction"))
 
-    @property
-    def tolerance_percent(self) -> float:
-        """The allowed overshoot as a fraction (its old name, kept for the code that reads it)."""
-        return self.tolerance_fraction
+    def allowed_ratio(self) -> float:
+        """The fastest peak allowed, as a multiple of the cap: 1 + tolerance_fraction."""
+        return 1.0 + self.tolerance_fraction
+
+    def thresholds_for(self, joint: "JointInfo") -> SpeedThresholds:
+        """The joint's cap (it must have one: the test selects only such joints) and what judges it."""
+        limit = joint.velocity_limit if joint.velocity_limit is not None else math.nan
+        return SpeedThresholds(limit, limit * (1.0 + self.tolerance_fraction), self.min_exercised_ratio)

@@ -2,6 +2,7 @@
 runtime parses; nothing else. The cap (or the actuator that presses it) is the author's choice, and stiffer or
 stronger drives would only press it harder."""
 
+from ....core.codes import ExclusionCode
 from ..codes import DrivenCode
 from ..fix_rules import EXPLODED_WHY, DrivenFixRules
 from .codes import VelocityLimitCode as Code
@@ -22,8 +23,9 @@ class VelocityLimitFixRules(DrivenFixRules):
         Code.OVERSPEED_OUTSIDE_ARTICULATION.value: ("outside_articulation", _cap_is_authors),
     }
     exclusions_not_fixable = {
-        "NO_VELOCITY_LIMIT": ("no_velocity_limit", "no velocity limit authored: the cap is the actuator's, which the "
-                                                   "author must choose (physxJointAxis:<axis>:maxJointVelocity)"),
+        ExclusionCode.NO_VELOCITY_LIMIT.value: ("no_velocity_limit", "no velocity limit authored: the cap is the actuator's, "
+                                                                     "which the author must choose "
+                                                                     "(physxJointAxis:<axis>:maxJointVelocity)"),
     }
 
 

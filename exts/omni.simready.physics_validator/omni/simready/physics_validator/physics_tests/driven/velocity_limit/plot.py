@@ -9,6 +9,7 @@ from ....plotting.common import (
     FAIL_COLOR, LIMIT_COLOR, MAX_PANELS, arr, caption, failing_first, fmt_scaled, grid, joint_groups, note, num,
     recorded, rows_by_joint, scale, shared_legend, status_color, title_for,
 )
+from .config import VelocityLimitConfig
 
 
 def velocity_limit_plot(result: TestResult, series: dict):
@@ -16,7 +17,7 @@ def velocity_limit_plot(result: TestResult, series: dict):
     if not joints:
         return []
     rows = rows_by_joint(result)
-    tolerance = num(result.config.get("tolerance_fraction", result.config.get("tolerance_percent")), 0.05)
+    ratio = VelocityLimitConfig.from_report(result.config).allowed_ratio()  # 1 + tolerance_fraction
     order = failing_first(joints, rows)
     shown = order[:MAX_PANELS]
     figure, axes = grid(len(shown))
@@ -29,8 +30,8 @@ def velocity_limit_plot(result: TestResult, series: dict):
         ax.plot(t, speed * factor, color=status_color(row), lw=1.5, label="|velocity|")
         if limit is not None and np.any(np.isfinite(limit)):
             ax.plot(t, limit * factor, color=LIMIT_COLOR, lw=1, label="limit")
-            ax.plot(t, limit * (1 + tolerance) * factor, color=FAIL_COLOR, ls=":", lw=1.2,
-                    label=f"limit × {1 + tolerance:g} (fails above)")
+            ax.plot(t, limit * ratio * factor, color=FAIL_COLOR, ls=":", lw=1.2,
+                    label=f"limit × {ratio:g} (fails above)")
         if row is not None and num(row.measured.get("peak_velocity")) is not None:
             note(ax, f"peak {fmt_scaled(row.measured.get('peak_velocity'), factor, label)} "
                      f"(allowed {fmt_scaled(row.limits.get('allowed'), factor, label)})")

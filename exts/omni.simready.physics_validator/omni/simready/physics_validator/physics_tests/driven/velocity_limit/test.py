@@ -2,7 +2,7 @@
 
 Each driven joint with a velocity limit is commanded, alone, to the far end of its range (and, when that
 move did not press the cap, back across the whole range); the peak of the larger of the engine's joint
-velocity and the rate of the joint position must stay within limit x (1 + tolerance_percent). A joint
+velocity and the rate of the joint position must stay within limit x (1 + tolerance_fraction). A joint
 that never reached min_exercised_ratio of its cap verified nothing: its row is SKIP ("limit not
 exercised"), and a test where no joint was exercised is SKIP, never PASS. A limit that PhysX does not
 enforce (a joint outside an articulation, a spelling the runtime ignores) shows up as an overspeed.
@@ -107,7 +107,7 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
                 if by_velocity(joint):
                     ctx.set_joint_velocity_target(joint.path, 0.0)
                 best_follow = max(best_follow, follow)
-                if exploded or max(peak.values()) >= cfg.min_exercised_ratio * limit:
+                if exploded or max(peak.values()) >= cfg.thresholds_for(joint).exercised * limit:
                     break
             ctx.joint_row(self._row(ctx, joint, limit, peak, moves, travels, best_follow, exploded))
             if exploded:
@@ -191,7 +191,8 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
         travel = sum(travels)
         judged = max(peak.values())
         measure = "position rate" if peak["rate"] > peak["reported"] else "reported velocity"
-        allowed = limit * (1.0 + cfg.tolerance_percent)
+        thresholds = cfg.thresholds_for(joint)
+        allowed = thresholds.allowed
         ratio = judged / limit
         # PhysxDrivePerformanceEnvelopeAPI: the drive cannot push the joint past maxActuatorVelocity (less under
         # effort), so a cap above it is not reachable by this test's drive-powered moves: exercised means reaching the
@@ -204,7 +205,7 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
                       "ratio": ratio, "target": moves[-1], "moves": len(moves), "travel": travel,
                       "follow": follow},
             limits={"velocity_limit": limit, "actuator_velocity": envelope, "allowed": allowed,
-                    "min_exercised_ratio": cfg.min_exercised_ratio,
+                    "min_exercised_ratio": thresholds.exercised,
                     "source": joint.velocity_limit_source, "unit": "rad/s" if joint.is_angular else "m/s",
                     "articulated": joint.articulation is not None},
             units=row_units(joint, positions=("target", "travel"),
@@ -219,12 +220,12 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
             row.set_verdict(Status.FAIL, [code],
                             f"peak {jv(joint, judged, rate=True)} ({measure}) > allowed {jv(joint, allowed, rate=True)} "
                             f"(limit {jv(joint, limit, rate=True)} from {joint.velocity_limit_source}, "
-                            f"+{cfg.tolerance_percent:.0%}; reported velocity peaked at "
+                            f"+{cfg.tolerance_fraction:.0%}; reported velocity peaked at "
                             f"{jv(joint, peak['reported'], rate=True)}, position rate at "
                             f"{jv(joint, peak['rate'], rate=True)})" + why)
-        elif judged / reachable < cfg.min_exercised_ratio:
+        elif judged / reachable < thresholds.exercised:
             reason = (f"limit not exercised: the joint reached at most {jv(joint, judged, rate=True)}, {ratio:.0%} of "
-                      f"its {jv(joint, limit, rate=True)} cap (< {cfg.min_exercised_ratio:.0%}), over "
+                      f"its {jv(joint, limit, rate=True)} cap (< {thresholds.exercised:.0%}), over "
                       f"{len(moves)} move(s) of {jv(joint, travel)} in all")
             if follow < DEAD_DRIVE_FRACTION:
                 row.set_verdict(Status.SKIP, [DrivenCode.DEAD_DRIVE, Code.NOT_EXERCISED],

@@ -28,18 +28,18 @@ class DropVerdict:
 class DropWatch:
     """Feed it every frame's bounds (`observe`) until `verdict` is set; `final_verdict` when time ran out."""
 
-    def __init__(self, cfg: GroundDropConfig, lo, hi, disabled: str, sink_allowance: float, in_place: bool = False):
-        fps = cfg.physics_fps
+    def __init__(self, cfg: GroundDropConfig, lo, hi, disabled: str, in_place: bool = False):
         self.cfg = cfg
+        self.thresholds = thresholds = cfg.thresholds_for(lo, hi)
         self.disabled = disabled  # why the asset falls through when every collider is disabled ('' otherwise)
         self.in_place = in_place  # released where authored: no floor to reach, the clock starts at release
         self.since = "release" if in_place else "first contact"
-        self.touch_threshold = cfg.floor_level + cfg.floor_margin
-        self.sink_allowance = sink_allowance
-        self.penetration_threshold = cfg.floor_level - sink_allowance
-        self.delay_frames = int(round(cfg.penetration_check_seconds * fps))
-        self.max_rest_frames = int(round(cfg.rest_detection_max_seconds * fps))
-        self.window = RestWindow(max(1, int(round(cfg.rest_detection_hold_seconds * fps))))
+        self.touch_threshold = thresholds.touch_height
+        self.sink_allowance = thresholds.sink_allowance
+        self.penetration_threshold = thresholds.penetration_height
+        self.delay_frames = thresholds.penetration_delay_frames
+        self.max_rest_frames = thresholds.rest_deadline_frames
+        self.window = RestWindow(thresholds.rest_window_frames)
         self.window.push(lo, hi)
         self.prev_z = float(lo[2])
         self.lowest_z: float | None = None  # the lowest bounds min z of the frames observed
@@ -81,7 +81,7 @@ class DropWatch:
                 f"({self.sink_allowance * 1000:.3g} mm) at t={time:.3f} s" + (f"; {self.disabled}" if self.disabled else ""))
         elif since >= self.delay_frames and self.window.full:
             self.phase = "settling"
-            if self.window.at_rest(cfg.rest_tolerance):
+            if self.window.at_rest(self.thresholds.rest_tolerance):
                 self.rested, self.phase = True, "at rest"
                 self.rest_time, self.settle_seconds = round(time, 6), round(since / cfg.physics_fps, 6)
                 self.verdict = DropVerdict(Status.PASS, Code.OK, f"at rest {since / cfg.physics_fps:.2f} s after {self.since}")
@@ -90,7 +90,7 @@ class DropWatch:
                 Status.FAIL, Code.NOT_AT_REST,
                 ("not at rest" if self.in_place else "touched the floor but not at rest") +
                 f" within {cfg.rest_detection_max_seconds:g} s of {'release' if self.in_place else 'contact'} "
-                f"({self.window.diagnosis(cfg.rest_tolerance)})")
+                f"({self.window.diagnosis(self.thresholds.rest_tolerance)})")
 
     def final_verdict(self, scenery_path: str | None) -> DropVerdict:
         """The verdict when the time cap ended the drop undecided. `scenery_path`: a static collider of the asset's
@@ -99,7 +99,7 @@ class DropWatch:
         if self.touch_frame is not None:
             return DropVerdict(Status.FAIL, Code.NOT_AT_REST,
                                f"not at rest before the {cfg.simulation_seconds:g} s cap "
-                               f"({self.window.diagnosis(cfg.rest_tolerance)})")
+                               f"({self.window.diagnosis(self.thresholds.rest_tolerance)})")
         reason = (f"never touched the floor within {cfg.simulation_seconds:g} s (bounds min z stayed at or above "
                   f"{self.prev_z if self.lowest_z is None else self.lowest_z:.3f} m; touch threshold {self.touch_threshold:.3f} "
                   f"m)")

@@ -3,8 +3,9 @@
 - **rest deviation**: how far the bounding box's centre and its corners moved within the trailing rest window
   (2 s), against `rest_tolerance_m` (2 cm), from first contact on; the rest checks' start and deadline, and the
   window that decided (the rest window on a PASS, the last window otherwise) shaded;
-- **lowest point near the floor**: bounds min z against floor ± floor_margin (touching and penetrating),
-  and over the whole run.
+- **lowest point near the floor**: bounds min z against the touch band (floor + floor_margin) and the penetration
+  limit the verdict applied (floor - sink_allowance, the metric; floor_margin in reports without it), and over the
+  whole run.
 
 The deviation comes from the test's `rest/time`, `rest/centre_deviation`, `rest/corner_deviation` series
 when it records them, else it is recomputed from the per-frame bounds in the video's timeline (the capture
@@ -17,6 +18,7 @@ import numpy as np
 
 from ....core.results import TestResult
 from ....plotting.common import BAND_COLOR, FAIL_COLOR, LIMIT_COLOR, PASS_COLOR, arr, load_json, num, pyplot
+from .config import GroundDropConfig
 
 
 def window_deviation(times: np.ndarray, lo: np.ndarray, hi: np.ndarray, hold: float) -> tuple[np.ndarray, np.ndarray]:
@@ -66,13 +68,11 @@ def ground_drop_plot(result: TestResult, series: dict):
     if t is None or z is None or len(t) == 0:
         return []
     plt = pyplot()
-    cfg, metrics = result.config, result.metrics
-    floor = num(metrics.get("floor_level"), num(cfg.get("floor_level"), 0.0))
-    margin = num(cfg.get("floor_margin"), 0.1)
-    tolerance = num(cfg.get("rest_tolerance_m", cfg.get("rest_tolerance")), 0.02)
-    hold = num(cfg.get("rest_detection_hold_seconds"), 2.0)
-    delay = num(cfg.get("penetration_check_seconds"), 1.0)
-    limit = num(cfg.get("rest_detection_max_seconds"), 8.0)
+    cfg, metrics = GroundDropConfig.from_report(result.config), result.metrics
+    floor = num(metrics.get("floor_level"), cfg.floor_level)
+    margin, tolerance = cfg.floor_margin, cfg.rest_tolerance_m
+    sink = num(metrics.get("sink_allowance"), margin)  # the penetration limit the verdict applied
+    hold, delay, limit = cfg.rest_detection_hold_seconds, cfg.penetration_check_seconds, cfg.rest_detection_max_seconds
     touch, rest = num(metrics.get("touch_time")), num(metrics.get("rest_time"))
     t_end = float(np.nanmax(t)) if np.any(np.isfinite(t)) else 1.0
     figure, (ax_dev, ax_floor, ax_all) = plt.subplots(1, 3, figsize=(12.0, 3.3), gridspec_kw={"width_ratios": [5, 4, 3]})
@@ -125,7 +125,7 @@ def ground_drop_plot(result: TestResult, series: dict):
     ax_floor.set_title("lowest point near the floor", fontsize=9)
     ax_floor.axhspan(-margin * mm, margin * mm, color=BAND_COLOR, alpha=0.3, label=f"floor ± floor_margin ({margin * mm:g} mm)")
     ax_floor.axhline(0, color=LIMIT_COLOR, lw=1, label="floor")
-    ax_floor.axhline(-margin * mm, color=FAIL_COLOR, ls="--", lw=1, label="penetration limit")
+    ax_floor.axhline(-sink * mm, color=FAIL_COLOR, ls="--", lw=1, label=f"penetration limit ({sink * mm:.3g} mm)")
     ax_floor.plot(t, (z - floor) * mm, color="#d46a00", lw=1.5, label="bounds min z")
     if touch is not None:
         ax_floor.axvline(touch, color="#555", ls="--", lw=1, label=f"first contact {touch:.2f} s")

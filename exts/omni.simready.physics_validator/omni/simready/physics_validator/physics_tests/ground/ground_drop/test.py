@@ -95,13 +95,12 @@ class GroundDropTest(PhysicsTest[GroundDropConfig]):
         ctx.metric("bbox_height", float(hi[2] - lo[2]))
         ctx.metric("effective_fall", float(lo[2] - cfg.floor_level))
         ctx.metric("floor_level", cfg.floor_level)
-        allowance = sink_allowance(cfg, lo, hi)
-        ctx.metric("sink_allowance", allowance, unit="m")
+        watch = DropWatch(cfg, lo, hi, collisions_disabled(ctx.asset), in_place=parts is not None)
+        ctx.metric("sink_allowance", watch.thresholds.sink_allowance, unit="m")
         if parts is not None:
             ctx.metric("free_bodies", len(parts))
             ctx.log(f"world-anchored: the {len(parts)} free part(s) are released where they are authored and judged: "
                     + ", ".join(parts[:5]))
-        watch = DropWatch(cfg, lo, hi, collisions_disabled(ctx.asset), allowance, in_place=parts is not None)
         yield from self._drop(ctx, watch, bounds)
         verdict = watch.verdict or watch.final_verdict(scenery[0].path if scenery else None)
         if watch.touch_time is not None:
@@ -137,12 +136,6 @@ class GroundDropTest(PhysicsTest[GroundDropConfig]):
             watch.observe(frame, ctx.time, lo, hi)
             ctx.label = watch.phase
         ctx.result.series.update({"time": times, "bbox_min_z": min_z, "bbox_center_z": centre_z})
-
-
-def sink_allowance(cfg: GroundDropConfig, lo, hi) -> float:
-    """How far below the floor the asset may reach: a fraction of its smallest extent, within [min, floor_margin]."""
-    smallest = float(min(hi[i] - lo[i] for i in range(3)))
-    return min(cfg.floor_margin, max(cfg.min_penetration_allowance, cfg.penetration_size_fraction * smallest))
 
 
 def judged_bounds(ctx, parts: list[str]):

@@ -31,9 +31,10 @@ class SlopeVerdict:
 class SlopeWatch:
     def __init__(self, cfg: SlopeDropConfig, ramp: RampSpec, size: float):
         self.cfg, self.ramp = cfg, ramp
-        self.sink_allowance = max(cfg.slope_penetration_tolerance, cfg.penetration_size_fraction * size)
-        self.confirm = max(1, int(round(cfg.separation_confirmation_seconds * cfg.physics_fps)))
-        self.post_frames = int(round(cfg.post_slide_seconds * cfg.physics_fps))
+        self.thresholds = cfg.thresholds_for(size)
+        self.sink_allowance = self.thresholds.sink_allowance
+        self.confirm = self.thresholds.launch_frames
+        self.post_frames = self.thresholds.post_slide_frames
         self.contact_time: float | None = None
         self.contact_centre: np.ndarray | None = None
         self.slide_origin: np.ndarray | None = None  # the centre slide_check_delay after contact: downhill counts from it
@@ -66,15 +67,15 @@ class SlopeWatch:
                     f"(allowed {self.sink_allowance * 100:.1f} cm) at t={time:.3f} s")
                 return
         if self.contact_time is None:
-            if over and lowest <= cfg.slope_contact_tolerance:
+            if over and lowest <= self.thresholds.contact_gap:
                 self.contact_time, self.contact_centre, self.phase = round(time, 6), centre, "on the ramp"
             return
-        if self.slide_origin is None and time - self.contact_time >= cfg.slide_check_delay - 1e-9:
+        if self.slide_origin is None and time - self.contact_time >= self.thresholds.slide_delay - 1e-9:
             self.slide_origin = centre
         if self.slide_origin is not None:
             along = float((centre - self.slide_origin) @ ramp.downhill)
             self.downhill, self.uphill = max(self.downhill, along), max(self.uphill, -along)
-        if over and lowest > cfg.maximum_slope_separation:
+        if over and lowest > self.thresholds.launch_gap:
             self._gap_frames += 1
             self.max_gap = max(self.max_gap, lowest)
             if self._gap_frames >= self.confirm:
@@ -87,15 +88,15 @@ class SlopeWatch:
                 return
         else:
             self._gap_frames = 0
-        if self.slide_time is None and self.downhill >= cfg.min_downhill_travel:
+        if self.slide_time is None and self.downhill >= self.thresholds.min_downhill:
             self.slide_time, self.slide_frame, self.phase = round(time, 6), frame, "sliding"
         if self.slide_frame is not None:  # set with slide_time
             self.min_floor_z = min(self.min_floor_z, float(lo[2]))
-            if float(lo[2]) < cfg.floor_level - cfg.floor_margin:
+            if float(lo[2]) < self.thresholds.floor_z:
                 self.verdict = SlopeVerdict(
                     Status.FAIL, Code.PENETRATED_FLOOR,
                     f"went through the floor after the slope: bounds min z {float(lo[2]):.3f} m < floor - margin "
-                    f"{cfg.floor_level - cfg.floor_margin:.3f} m at t={time:.3f} s")
+                    f"{self.thresholds.floor_z:.3f} m at t={time:.3f} s")
             elif frame - self.slide_frame >= self.post_frames:
                 self.verdict = SlopeVerdict(
                     Status.PASS, Code.OK,

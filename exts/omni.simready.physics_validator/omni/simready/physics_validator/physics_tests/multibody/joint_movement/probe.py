@@ -22,6 +22,7 @@ import numpy as np
 from ....core.geometry import collider_local_extent
 from ....core.scene import DriveOverride
 from ...driven.kinematics import joint_axis_world, moved_bodies
+from ....core.codes import ExclusionCode
 from ...driven.selection import EXCLUSION_REASONS, Exclusion, JointSelection
 
 if TYPE_CHECKING:
@@ -62,15 +63,15 @@ def movable_joints(asset: "AssetModel", simulated=None) -> JointSelection:
             continue
         code = None
         if joint.type not in ("revolute", "prismatic"):
-            code = "unsupported_type"
+            code = ExclusionCode.UNSUPPORTED_TYPE
         elif not joint.enabled:
-            code = "disabled"
+            code = ExclusionCode.DISABLED
         elif joint.is_mimic_follower:
-            code = "mimic_follower"
+            code = ExclusionCode.MIMIC_FOLLOWER
         elif joint.loop_closing:
-            code = "loop_closing"
+            code = ExclusionCode.LOOP_CLOSING
         elif simulated is not None and joint.path not in simulated:
-            code = "not_simulated"
+            code = ExclusionCode.NOT_SIMULATED
         if code is None:
             out.tested.append(joint)
         else:
@@ -79,7 +80,8 @@ def movable_joints(asset: "AssetModel", simulated=None) -> JointSelection:
 
 
 def plan_probe(asset: "AssetModel", joint: "JointInfo", cfg: "JointMovementConfig") -> Probe:
-    baseline = math.radians(cfg.baseline_speed_deg) if joint.is_angular else cfg.baseline_speed_m
+    thresholds = cfg.thresholds_for(joint)
+    baseline = thresholds.baseline_speed
     rest = joint.joint_state_position if joint.joint_state_position is not None else 0.0
     authored = rest
     lower, upper = joint.lower, joint.upper
@@ -102,8 +104,7 @@ def plan_probe(asset: "AssetModel", joint: "JointInfo", cfg: "JointMovementConfi
     expected = min(command, reachable * window)
     inertia = max(effective_inertia(asset, joint), 1e-6)
     friction = joint_friction(joint)
-    clear = math.radians(cfg.clear_travel_deg) if joint.is_angular else cfg.clear_travel_m
-    stiffness = max(inertia * omega * omega, friction / (cfg.friction_lag_fraction * clear))
+    stiffness = max(inertia * omega * omega, friction / (cfg.friction_lag_fraction * thresholds.clear_travel))
     reach = command if math.isfinite(command) and command > 0 else 2 * math.pi
     drive = DriveOverride(stiffness=stiffness, damping=2 * math.sqrt(stiffness * inertia),  # critically damped
                           max_force=cfg.force_factor * stiffness * reach + friction, target_position=rest,

@@ -156,8 +156,8 @@ class JointMovementTest(PhysicsTest[JointMovementConfig]):
     def _row(self, tracker: Tracker, cfg: JointMovementConfig, exploded: str) -> JointRow:
         """One joint's row; `exploded`: what the explosion watch saw ('' when it did not trip)."""
         joint, probe = tracker.joint, tracker.probe
-        clear = math.radians(cfg.clear_travel_deg) if joint.is_angular else cfg.clear_travel_m
-        required = min(cfg.min_travel_fraction * probe.expected_travel, clear)
+        thresholds = cfg.thresholds_for(joint)
+        clear, required = thresholds.clear_travel, thresholds.required(probe.expected_travel)
         ratio = tracker.travel / required if required > 0 else math.inf
         angular = joint.is_angular
 
@@ -166,7 +166,7 @@ class JointMovementTest(PhysicsTest[JointMovementConfig]):
 
         if exploded:
             code, reason = Code.EXPLODED, f"simulation exploded: {exploded}"
-        elif ratio < 0.1:
+        elif ratio < thresholds.stuck_fraction:
             code = Code.STUCK
             toward = "its open end" if probe.open_end is not None and not joint.is_locked else "positive values"
             reason = (f"stuck: its bodies moved {say(tracker.travel)} of the {say(probe.expected_travel)} a command at "
