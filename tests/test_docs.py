@@ -85,6 +85,24 @@ def test_each_documented_default_is_the_codes(name):
     assert not wrong, f"docs/tests/{name}.md defaults differ from the code: {wrong}"
 
 
+@pytest.mark.parametrize("name", default_registry().names())
+def test_each_documented_default_carries_the_unit_the_setting_declares(name):
+    """'15.0 deg', '0.1 (fraction)', '[0.3, 0.6, 0.5] (fraction)': the unit beside each default is the one its setting
+    declares (core.setting_units), so the page and `--set` mean the same number."""
+    from omni.simready.physics_validator.core.setting_units import unit_of
+
+    text = (DOCS / "tests" / f"{name}.md").read_text(encoding="utf-8")
+    config_cls = default_registry().get(name).Config
+    wrong = []
+    for key, default_cell, *_ in _table_rows(text, "| key | default |"):
+        declared = unit_of(config_cls, key)
+        value = default_cell[: default_cell.index("]") + 1] if default_cell.startswith("[") else default_cell.split()[0]
+        documented = default_cell[len(value):].strip()
+        if declared and documented not in (declared, f"({declared})"):
+            wrong.append((key, default_cell, declared))
+    assert not wrong, f"docs/tests/{name}.md units differ from the code's: {wrong}"
+
+
 def _unit_files(name: str) -> list[Path]:
     """The test's own folder (a test is one unit) and its family's shared base and selection modules."""
     folder = Path(inspect.getfile(default_registry().get(name))).resolve().parent

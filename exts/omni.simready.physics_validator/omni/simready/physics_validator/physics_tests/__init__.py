@@ -2,10 +2,11 @@
 
 A test is one folder, `<family>/<test>/`: the test class (test.py), its verdict codes (codes.py), settings
 (config.py), hints by code (hints.py), report view and plot (view.py, plot.py) and what `fix` may do about
-its failures (fix_rules.py). Families share what their tests have in common: `ground/` (ground_drop) and
-`driven/` (the four driven-joint tests: joint selection, the pinned-base scene, motion plans, step response,
-load directions, the explosion watch). `default_registry()` holds the built-ins, then third-party tests from
-the entry-point group `omni.simready.physics_validator.tests` (core.plugin.ENTRY_POINT_GROUP).
+its failures (fix_rules.py). Families share what their tests have in common: `ground/` (ground_drop, slope_drop),
+`driven/` (the seven driven-joint tests: joint selection, the pinned-base scene, motion plans, position tracking, step
+response, load directions, the explosion watch) and `multibody/` (joint_movement). `default_registry()` holds the
+built-ins, then third-party tests from the entry-point group `omni.simready.physics_validator.tests`
+(core.plugin.ENTRY_POINT_GROUP).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""What the four driven-joint tests share: prechecks, the carrier-fixture scene, selection, settling, series.
+"""What the seven driven-joint tests share: prechecks, the carrier-fixture scene, selection, settling, series.
 
-velocity_limit, full_range_sweep, drive_gain_validation and effort_limit all run one joint at a
-time on a pinned base with gravity on and no ground (anchor §2.0: arms get no floor; the base is
-held by an engine-side carrier fixture, never written to the asset).
+All run on a pinned base with no ground (anchor §2.0: arms get no floor; the base is held by an engine-side carrier
+fixture, never written to the asset), gravity on (state_accuracy: its `gravity` setting, 0 by default).
+velocity_limit, full_range_sweep, drive_gain_validation, effort_limit and state_accuracy move one joint at a time,
+mimic_joint one mimic pair at a time, multi_joint_coordination every joint at once.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ DrivenConfigT = TypeVar("DrivenConfigT", bound=DrivenJointConfig)
 
 
 class DrivenJointTest(PhysicsTest[DrivenConfigT]):
-    """Base of the four driven-joint tests (not registered itself)."""
+    """Base of the seven driven-joint tests (not registered itself)."""
 
     require_limits = False
     require_velocity_limit = False
@@ -186,7 +187,7 @@ def row_units(joint: "JointInfo", positions=(), rates=(), **others: str) -> dict
     return units
 
 
-# -- dead drives: one rule and one story for all four tests ---------------------------------------------------
+# -- dead drives: one rule and one story for all seven tests --------------------------------------------------
 # A drive is dead where it was asked to move its joint and moved it less than this fraction of the way:
 # toward a sweep endpoint, a step target, a far velocity target, or back to the held pose once a load is released.
 DEAD_DRIVE_FRACTION = 0.10

@@ -1,4 +1,4 @@
-"""Hints the four driven-joint tests share (each test's hints.py adds its own).
+"""Hints the driven-joint tests share (each test's hints.py adds its own).
 
 Every hint says what `simready-physics fix` would change for the same finding (docs/fix.md: stiffness K from the
 load over the tolerance, damping D = 2 zeta sqrt(K I), maxForce from the peak load but never above the actuator's

@@ -1,7 +1,9 @@
 """Which joints the driven-joint tests exercise, and why the others are left out.
 
-Shared by velocity_limit, full_range_sweep, drive_gain_validation and effort_limit so that all
-four exclude the same joints for the same reasons (anchor rule, notes §2.0 steps 18-20):
+Shared by the driven-joint tests that select joints (velocity_limit, full_range_sweep, drive_gain_validation,
+effort_limit, state_accuracy, multi_joint_coordination; mimic_joint selects mimic pairs, joint_movement every movable
+joint, both with the same exclusion codes) so that all exclude the same joints for the same reasons (anchor rule, notes
+§2.0 steps 18-20):
 mimic followers, loop-closing joints and passive joints (no drive with stiffness or damping > 0
 and no NewtonActuator / MjcActuator targeting it) are never exercised. Each test may add its
 own requirement (both limits, a velocity limit). The result is data: the tests turn it into
