@@ -18,9 +18,10 @@ from pydantic import Field
 from ...core.config import TestConfig
 from .selection import JointSelection, articulation_precheck, report_selection, select_driven_joints
 from ...core.plugin import PhysicsTest
-from ...core.quantities import DEGREES_PER_RADIAN, for_people, joint_unit, joint_value
+from ...core.quantities import for_people, joint_unit, joint_value
 from ...core.scene import SceneSpec
 from ...core.status import Status
+from ...core.units import StageFrame
 from .bbox_watch import BoxWatch
 from .codes import DrivenCode
 from .kinematics import reach_allowance
@@ -207,7 +208,7 @@ def drive_note(joint: "JointInfo") -> str:
         return "no UsdPhysics.DriveAPI"
     force_unit = "N·m" if joint.is_angular else "N"
     per = "°" if joint.is_angular else "m"
-    scale = 1.0 / DEGREES_PER_RADIAN if joint.is_angular else 1.0  # per radian -> per degree, as USD authors it
+    scale = 1.0 / StageFrame().joint_gain_scale(joint.is_angular)  # SI -> as USD authors it (per degree), stage in SI
     max_force = "unlimited" if not math.isfinite(drive.max_force) else for_people(drive.max_force, force_unit)
     return (f"driveMaxForce {max_force}, driveStiffness {fmt(drive.stiffness * scale, 3)} {force_unit}/{per}, "
             f"driveDamping {fmt(drive.damping * scale, 3)} {force_unit}·s/{per}")
