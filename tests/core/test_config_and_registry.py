@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from omni.simready.physics_validator.core.config import ConfigError, ValidationConfig, parse_value
@@ -116,3 +118,45 @@ def test_config_files_under_config_folder_are_valid():
     assert files, "config/ holds the run profiles"
     for path in files:
         ValidationConfig.defaults(default_registry()).apply_file(path)
+
+
+def test_a_reports_config_reads_back_through_the_test_config():
+    """Plots and views read a report's config through the test's own class: old names, unknown keys left out, a value
+    this version refuses at its default, missing keys at the defaults (the one place they are stated)."""
+    from omni.simready.physics_validator.physics_tests.driven.velocity_limit.config import VelocityLimitConfig
+    from omni.simready.physics_validator.physics_tests.ground.ground_drop.config import GroundDropConfig
+
+    old = GroundDropConfig.from_report({"rest_tolerance": 0.004, "floor_margin": -1.0, "from_a_newer_version": 3})
+    assert (old.rest_tolerance_m, old.floor_margin, old.rest_detection_max_seconds) == (0.004, 0.1, 8.0)
+    assert VelocityLimitConfig.from_report({"tolerance_percent": 0.2}).allowed_ratio() == pytest.approx(1.2)
+    assert GroundDropConfig.from_report(None) == GroundDropConfig()
+
+
+def test_settings_convert_to_si_once():
+    from omni.simready.physics_validator.physics_tests.driven.drive_gain_validation.config import DriveGainValidationConfig
+
+    cfg = DriveGainValidationConfig(step_magnitude_deg=30.0, max_overshoot_pct=50.0, prismatic_step_m=0.05)
+    assert cfg.si("step_magnitude_deg") == pytest.approx(math.radians(30.0))
+    assert cfg.si("max_overshoot_pct") == pytest.approx(0.5)
+    assert cfg.joint_si("step_magnitude_deg", "prismatic_step_m", angular=False) == 0.05
+
+
+def test_engine_settings_come_from_the_engine_not_the_core():
+    """core/config.py names no engine: an engine's section comes from the engine registry (engines.engine_settings);
+    a config built without it has none, and an engine then runs at its defaults."""
+    import inspect
+
+    from omni.simready.physics_validator.core import config as config_module
+    from omni.simready.physics_validator.engines import engine_settings
+
+    assert "physx" not in inspect.getsource(config_module)
+    bare = ValidationConfig.defaults(default_registry())
+    assert bare.engines == {} and bare.engine_settings("physx") == {}
+    with pytest.raises(ConfigError, match="unknown section 'physx'"):
+        bare.apply_set(["physx.target=latest"])
+    cfg = ValidationConfig.defaults(default_registry(), engine_settings())
+    assert cfg.engine_settings("physx") == {"physx.target": "isaacsim-5"}
+    cfg.apply_set(["physx.target=latest"])
+    assert cfg.to_dict()["physx"] == {"target": "latest"} and cfg.copy().engine_settings("physx") == {"physx.target": "latest"}
+    with pytest.raises(ConfigError, match="isaacsim-5"):
+        cfg.apply_set(["physx.target=isaacsim-4"])
