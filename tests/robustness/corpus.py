@@ -14,6 +14,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -38,6 +39,8 @@ WATCHDOG = 3.0  # seconds: short, so hang cases finish quickly
 # table shows the verdicts a user gets. Only the video and HTML are off (not what is tested here).
 FAST: tuple[str, ...] = ()
 CLI = [sys.executable, "-m", "omni.simready.physics_validator.cli"]
+# omni.client's per-user lock file (hub-<user>.lock), shared by every process of the user by design: not the run's to remove.
+HUB_LOCK = re.compile(r"^hub-.*\.lock$")
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,10 @@ class Case:
     check: Callable | None = None  # extra judgement: (outcome) -> list of problems
     out: Callable[[Path], Path] | None = None  # where the report goes (default: <case>/out)
     stderr: str = ""  # text stderr must contain
+    video: bool = False  # record videos (the corpus default is --no-video)
+    html: bool = False  # write the HTML report (the corpus default is --no-html)
+    prepare: Callable[[Path, Path, list[Path]], None] | None = None  # (workdir, out_dir, inputs): plant things first
+    driver: Callable[["Case", list[str], "Outcome", Path], None] | None = None  # mode "custom": runs the CLI itself
 
 
 @dataclass
@@ -71,6 +78,11 @@ class Outcome:
     timed_out: bool = False
     problems: list[str] = field(default_factory=list)
     workdir: str = ""
+    temp_left: list[str] = field(default_factory=list)  # what a subprocess run left in its private temp folder
+    outside: list[str] = field(default_factory=list)  # files written or changed outside OUT (and outside the input)
+    edited: set[str] = field(default_factory=set)  # input files a custom driver changed on purpose (a dependency edit)
+    extra: dict = field(default_factory=dict)  # what a custom driver saw besides the main run (a second writer's exit)
+    note: str = ""  # how the case ran, for the table when there is no other message (which full-disk substitute)
 
     @property
     def ok(self) -> bool:
@@ -93,17 +105,28 @@ class Outcome:
         for line in self.stderr.splitlines():
             if line.startswith("error:"):
                 return line
-        return ""
+        return self.note
 
 
 # -- running -----------------------------------------------------------------------------------------
-def snapshot(folder: Path) -> dict[str, tuple[str, int, int]]:
-    """relative path -> (sha256, size, mtime_ns) for every file under `folder` (all layers of every asset)."""
+def snapshot(folder: Path, skip: tuple[Path, ...] = ()) -> dict[str, tuple[str, int, int]]:
+    """relative path -> (sha256, size, mtime_ns) for every regular file under `folder` (all layers of every asset),
+    streamed (a 2 GB payload is hashed, never held); a link is recorded as its target text; folders in `skip` and
+    FIFOs are left out (reading a FIFO would block)."""
     out = {}
-    for path in sorted(Path(folder).rglob("*")):
-        if path.is_file():
+    folder = Path(folder)
+    for path in sorted(folder.rglob("*")):
+        if any(path == s or s in path.parents for s in skip):
+            continue
+        if path.is_symlink():
+            out[str(path.relative_to(folder))] = ("link:" + os.readlink(path), 0, 0)
+        elif path.is_file():
             stat = path.stat()
-            out[str(path.relative_to(folder))] = (hashlib.sha256(path.read_bytes()).hexdigest(), stat.st_size, stat.st_mtime_ns)
+            digest = hashlib.sha256()
+            with open(path, "rb") as handle:
+                for chunk in iter(lambda: handle.read(1 << 22), b""):
+                    digest.update(chunk)
+            out[str(path.relative_to(folder))] = (digest.hexdigest(), stat.st_size, stat.st_mtime_ns)
     return out
 
 
@@ -118,9 +141,16 @@ def run_case(case: Case, workdir: Path) -> Outcome:
     inputs_dir.mkdir(parents=True, exist_ok=True)
     inputs = case.build(inputs_dir)
     out_dir = case.out(workdir) if case.out else workdir / "out"
+    (workdir / "tmp").mkdir(exist_ok=True)  # a subprocess run's TMPDIR: what it leaves there is judged
+    if case.prepare is not None:
+        case.prepare(workdir, out_dir, inputs)
     before = snapshot(inputs_dir)
-    argv = ["validate", *map(str, inputs), "--tests", ",".join(case.tests), "--out", str(out_dir), "--no-video", "--no-html"]
-    argv += ["--watchdog", str(WATCHDOG if case.mode != "inprocess" else 60), *FAST, *case.args]
+    around = (inputs_dir, out_dir, workdir / "tmp", workdir / "plugins")
+    outside_before = snapshot(workdir, skip=around)
+    argv = ["validate", *map(str, inputs), "--tests", ",".join(case.tests), "--out", str(out_dir)]
+    argv += ([] if case.video else ["--no-video"]) + ([] if case.html else ["--no-html"])
+    args = [a.format(workdir=workdir, input=inputs_dir, out=out_dir) for a in case.args]
+    argv += ["--watchdog", str(WATCHDOG if case.mode != "inprocess" else 60), *FAST, *args]
     outcome = Outcome(case, workdir=str(workdir))
     started = time.monotonic()
     if case.mode == "inprocess":
@@ -129,10 +159,14 @@ def run_case(case: Case, workdir: Path) -> Outcome:
         _run_subprocess(argv, outcome, workdir)
     elif case.mode == "sigint":
         _run_interrupted(argv, outcome, workdir)
+    elif case.mode == "custom" and case.driver is not None:
+        case.driver(case, argv, outcome, workdir)
     else:
         raise ValueError(case.mode)
     outcome.seconds = time.monotonic() - started
-    outcome.modified = changed_files(before, snapshot(inputs_dir))
+    outcome.modified = [f for f in changed_files(before, snapshot(inputs_dir)) if f not in outcome.edited]
+    outcome.outside = changed_files(outside_before, snapshot(workdir, skip=around))
+    outcome.temp_left = sorted(p.name for p in (workdir / "tmp").iterdir() if not HUB_LOCK.match(p.name))
     _read_reports(out_dir, outcome)
     outcome.problems = judge(outcome)
     return outcome
@@ -161,8 +195,15 @@ def _timeout(outcome: Outcome) -> float:
     return 240.0 + (WATCHDOG + WORKER_GRACE_SECONDS) * 2
 
 
-def _run_subprocess(argv: list[str], outcome: Outcome, workdir: Path) -> None:
+def case_env(workdir: Path) -> dict[str, str]:
+    """A CLI subprocess's environment: the fault plugins, and a temp folder of its own (judged empty afterwards)."""
     env = plugin_env(workdir / "plugins")
+    env["TMPDIR"] = str(workdir / "tmp")
+    return env
+
+
+def _run_subprocess(argv: list[str], outcome: Outcome, workdir: Path) -> None:
+    env = case_env(workdir)
     try:
         proc = subprocess.run(
             _subprocess_prefix() + CLI + argv, capture_output=True, text=True, env=env, timeout=_timeout(outcome)
@@ -174,13 +215,15 @@ def _run_subprocess(argv: list[str], outcome: Outcome, workdir: Path) -> None:
     outcome.exit_code, outcome.stdout, outcome.stderr = proc.returncode, proc.stdout, proc.stderr
 
 
-def _run_interrupted(argv: list[str], outcome: Outcome, workdir: Path) -> None:
-    """Ctrl-C as a terminal sends it: SIGINT to the whole process group, once the first test has a verdict."""
-    env = plugin_env(workdir / "plugins")
+def _run_interrupted(argv: list[str], outcome: Outcome, workdir: Path,
+                     signals: tuple[tuple[int, bool], ...] = ((signal.SIGINT, True),)) -> None:
+    """Ctrl-C as a terminal sends it: SIGINT to the whole process group, once the first test has a verdict.
+    `signals`: what is sent then, in order, 0.2 s apart: (signal, to the whole group or to the CLI process only)."""
+    env = case_env(workdir)
     # A terminal's process takes Ctrl-C; a pytest worker that ran a worker process's main in-process ignores SIGINT
     # (run/worker_main.py), and a child would inherit that: give the CLI the default disposition, as a shell does.
     proc = subprocess.Popen(CLI + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            start_new_session=True, preexec_fn=_default_signals)
     lines = []
     deadline = time.monotonic() + _timeout(outcome)
     try:
@@ -188,7 +231,9 @@ def _run_interrupted(argv: list[str], outcome: Outcome, workdir: Path) -> None:
             lines.append(line)
             if ":: ground_drop" in line or line.strip().startswith("ground_drop:"):
                 time.sleep(2.0)  # now inside the slow test of the first asset
-                os.killpg(proc.pid, signal.SIGINT)
+                for index, (signum, group) in enumerate(signals):
+                    time.sleep(0.2 if index else 0.0)
+                    (os.killpg if group else os.kill)(proc.pid, signum)
                 break
             if time.monotonic() > deadline:
                 break
@@ -199,6 +244,19 @@ def _run_interrupted(argv: list[str], outcome: Outcome, workdir: Path) -> None:
         outcome.timed_out = True
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
+
+
+def _default_signals() -> None:
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+
+
+def interrupted_by(*signals: tuple[int, bool]):
+    """A custom driver: the Ctrl-C run of `_run_interrupted`, with these signals instead."""
+    def drive(case: Case, argv: list[str], outcome: Outcome, workdir: Path) -> None:
+        _run_interrupted(argv, outcome, workdir, signals)
+
+    return drive
 
 
 def _read_reports(out_dir: Path, outcome: Outcome) -> None:
@@ -227,6 +285,10 @@ def judge(outcome: Outcome) -> list[str]:
         problems.append("a Python traceback reached the user")
     if outcome.modified:
         problems.append(f"input files modified: {outcome.modified}")
+    if outcome.outside:
+        problems.append(f"written outside OUT: {outcome.outside}")
+    if outcome.temp_left:
+        problems.append(f"left in the temp folder: {outcome.temp_left}")
     if outcome.exit_code not in case.exit_codes:
         problems.append(f"exit code {outcome.exit_code}, expected one of {case.exit_codes}")
     if case.stderr and case.stderr not in outcome.stderr:
@@ -410,6 +472,11 @@ CASES: list[Case] = [
 ]
 
 
+from .attacks import ATTACKS  # noqa: E402 - issue 33's attacks, built on the harness above
+
+CASES += ATTACKS
+
+
 def case_by_id(case_id: str) -> Case:
     return next(c for c in CASES if c.id == case_id)
 
@@ -421,5 +488,7 @@ def figures(outcomes: list[Outcome]) -> dict[str, int]:
         "crashes": sum(1 for o in outcomes if o.crashed or "a Python traceback reached the user" in o.problems),
         "hangs_past_watchdog": sum(1 for o in outcomes if o.timed_out),
         "assets_modified": sum(1 for o in outcomes if o.modified),
+        "written_outside_out": sum(1 for o in outcomes if o.outside),
+        "temp_folders_left": sum(1 for o in outcomes if o.temp_left),
         "unexpected": sum(1 for o in outcomes if not o.ok),
     }
