@@ -1,7 +1,8 @@
 """Results cache for incremental runs: skip a test whose inputs did not change since it last ran.
 
 A cached verdict is reused only when everything that can change it is the same: the bytes of the
-asset *and of every layer and asset file it pulls in* (sublayers, references, payloads, textures),
+asset *and of every layer and asset file it pulls in* (sublayers, references, payloads, textures, whatever their
+names; found by core.usd.dependencies, which never opens a FIFO or a device),
 the test's name and version, its effective config, the run settings that reach the test (watchdog,
 video), the engine (its version, libraries and settings such as `physx.target`: the report's engine
 block) and the tool version. Those go into one sha256 key per (asset, test).
@@ -14,80 +15,86 @@ an interrupted worker), not that the asset is wrong, so they are always run agai
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from .results import TestResult
 from .status import Status
+from .usd.dependencies import scan
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: dependencies found by core.usd.dependencies (every file, whatever its name)
+MAX_PARSE_BYTES = 256 << 20  # a layer bigger than this is not parsed before the run: its asset gets no cache key
+MAX_HASH_BYTES = 1 << 30  # a file bigger than this is not hashed: its asset gets no cache key
 CACHE_DIRNAME = ".cache"
 # Run settings that do not change a verdict or its artifacts; changing them keeps the cache valid.
 _RUN_KEYS_IGNORED = ("isolate",)
 
 
-def file_digest(path: str | os.PathLike) -> str:
-    """sha256 (hex) of one file's bytes; raises OSError when it cannot be read."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
+def file_digest(path: str | os.PathLike, max_bytes: int | None = None) -> str:
+    """sha256 (hex) of one regular file's bytes; raises OSError when it cannot be read, is no regular file (a FIFO
+    is opened without waiting for a writer and refused, /dev/zero is refused) or is larger than `max_bytes`."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(handle, "rb") as stream:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise OSError(errno.EFBIG, f"larger than {max_bytes >> 20} MiB: not hashed", str(path))
+        digest = hashlib.sha256()
+        for chunk in iter(lambda: stream.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
 
 
 def asset_dependencies(path: str | os.PathLike) -> tuple[list[Path], list[str]]:
-    """Files the asset is composed from (root layer first) and the asset paths that did not resolve.
-
-    Uses UsdUtils.ComputeAllDependencies, which follows sublayers, references, payloads and asset-valued
-    attributes without composing a stage. A file pxr cannot parse yields just itself.
-    """
-    from pxr import UsdUtils
-
-    root = Path(path).resolve()
-    try:
-        layers, assets, unresolved = UsdUtils.ComputeAllDependencies(str(root))
-    except Exception:  # noqa: BLE001 - a broken file still has a content hash: its own bytes
-        return [root], []
-    files: list[Path] = [root]
-    for item in [*(layer.realPath for layer in layers), *assets]:
-        if not item:
-            continue
-        file = Path(item.split("[", 1)[0]).resolve()  # "pkg.usdz[inner.usdc]" -> the package file
-        if file not in files:
-            files.append(file)
-    return files, sorted(str(p) for p in unresolved)
+    """Files the asset is composed from (root layer first) and the asset paths that did not resolve
+    (core.usd.dependencies: sublayers, references, payloads and asset-valued attributes, found without ever opening
+    a FIFO or a device). A file pxr cannot parse yields just itself."""
+    deps = scan(path, MAX_PARSE_BYTES)
+    return deps.files, sorted(deps.unresolved)
 
 
 def asset_content_hash(path: str | os.PathLike, root_digest: str = "") -> str | None:
-    """sha256 over the asset's own bytes and those of every file it depends on; None if it does not exist.
+    """sha256 over the asset's own bytes and those of every file it depends on; None when there is nothing to key
+    the asset by: it does not exist or is no regular file, a layer is over MAX_PARSE_BYTES (not parsed here, so its
+    own dependencies are unknown) or a file is over MAX_HASH_BYTES. Such an asset is validated every time.
 
     Dependency paths enter the hash relative to the asset's folder, so copying a whole library
     elsewhere keeps its cache keys; an unresolved reference enters by name, so adding the missing
-    file later changes the hash. `root_digest`: the asset file's own sha256 when the caller has it
-    already (a run hashes each asset file once).
+    file later changes the hash; a FIFO or device enters by what it is. `root_digest`: the asset file's own sha256
+    when the caller has it already (a run hashes each asset file once).
     """
     root = Path(path)
-    if not root.is_file():
+    deps = scan(root, MAX_PARSE_BYTES)
+    if not deps.files or deps.files[0] != root.absolute() or deps.unfollowed:
         return None
-    files, unresolved = asset_dependencies(root)
-    base = root.resolve().parent
+    base = root.absolute().parent
     digest = hashlib.sha256()
-    for file in files:
+    for file in deps.files:
         try:
-            name = os.path.relpath(file, base)
-        except ValueError:  # another drive (Windows)
-            name = str(file)
-        try:
-            content = root_digest if (root_digest and file == files[0]) else file_digest(file)
-        except OSError:
+            content = root_digest if (root_digest and file == deps.files[0]) else file_digest(file, MAX_HASH_BYTES)
+        except OSError as exc:
+            if exc.errno == errno.EFBIG:
+                return None
             content = "unreadable"
-        digest.update(f"{name}\0{content}\n".encode("utf-8"))
-    for name in unresolved:
-        digest.update(f"unresolved\0{name}\n".encode("utf-8"))
+        digest.update(f"{_relative(file, base)}\0{content}\n".encode("utf-8", "surrogatepass"))
+    for file, kind in sorted(deps.special.items()):
+        digest.update(f"{_relative(file, base)}\0{kind}\n".encode("utf-8", "surrogatepass"))
+    for name in sorted(deps.unresolved):
+        digest.update(f"unresolved\0{name}\n".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _relative(file: Path, base: Path) -> str:
+    try:
+        return os.path.relpath(file, base)
+    except ValueError:  # another drive (Windows)
+        return str(file)
 
 
 def result_cache_key(

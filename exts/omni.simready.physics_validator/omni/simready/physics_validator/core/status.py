@@ -99,8 +99,9 @@ def exit_code_for(statuses, fail_on_skip: bool = False) -> ExitCode:
     return ExitCode.OK
 
 
-# Warnings about the tool's own output (no video, no replay) say nothing about the asset.
-TOOL_WARNING_PREFIXES = ("video:", "replay:")
+# Warnings about the tool's own output (no video, replay, timeline or series written: a full disk, no renderer) say
+# nothing about the asset.
+TOOL_WARNING_PREFIXES = ("video:", "replay:", "timeline:", "series:")
 
 
 def asset_warnings(result) -> list[str]:

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.atomic_write import replacing, write_atomic
+from ..core.file_names import bounded
 from ..core.geometry import quat_to_matrix
 from .encoder import VideoEncoder
 from .overlay import Overlay
@@ -39,7 +41,7 @@ FORCE_RGB = (int(round(255 * FORCE_COLOR[0])), int(round(255 * FORCE_COLOR[1])),
 
 
 def safe_file_stem(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "test"
+    return bounded(re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "test")
 
 
 class Recording:
@@ -200,7 +202,9 @@ class Recording:
                 if _save_jpeg(card, self.poster_path):
                     artifacts["poster"] = str(self.poster_path)
         except Exception as exc:  # noqa: BLE001
-            self._problem(f"video: encoding failed: {type(exc).__name__}: {exc}")
+            if self.encoder is not None:
+                self.encoder.abort(exc)  # no truncated video left
+            self._problem(f"video: not written: {type(exc).__name__}: {exc}")
         finally:
             self.renderer.close()
         if self.poses:
@@ -227,8 +231,11 @@ class Recording:
                 "chapters": self.chapters,
                 "frames": self.frames,
             }
-            self.timeline_path.write_text(json.dumps(timeline, indent=1), encoding="utf-8")
-            artifacts["timeline"] = str(self.timeline_path)
+            try:
+                write_atomic(self.timeline_path, json.dumps(timeline, indent=1))
+                artifacts["timeline"] = str(self.timeline_path)
+            except OSError as exc:
+                self._problem(f"timeline: not written: {exc.strerror or exc}")
         for problem in self.problems:
             if problem not in result.warnings:
                 result.warnings.append(problem)
@@ -261,12 +268,13 @@ class Recording:
 
 
 def _save_jpeg(image: np.ndarray, path: Path) -> bool:
-    """The verdict card as the video's poster image (Pillow, when installed)."""
+    """The verdict card as the video's poster image (Pillow, when installed), written by replace."""
     try:
         from PIL import Image
     except ImportError:
         return False
-    Image.fromarray(image).save(path, quality=85)
+    with replacing(path) as tmp:
+        Image.fromarray(image).save(tmp, format="JPEG", quality=85)
     return True
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.atomic_write import write_atomic
 from ..core.units import StageFrame
 from .render_geometry import gf_to_numpy
 
@@ -74,8 +75,7 @@ def write_replay(
 
     # Absolute: the replay keeps working when the report folder is moved or copied to a review share.
     asset_ref = str(Path(asset_path).resolve())
-    layer = Sdf.Layer.CreateNew(str(out_path)) if not out_path.exists() else Sdf.Layer.FindOrOpen(str(out_path))
-    layer.Clear()
+    layer = Sdf.Layer.CreateAnonymous(".usda")  # written out by replace at the end, never opened from `out_path`
     stage = Usd.Stage.Open(layer, load=Usd.Stage.LoadAll)
     default_prim = source.GetDefaultPrim()
     under_default = default_prim and all(
@@ -115,5 +115,5 @@ def write_replay(
                 parent_world = world_now[ancestor] @ np.linalg.inv(rest_world[ancestor]) @ parent_world
             local = np.linalg.inv(parent_world) @ world
             ops[path].Set(_to_gf(local), Usd.TimeCode(index))
-    layer.Save()
+    write_atomic(out_path, layer.ExportToString())
     return out_path

@@ -14,8 +14,9 @@ Plots go to `html/media/<asset>/`: a batch run's workers draw each test's plots 
 (`pages.PlotsAhead`); this module reuses those drawn for the result it shows and draws the rest. Videos, posters
 and the replay layer are linked relatively where they lie in the run's report folder (each video is stored once);
 a report written elsewhere copies the videos and posters into `html/media/`, so that folder stands alone. Media
-the report does not link to (an earlier run's) is removed. Near-identical warnings (the same sentence for many
-joints) are grouped: one line with how many and which joints (`html_view.warning_groups`).
+the report does not link to (an earlier run's) is removed, files of anyone else there are kept (`pages.prune_media`).
+Near-identical warnings (the same sentence for many joints) are grouped: one line with how many and which joints
+(`html_view.warning_groups`).
 Series come from `TestResult.series` (in memory) or the `series` artifact (series.json), since
 `series` is not part of the JSON report. Needs the `[html]` extra (jinja2, matplotlib).
 """
@@ -28,6 +29,7 @@ import re
 import shutil
 from pathlib import Path
 
+from ..core.atomic_write import real_folder, replacing, write_atomic
 from ..core.plugin import TestRegistry
 from ..core.results import RunReport, TestResult
 from ..core.status import Status
@@ -35,7 +37,7 @@ from ..core.test_view import TestView
 from ..plotting.common import load_json
 from . import html_view as view
 from . import readback_view
-from .pages import MEDIA, asset_anchor, draw_plots, drawn_plots, manifest_path, media_folder, slug as _slug
+from .pages import MEDIA, asset_anchor, draw_plots, drawn_plots, manifest_path, media_folder, prune_media, slug as _slug
 
 STATUS_ORDER = [s.value for s in Status]
 
@@ -49,9 +51,8 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
     by the view its test declares (`registry.view_of`)."""
     import jinja2
 
-    html_dir = Path(out_dir) / "html"
-    media_dir = html_dir / MEDIA
-    media_dir.mkdir(parents=True, exist_ok=True)
+    html_dir = real_folder(Path(out_dir) / "html")
+    media_dir = real_folder(html_dir / MEDIA)
     kept: set[Path] = set()  # every media file this report links to; the rest (an earlier run's) goes at the end
 
     test_names: list[str] = []
@@ -89,10 +90,8 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
         legend=view.LEGEND, marked=marked, when=_when(report), wrap=_wrap_name,
     )
     index = html_dir / "index.html"
-    tmp = index.with_suffix(".html.tmp")
-    tmp.write_text(html, encoding="utf-8")
-    os.replace(tmp, index)
-    _prune(media_dir, kept)
+    write_atomic(index, html)
+    prune_media(media_dir, kept, registry.names())
     return index
 
 
@@ -187,9 +186,10 @@ def _media(result: TestResult, key: str, folder: Path, html_dir: Path, out_dir: 
     if Path(source).resolve().is_relative_to(out_dir.resolve()):
         kept.add(Path(source))
         return _rel(Path(source), html_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    real_folder(folder)
     target = folder / f"{_slug(result.name)}{''.join(Path(source).suffixes[-1:])}"
-    shutil.copyfile(source, target)
+    with replacing(target) as tmp:
+        shutil.copyfile(source, tmp)
     kept.add(target)
     return _rel(target, html_dir)
 
@@ -201,21 +201,6 @@ def _plots_of(result: TestResult, folder: Path, registry: TestRegistry) -> list[
         return drawn
     series = _series_of(result)
     return draw_plots(result, series, folder, registry) if series else []
-
-
-def _prune(media_dir: Path, kept: set[Path]) -> None:
-    """Remove what the report does not link to: an earlier run's media in the same folder, plots drawn for a
-    result this report does not show."""
-    kept = {p.resolve() for p in kept}
-    for path in sorted(media_dir.rglob("*"), key=lambda p: len(p.parts), reverse=True):
-        try:
-            if path.is_dir():
-                if not any(path.iterdir()):
-                    path.rmdir()
-            elif path.resolve() not in kept:
-                path.unlink()
-        except OSError:
-            pass
 
 
 def _series_of(result: TestResult) -> dict[str, list[float]]:

@@ -19,7 +19,8 @@ import os
 import re
 from pathlib import Path
 
-from ..core.atomic_write import write_atomic
+from ..core.atomic_write import real_folder, write_atomic
+from ..core.file_names import bounded
 from ..core.plugin import TestRegistry
 from ..core.results import TestResult
 from ..plotting.common import load_json
@@ -28,7 +29,8 @@ MEDIA = "media"
 
 
 def slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]+", "_", text).strip("_") or "x"
+    """`text` as an id and a file name: letters, digits, _ and -, at most core.file_names.MAX_NAME_CHARS long."""
+    return bounded(re.sub(r"[^A-Za-z0-9_-]+", "_", text).strip("_") or "x")
 
 
 def asset_anchor(path: str) -> str:
@@ -58,6 +60,7 @@ def draw_plots(result: TestResult, series: dict, folder: Path, registry: TestReg
     """Draw a result's plots into `folder` and write their manifest; [{"path", "title"}]."""
     from .plots import write_plots
 
+    real_folder(folder)
     plots = write_plots(result, series, folder, slug(result.name), registry.view_of(result.name))
     if plots:
         manifest = {"key": result_key(result), "plots": [{"file": Path(p["path"]).name, "title": p["title"]} for p in plots]}
@@ -93,3 +96,36 @@ def plots_ahead(html_dir: str | os.PathLike) -> PlotsAhead | None:
     """The page maker of a run writing its HTML report to `html_dir`, or None without matplotlib (the report
     then says what is missing, once)."""
     return PlotsAhead(html_dir) if importlib.util.find_spec("matplotlib") is not None else None
+
+
+_ANCHOR_FOLDER = re.compile(r"^a-[A-Za-z0-9_-]*-[0-9a-f]{8}$")
+_MEDIA_SUFFIXES = (".mp4", ".webm", ".gif", ".jpg", ".jpeg", ".png")
+
+
+def prune_media(media_dir: Path, kept: set[Path], tests) -> None:
+    """Remove what this tool wrote into `media_dir` that the report no longer links to (an earlier run's plots,
+    manifests, video and poster copies), and nothing else: only files named after one of `tests` inside an asset's
+    folder (`media_folder`); a link is never followed, anyone else's file or folder is kept."""
+    if media_dir.is_symlink() or not media_dir.is_dir():
+        return
+    kept = {Path(p).resolve() for p in kept}
+    stems = {slug(test) for test in tests}
+    for folder in media_dir.iterdir():
+        if folder.is_symlink() or not folder.is_dir() or not _ANCHOR_FOLDER.match(folder.name):
+            continue
+        for path in folder.iterdir():
+            if not path.is_symlink() and path.is_file() and _ours(path.name, stems) and path.resolve() not in kept:
+                path.unlink(missing_ok=True)
+        if not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def _ours(name: str, stems: set[str]) -> bool:
+    """A media file name this module or the HTML report makes: <test>-<n>.png, <test>.plots.json, <test>.<video/image>."""
+    for stem in stems:
+        rest = name[len(stem):] if name.startswith(stem) else None
+        if rest is None:
+            continue
+        if rest == ".plots.json" or rest in _MEDIA_SUFFIXES or re.fullmatch(r"-\d+\.png", rest):
+            return True
+    return False

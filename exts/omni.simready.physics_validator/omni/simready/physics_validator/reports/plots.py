@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..core.atomic_write import replacing
 from ..core.results import TestResult
 from ..core.test_view import GENERIC_VIEW, TestView
 from ..plotting.common import arr, grid, pyplot, recorded
@@ -37,8 +38,11 @@ def write_plots(result: TestResult, series: dict[str, list[float]], out_dir: Pat
     out = []
     for index, (figure, title) in enumerate(figures):
         path = out_dir / f"{stem}-{index}.png"
-        figure.savefig(path, dpi=80, bbox_inches="tight")
-        plt.close(figure)
+        try:
+            with replacing(path) as tmp:  # never through a link at `path`, never half a picture
+                figure.savefig(tmp, format="png", dpi=80, bbox_inches="tight")
+        finally:
+            plt.close(figure)
         out.append({"path": path, "title": title})
     return out
 

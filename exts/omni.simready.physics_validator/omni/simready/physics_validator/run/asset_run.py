@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..core.asset_model import AssetModel
-from ..core.atomic_write import write_atomic
+from ..core.atomic_write import real_folder, write_atomic
 from ..core.config import TestConfig, ValidationConfig
 from ..core.engine import Engine, EngineUnavailable
 from ..core.readback_links import link as link_readback
@@ -268,20 +268,26 @@ def _close_test(session: TestSession, engine: Engine, recording, test_dir: Path 
         try:
             result.artifacts.update(recording.close(result))
         except Exception as exc:  # noqa: BLE001 - a video problem never costs the verdict
-            result.warnings.append(f"video not written: {exc}")
+            result.warnings.append(f"video: not written: {exc}")
     if test_dir is not None and result.series:
         try:
-            test_dir.mkdir(parents=True, exist_ok=True)
+            _artifact_folder(test_dir)
             path = test_dir / "series.json"
             write_atomic(path, json.dumps(result.series, separators=(",", ":")))
             result.artifacts["series"] = str(path)
         except OSError as exc:
-            result.warnings.append(f"series not written: {exc}")
+            result.warnings.append(f"series: not written: {exc.strerror or exc}")
     try:
         engine.close()
     except Exception:  # noqa: BLE001
         pass
     return result
+
+
+def _artifact_folder(test_dir: Path) -> None:
+    """OUT/<asset>/<test>/, made of real folders: a link planted at either is removed, never written through."""
+    real_folder(test_dir.parent)
+    real_folder(test_dir)
 
 
 def _start_video(session: TestSession, asset_path: str, test_dir: Path | None, config: ValidationConfig):
@@ -293,11 +299,11 @@ def _start_video(session: TestSession, asset_path: str, test_dir: Path | None, c
     except ImportError:
         return None
     try:
-        test_dir.mkdir(parents=True, exist_ok=True)
+        _artifact_folder(test_dir)
         return start_recording(
             session.ctx, asset_path, session.test.name, test_dir, session.config.capture_fps,
             config.run.video_width, config.run.video_height,
         )
     except Exception as exc:  # noqa: BLE001
-        session.ctx.warn(f"video recording unavailable: {exc}")
+        session.ctx.warn(f"video: recording unavailable: {exc}")
         return None

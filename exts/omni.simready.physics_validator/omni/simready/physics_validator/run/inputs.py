@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable
 
 from ..core.cache import file_digest
 from ..core.config import ValidationConfig
+from ..core.file_names import bounded
 from ..core.usd import USD_EXTENSIONS, find_usd_files
 from ..physics_tests import default_registry
 
@@ -90,7 +91,7 @@ def file_sha256(path: str | os.PathLike) -> str:
 
 def artifact_dir(out_dir: Path, asset_path: Path) -> Path:
     """A folder per asset that stays unique when two assets share a file name."""
-    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", asset_path.stem) or "asset"
+    stem = bounded(re.sub(r"[^A-Za-z0-9_.-]+", "_", asset_path.stem) or "asset")
     tag = hashlib.sha1(str(asset_path.resolve()).encode("utf-8")).hexdigest()[:8]
     return out_dir / f"{stem}-{tag}"
 

@@ -27,6 +27,7 @@ import time
 import traceback
 from typing import Callable
 
+SCRATCH_ENV = "SIMREADY_WORKER_SCRATCH"  # the worker's own temp folder (worker_pool), removed when it exits
 RETIRE_GROWTH_MB = 768.0  # resident memory this far above what the worker had after its first asset: replace it
 
 
@@ -146,7 +147,7 @@ def _exit_with_parent(parent_alive_fd: int) -> None:
             pass
     except OSError:
         pass
-    os._exit(1)
+    _quick_exit(1)
 
 
 def main() -> None:
@@ -216,12 +217,18 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
 
 def _quick_exit(status: int) -> None:
     """Leave without interpreter teardown: everything was sent, and native runtimes can crash in their
-    static destructors at exit (ovphysx printed "pure virtual method called" and aborted)."""
+    static destructors at exit (ovphysx printed "pure virtual method called" and aborted). No atexit handler runs,
+    so the worker's temp folder (its runtime's caches) goes here, and again by the parent after it exited."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except Exception:  # noqa: BLE001
             pass
+    scratch = os.environ.get(SCRATCH_ENV)
+    if scratch:
+        import shutil
+
+        shutil.rmtree(scratch, ignore_errors=True)
     os._exit(status)
 
 

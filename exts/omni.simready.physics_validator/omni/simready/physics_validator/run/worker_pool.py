@@ -22,10 +22,12 @@ import io
 import json
 import os
 import pickle
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from multiprocessing import spawn
@@ -40,6 +42,9 @@ MODE_ENV = "SIMREADY_WORKER_START"
 MAX_ASSETS_ENV = "SIMREADY_WORKER_MAX_ASSETS"
 DEFAULT_MAX_ASSETS = 200
 STOP_SECONDS = 2.0
+# A worker's temp folder: ovphysx's cache (up to 7 MB) and schema-probe folders, the wrapper stages. A worker leaves
+# without interpreter teardown (worker_main._quick_exit), so nothing would remove them: the folder goes as a whole.
+TEMP_VARIABLES = ("TMPDIR", "TEMP", "TMP")
 _BOOT = ("import json, os, sys; sys.path[:] = json.loads(os.environ.pop('SIMREADY_WORKER_SYS_PATH')); "
          f"from {worker_main.__name__} import main; main()")
 
@@ -81,15 +86,17 @@ class Worker:
     Started as `python -c <boot>` (the interpreter multiprocessing would use), not through
     multiprocessing's spawn: that would re-import the parent's `__main__` (a user's script calling
     validate() without a main guard would run again in every worker). The child gets the parent's
-    sys.path, a socket for messages and the read end of a pipe the parent never writes: EOF on it means
-    the parent is gone, and the worker exits (`worker_main.main`).
+    sys.path, a socket for messages, the read end of a pipe the parent never writes (EOF on it means the
+    parent is gone, and the worker exits: `worker_main.main`) and a temp folder of its own, removed once it exited.
     """
 
     def __init__(self, engine: str | None):
         ours, theirs = socket.socketpair()
         parent_alive_r, parent_alive_w = os.pipe()
         self._parent_alive_w: int | None = parent_alive_w
-        env = dict(os.environ, SIMREADY_WORKER_SYS_PATH=json.dumps([p for p in sys.path if isinstance(p, str)]))
+        self.scratch = tempfile.mkdtemp(prefix="simready-worker-")  # its temp folder; removed when it has exited
+        env = dict(os.environ, SIMREADY_WORKER_SYS_PATH=json.dumps([p for p in sys.path if isinstance(p, str)]),
+                   **{name: self.scratch for name in (*TEMP_VARIABLES, worker_main.SCRATCH_ENV)})
         command = [spawn.get_executable(), "-c", _BOOT, str(theirs.fileno()), str(parent_alive_r), engine or ""]
         try:
             with _sigint_blocked():
@@ -99,6 +106,7 @@ class Worker:
         except BaseException:
             ours.close()
             os.close(parent_alive_w)
+            shutil.rmtree(self.scratch, ignore_errors=True)
             raise
         finally:
             theirs.close()
@@ -157,6 +165,7 @@ class Worker:
         if self._parent_alive_w is not None:
             os.close(self._parent_alive_w)
             self._parent_alive_w = None
+        shutil.rmtree(self.scratch, ignore_errors=True)  # what its runtime left (a worker killed mid-test cannot clean up)
 
 
 def pickle_for_worker(value: Any) -> bytes:

@@ -13,6 +13,7 @@ import os
 import re
 from pathlib import Path
 
+from .dependencies import REGULAR, file_kind, scan
 from .read_context import ReadContext, authored
 
 USD_EXTENSIONS = (".usd", ".usda", ".usdc", ".usdz")
@@ -23,18 +24,25 @@ class AssetLoadError(Exception):
 
 
 def open_stage(path: str | os.PathLike):
-    """Open a stage for reading, turning every failure into an AssetLoadError with a one-line reason."""
+    """Open a stage for reading, turning every failure into an AssetLoadError with a one-line reason. Nothing that is
+    not a regular file is ever opened (a FIFO would block the reader for good): its layers are walked first."""
     from pxr import Tf, Usd
 
     path = Path(path)
-    if not path.exists():
+    kind = file_kind(path)
+    if not kind:
         raise AssetLoadError(f"file not found: {path}")
-    if path.is_dir():
+    if kind == "a folder":
         raise AssetLoadError(f"is a folder, not a USD file: {path}")
     if path.suffix.lower() not in USD_EXTENSIONS:
         raise AssetLoadError(f"not a USD file (expected {', '.join(USD_EXTENSIONS)}): {path}")
+    if kind != REGULAR:
+        raise AssetLoadError(f"not a regular file ({kind}): {path}")
     if path.stat().st_size == 0:
         raise AssetLoadError(f"empty file (0 bytes): {path}")
+    layers = scan(path)  # its handles stay open until the stage has them: nothing is parsed twice
+    if layers.blocked:
+        raise AssetLoadError(layers.blocked[0].reason())
     try:
         stage = Usd.Stage.Open(str(path), Usd.Stage.LoadAll)
     except Tf.ErrorException as exc:
@@ -103,6 +111,7 @@ def check_stage(ctx: ReadContext, problems: list[tuple[str, str]]) -> None:
             ctx.issue("warning", "NO_DEFAULT_PRIM", "/",
                       f"no defaultPrim and {len(roots)} root prims; validating the whole stage")
     _check_composition(ctx)
+    _composition_errors(ctx)
     _check_layer_role(ctx)
 
 
@@ -121,6 +130,42 @@ def _check_layer_role(ctx: ReadContext) -> None:
     ctx.issue("error", "LAYER_OF_ANOTHER_ASSET", prim,
               f"this file is one layer of an asset, not the asset: its physics sits on prims it only overrides "
               f"(an `over` with no definition on this stage, e.g. {prim}); {where}")
+
+
+
+_CYCLES = ("ArcCycle", "SublayerCycle")
+_UNREADABLE = ("InvalidAssetPath", "InvalidSublayerPath", "InvalidExternalTargetPath")
+
+
+def _composition_errors(ctx: ReadContext) -> None:
+    """What pxr composed around without a word (a layer it cannot read, a payload of the asset's own file, layers
+    that sublayer each other): each is a precheck naming the layer. A file that is missing is left to the
+    UNRESOLVED_* checks above."""
+    seen = set()
+    for error in ctx.stage.GetCompositionErrors():
+        kind = str(error.errorType).rsplit("_", 1)[-1]
+        raw = str(error)
+        if kind in _CYCLES:
+            code = "COMPOSITION_CYCLE"
+        elif kind in _UNREADABLE:
+            named = re.search(r"@([^@]+)@", raw)
+            if named is None or not os.path.exists(named.group(1).split(":SDF_FORMAT_ARGS:", 1)[0]):
+                continue
+            code = "LAYER_UNREADABLE"
+        else:
+            code = "COMPOSITION_ERROR"
+        text = _composition_text(raw)
+        if (code, text) not in seen:
+            seen.add((code, text))
+            ctx.issue("error", code, str(getattr(error.rootSite, "path", "/")), text)
+
+
+def _composition_text(text: str) -> str:
+    """A Pcp error on one line, layers by file name: '@/a/b/heavy.usdc@' -> 'heavy.usdc', the session layer left out."""
+    text = re.sub(r",@anon:[^@]*@", "", text)
+    text = re.sub(r":SDF_FORMAT_ARGS:[^@]*", "", text)
+    text = re.sub(r"@([^@]*)@", lambda m: os.path.basename(m.group(1)) or m.group(1), text)
+    return " ".join(text.split())[:400]
 
 
 def _check_composition(ctx: ReadContext) -> None:
