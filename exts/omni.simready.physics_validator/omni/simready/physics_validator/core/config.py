@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any, ClassVar, Mapping, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from .setting_bounds import bounded
 from .setting_units import UnitError, convert, si_factor, unit, unit_of
 from .status import UsageError
 
@@ -32,7 +33,8 @@ class TestConfig(BaseModel):
     """Base of every test's config: strict keys, validated on assignment (the panel edits it live)."""
 
     __test__ = False
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # strict: a string is never read as a number or a flag; finite: no inf or NaN (core.setting_bounds)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True, allow_inf_nan=False)
     # an old setting name -> the name(s) it now sets (read with a notice; `ValidationConfig.notices`)
     renamed: ClassVar[dict[str, tuple[str, ...]]] = {}
 
@@ -74,6 +76,11 @@ class TestConfig(BaseModel):
         except ValidationError:
             return cls.model_validate({k: v for k, v in known.items() if _valid_alone(cls, k, v)})
 
+    @field_validator("*")
+    @classmethod
+    def _below_ceiling(cls, value: Any, info: ValidationInfo) -> Any:
+        return bounded(cls, info.field_name or "", value)
+
 
 # A test's own config class: TestContext[C] and PhysicsTest[C] give the test its own settings' types.
 ConfigT = TypeVar("ConfigT", bound=TestConfig)
@@ -83,7 +90,7 @@ ReportedT = TypeVar("ReportedT", bound=TestConfig)
 class RunConfig(BaseModel):
     """Settings of the run itself, not of one test."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True, allow_inf_nan=False)
 
     watchdog_seconds: float = Field(
         120.0, gt=0, description="A test whose physics makes no progress for this long (wall clock) is a hang: ERROR.",
@@ -97,6 +104,11 @@ class RunConfig(BaseModel):
     video_width: int = Field(640, ge=16)
     video_height: int = Field(360, ge=16)
     isolate: bool = Field(True, description="Run each asset in a worker process (crash/hang isolation).")
+
+    @field_validator("*")
+    @classmethod
+    def _below_ceiling(cls, value: Any, info: ValidationInfo) -> Any:
+        return bounded(cls, info.field_name or "", value)
 
 
 class ValidationConfig:
@@ -198,9 +210,11 @@ class ValidationConfig:
     def apply_file(self, path: str | Path) -> None:
         path = Path(path)
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_config_text(path))
         except FileNotFoundError:
             raise ConfigError(f"config file not found: {path}") from None
+        except OSError as exc:  # a folder, a FIFO, no permission: a usage error, one line
+            raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path}: not valid TOML ({exc})") from None
         self.apply(data, origin=str(path))
@@ -240,6 +254,21 @@ class ValidationConfig:
             self.engines[section] = validated
         else:
             self.tests[section] = validated  # type: ignore[assignment]
+
+
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def read_config_text(path: Path) -> str:
+    """A config file's text: a regular file of at most 1 MiB (a folder, a FIFO or /dev/zero is refused, never read)."""
+    from .usd.dependencies import REGULAR, file_kind
+
+    kind = file_kind(path)
+    if kind and kind != REGULAR:
+        raise OSError(f"it is {kind}, not a TOML file")
+    if path.stat().st_size > MAX_CONFIG_BYTES:
+        raise OSError(f"larger than {MAX_CONFIG_BYTES >> 20} MiB")
+    return path.read_text(encoding="utf-8")
 
 
 def parse_value(raw: str) -> Any:

@@ -14,7 +14,7 @@ TARGETS: tuple[str, ...] = get_args(Target)
 class PhysxSettings(BaseModel):
     """Settings of the `physx` engine (ovphysx, the Omni PhysX runtime); part of every results-cache key."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True)
 
     target: Target = Field(
         "isaacsim-5",
