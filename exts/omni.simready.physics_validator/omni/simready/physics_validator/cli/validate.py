@@ -12,11 +12,11 @@ import importlib.util
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 
 from ..core.status import ExitCode, Status, UsageError, exit_code_for
 from ..reports.command_line import say_error, say_notices, say_warning
 from ..reports.pipe_console import PipeConsole
+from ..reports.safe_text import escape  # control characters in names escaped too
 
 DEFAULT_OUT = "simready-report"
 DISTRIBUTION = "omni-simready-physics-validator"

@@ -17,12 +17,12 @@ import shlex
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from .pipe_console import PipeConsole
 from ..core.results import AssetResult, RunReport, TestResult
 from ..core.status import INCOMPLETE, Status, asset_verdict, verdict_label, verdict_text
+from .safe_text import escape  # control characters escaped too: names are data
 
 STATUS_STYLE = {
     Status.PASS: "bold green",

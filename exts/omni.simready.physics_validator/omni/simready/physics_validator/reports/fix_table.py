@@ -5,12 +5,12 @@ cannot fix, with the cause. A table on a terminal, lines in a log."""
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from .pipe_console import PipeConsole
 from ..core.results import RunReport
 from .console import short_name, styled
+from .safe_text import escape  # control characters escaped too: names are data
 
 # how a cause is introduced on the console (the rest read "not fixable by drives")
 CAUSE_LABEL = {"actuator_rating": "beyond the actuator's rating", "stability": "beyond stable stiffness",

@@ -20,6 +20,7 @@ from pathlib import Path
 from ..core.results import RunReport
 from ..core.atomic_write import write_atomic
 from ..core.status import Status, asset_warnings, verdict_label, verdict_text
+from .safe_text import xml_text
 
 
 def case_names(paths: list[str]) -> dict[str, str]:
@@ -84,6 +85,9 @@ def report_junit(report: RunReport) -> str:
             asset_path, _, test = item.rpartition("::")
             case = ET.SubElement(suite, "testcase", classname=names[asset_path], name=test, time="0")
             ET.SubElement(case, "error", message="NOT_RUN: the run was interrupted before this test", type="NOT_RUN")
+    for element in suites.iter():  # a control character in a name must not make the whole file unparseable
+        element.text = xml_text(element.text)
+        element.attrib.update({key: xml_text(value) or "" for key, value in element.attrib.items()})
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)
 

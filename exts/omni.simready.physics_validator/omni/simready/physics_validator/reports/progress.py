@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.markup import escape
 
 from ..core.status import Status, verdict_label
 from .console import LABEL_WIDTH, asset_label, failing_rows, plural, short_name, styled
+from .safe_text import escape  # control characters escaped too: names are data
 
 if TYPE_CHECKING:
     from rich.progress import Progress

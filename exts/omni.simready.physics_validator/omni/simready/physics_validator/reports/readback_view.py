@@ -13,6 +13,7 @@ from collections import Counter
 
 from ..core.readback_links import SEVERE, name_of
 from ..core.results import AssetResult, ReadbackEntry, RunReport
+from .safe_text import escape  # control characters escaped too: names are data
 
 LIMIT = 5
 FLAG_ORDER = {flag: i for i, flag in enumerate((*SEVERE, "defaulted"))}
@@ -102,8 +103,6 @@ def console_lines(asset: AssetResult, limit: int = LIMIT) -> list[str]:
 
 def print_readback(report: RunReport, console) -> None:
     """Under the summary: per asset with flags, what the runtime read differently from what was authored."""
-    from rich.markup import escape
-
     from .console import short_name
 
     for asset in report.assets:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...core.engine import EngineError
+from ...core.usd.referable import referable_path
 from ...core.units import StageFrame
 from ..validation_layer import (
     author_validation_layer, physics_scene_paths, plan_validation_layer,
@@ -108,7 +109,7 @@ def author_wrapper(asset: "AssetModel", scene: "SceneSpec", workdir: str, target
     frame = StageFrame.of_asset(asset)
     out = _fresh_name(workdir)
     layer = Sdf.Layer.CreateNew(out)
-    layer.subLayerPaths.append(str(Path(asset.path).resolve()))
+    layer.subLayerPaths.append(referable_path(asset.path, workdir))  # an odd file name composes too
     layer.documentation = "omni.simready.physics_validator wrapper stage (physx engine); the asset is sublayered unchanged"
     stage = Usd.Stage.Open(layer)
     stage.SetEditTarget(Usd.EditTarget(layer))
