@@ -20,6 +20,7 @@ from pxr import Sdf, UsdPhysics
 
 from omni.simready.physics_validator.core.results import TestResult
 from omni.simready.physics_validator.core.status import Status, verdict_label
+from omni.simready.physics_validator.run.output_paths import LOCK_NAME
 
 from . import builders as b
 from .corpus import (CLI, PHYSICS, PRECHECK, Case, Outcome, _partial_report, _run_in_process, _three_assets, case_env,
@@ -27,6 +28,7 @@ from .corpus import (CLI, PHYSICS, PRECHECK, Case, Outcome, _partial_report, _ru
 
 USAGE = frozenset()  # no run at all: a usage error before anything is validated
 DISK_BYTES = 64 * 1024  # the full disk: reports fit, a video does not
+VIDEO_WATCHDOG = ("--watchdog", "60")  # encoding the video's last frames sends no heartbeat: 3 s is too short for it
 
 
 # -- inputs --------------------------------------------------------------------------------------------
@@ -377,7 +379,7 @@ def _foreign_kept(outcome: Outcome) -> list[str]:
 def _nothing_ran(outcome: Outcome) -> list[str]:
     out_dir = Path(outcome.workdir) / "out"
     done = [p.name for p in out_dir.iterdir()] if out_dir.is_dir() else []
-    return [f"the batch ran before the refusal: {done}"] if any(n != ".cache" for n in done) else []
+    return [f"the batch ran before the refusal: {done}"] if any(n not in (".cache", LOCK_NAME) for n in done) else []
 
 
 def _no_absolute_paths(*reports: str):
@@ -411,7 +413,7 @@ ATTACKS: list[Case] = [
     # 2. every file written by replace, never through a link planted in OUT
     Case("links_planted_in_out", "symlinks at every output path (reports, video, poster, replay, timeline, series, "
          "plots, HTML, temp names) to the input asset and to a file outside OUT", _good, PHYSICS, (0, 1),
-         mode="subprocess", video=True, html=True, prepare=_plant_links, check=_links_replaced),
+         mode="subprocess", video=True, html=True, prepare=_plant_links, check=_links_replaced, args=VIDEO_WATCHDOG),
     # 3. an output that is an input, or two outputs that are one file
     Case("json_names_input", "--json naming the input asset", _good, USAGE, (2,), args=("--json", "{input}/good.usda"),
          stderr="input", check=_nothing_ran),
@@ -472,7 +474,7 @@ ATTACKS: list[Case] = [
          args=("--config", "{input}/strings.toml"), stderr="video", check=_one_line_error),
     # 11. smaller: full disk, fix --out, foreign media, temp folders, an unwritable --json
     Case("full_disk", f"OUT on a full disk ({DISK_BYTES // 1024} KiB), videos on", _good, PHYSICS, (0,), mode="custom",
-         video=True, driver=_full_disk, check=_complete_media_or_none),
+         video=True, driver=_full_disk, check=_complete_media_or_none, args=VIDEO_WATCHDOG),
     Case("fix_out_is_the_asset_folder", "fix --out the asset's own folder, holding the user's good.fix.usda", _good, USAGE,
          (2,), mode="custom", driver=_fix_command, out=lambda w: w / "input", prepare=_users_layer_beside_asset,
          stderr="folder of"),

@@ -85,11 +85,13 @@ def run(args, console) -> int:
     targets.add_drives, targets.raise_max_force = args.add_drives, args.raise_max_force
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot write the report folder {out}: {exc.strerror or exc}") from None
+    out = Path(args.out)  # never the asset's folder, never over a file fix did not write, one run per folder
+    from ..run.output_paths import claim_outputs, fix_output_conflicts
+    from .outcome import written_by_fix
+
+    problem = fix_output_conflicts(args.paths, out, written_by_fix) or claim_outputs(args.paths, out, {})
+    if problem:
+        raise UsageError(problem)
     progress = None
     if not args.quiet:
         from ..reports.progress import BatchProgress

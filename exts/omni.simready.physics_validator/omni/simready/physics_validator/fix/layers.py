@@ -140,11 +140,10 @@ def _make_overs(layer, prim_path: str) -> None:
 
 
 def _write_text(layer, path: Path) -> None:
-    """Atomic: a reader never sees half a layer."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(layer.ExportToString(), encoding="utf-8")
-    os.replace(tmp, path)
+    """By replace (core.atomic_write): a reader never sees half a layer, a link at `path` is never written through."""
+    from ..core.atomic_write import write_atomic
+
+    write_atomic(path, layer.ExportToString())
 
 
 def stage_metadata(stage) -> dict:

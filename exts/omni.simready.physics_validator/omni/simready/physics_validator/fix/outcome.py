@@ -25,6 +25,17 @@ if TYPE_CHECKING:
 TOOL = "simready-physics fix"
 
 
+def written_by_fix(path: Path) -> bool:
+    """Whether `path` is a layer fix wrote (its header names the tool), so a fix run may replace it: a regular file,
+    read no further than its first 4 KiB."""
+    from ..core.usd.dependencies import REGULAR, file_kind
+
+    if file_kind(path) != REGULAR:
+        return False
+    with open(path, "rb") as handle:
+        return TOOL.encode("utf-8") in handle.read(4096)
+
+
 def clip(text: str, limit: int) -> str:
     """`text` cut to `limit` characters at a word boundary, with an ellipsis when anything was cut."""
     if len(text) <= limit:
