@@ -28,6 +28,7 @@ from ..core.session import error_result, new_result
 from ..core.status import Status
 from ..physics_tests import default_registry
 from .asset_run import RunInterrupted
+from .interrupts import stoppable
 from .inputs import AssetJob, InputError, artifact_dir, collect_assets, file_sha256
 
 EXECUTORS = ("local", "ray")
@@ -156,14 +157,18 @@ def validate_batch(
     engine_key = json.dumps(info.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
     cache = ResultCache(out_dir) if out_dir is not None else None
     batch = _Batch(names, config, engine, engine_key, out_dir, debug, changed_only, cache, _Notify(progress), pages)
-    assets = [_plan_asset(batch, path) for path in asset_paths]
-    batch.notify("batch_started", len(assets), runner.describe())
-    for asset in assets:
-        if asset.finished:
-            batch.notify("asset_finished", asset.result)
+    assets: list[_BatchAsset] = []
     try:
-        _dispatch(batch, runner, assets)
+        with stoppable():  # Ctrl-C or SIGTERM (the CLI: run.interrupts) stops planning or the run, never the reports
+            for path in asset_paths:
+                assets.append(_plan_asset(batch, path))
+            batch.notify("batch_started", len(assets), runner.describe())
+            for asset in assets:
+                if asset.finished:
+                    batch.notify("asset_finished", asset.result)
+            _dispatch(batch, runner, assets)
     except KeyboardInterrupt as exc:
+        assets.extend(_BatchAsset(path, "", {}) for path in asset_paths[len(assets):])  # not planned: not run
         report.complete = False
         if isinstance(exc, RunInterrupted):  # an in-process run carries its asset's verdicts so far
             _keep_interrupted(assets, exc.partial)

@@ -27,6 +27,7 @@ import time
 import traceback
 from typing import Callable
 
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name))
 SCRATCH_ENV = "SIMREADY_WORKER_SCRATCH"  # the worker's own temp folder (worker_pool), removed when it exits
 RETIRE_GROWTH_MB = 768.0  # resident memory this far above what the worker had after its first asset: replace it
 
@@ -162,11 +163,12 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
     """The worker's loop: warm up, then one job after another until told to stop."""
     import warnings
 
-    # Ctrl-C belongs to the parent: it stops the workers and keeps their results. The parent started
-    # this process with SIGINT blocked, so no Ctrl-C could land before this line.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C and SIGTERM belong to the parent: it stops the workers and keeps their results. The parent started
+    # this process with both blocked, so none could land before these lines.
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(STOP_SIGNALS))
     warnings.filterwarnings("ignore")
     if parent_alive_fd is not None:
         threading.Thread(target=_exit_with_parent, args=(parent_alive_fd,), name="parent-watch", daemon=True).start()

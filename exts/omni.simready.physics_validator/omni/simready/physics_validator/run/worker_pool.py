@@ -68,12 +68,13 @@ def max_assets_per_worker() -> int:
 
 @contextlib.contextmanager
 def _sigint_blocked():
-    """Start children with SIGINT blocked (the mask survives exec): Ctrl-C cannot hit a worker before
-    it ignores SIGINT; `worker_main.serve` unblocks it. Works from any thread, unlike signal.signal."""
+    """Start children with SIGINT and SIGTERM blocked (the mask survives exec): Ctrl-C or a SIGTERM to the process
+    group cannot hit a worker before it ignores them; `worker_main.serve` unblocks them. Works from any thread,
+    unlike signal.signal."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, set(worker_main.STOP_SIGNALS))
     try:
         yield
     finally:
