@@ -65,7 +65,12 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return ExitCode.USAGE
     try:
-        return int(COMMANDS[args.command].run(args, console))
+        if args.command not in ("validate", "fix"):
+            return int(COMMANDS[args.command].run(args, console))
+        from ..run.command_guard import guarded
+
+        with guarded(args.command) as signals:  # SIGTERM as Ctrl-C; a second signal never costs the reports
+            return signals.exit_code(COMMANDS[args.command].run(args, console))
     except UsageError as exc:
         from ..reports.command_line import say_error
 

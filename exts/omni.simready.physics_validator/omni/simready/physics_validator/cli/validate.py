@@ -34,6 +34,7 @@ def example_setting() -> str:
 
 def add_parser(sub) -> None:
     from ..engines import DEFAULT_ENGINE, engines_help
+    from ..reports.path_privacy import add_arguments as add_path_arguments
 
     validate = sub.add_parser(
         "validate", help="run the tests on USD files or folders",
@@ -59,6 +60,7 @@ def add_parser(sub) -> None:
         "--format", action="append", default=[], choices=("simready",), metavar="simready",
         help="also write each verdict as NVIDIA SimReady benchmark result.json files under OUT/results/ (docs/cli.md)",
     )
+    add_path_arguments(validate)  # --relative-to ROOT, --absolute-paths (reports/path_privacy.py)
     validate.add_argument("--no-video", action="store_true", help="do not record videos")
     validate.add_argument("--no-html", action="store_true", help="do not write the HTML report")
     validate.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation; faster)")
@@ -107,6 +109,7 @@ def load_config(args, console: Console | None = None):
 
 
 def run(args, console: Console) -> int:
+    from ..core.config import ConfigError
     from ..core.plugin import UnknownTestError
     from ..engines import EngineUnavailable, check_runs_here
     from ..physics_tests import default_registry
@@ -130,23 +133,18 @@ def run(args, console: Console) -> int:
         config.run.video = False
     if args.in_process:
         config.run.isolate = False
-    if args.watchdog is not None:
-        if args.watchdog <= 0:
-            raise UsageError("--watchdog must be > 0 seconds")
-        config.run.watchdog_seconds = args.watchdog
-    if args.max_test_seconds is not None:
-        if args.max_test_seconds <= 0:
-            raise UsageError("--max-test-seconds must be > 0 seconds")
-        config.run.max_test_seconds = args.max_test_seconds
+    for flag, key, value in (("--watchdog", "watchdog_seconds", args.watchdog),
+                             ("--max-test-seconds", "max_test_seconds", args.max_test_seconds)):
+        try:  # the run settings' own rules: > 0, finite, at most 1e6 s
+            config.apply({"run": {key: value}} if value is not None else {}, origin=flag)
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from None
+    from ..run.output_paths import claim_outputs, validate_outputs
 
-    out_dir = Path(args.out)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        probe = out_dir / ".write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as exc:
-        raise UsageError(f"cannot write the report folder {out_dir}: {exc.strerror or exc}") from None
+    out_dir = Path(args.out)  # outputs distinct, none an input, writable, OUT this run's alone (run/output_paths.py)
+    problem = claim_outputs(args.paths, out_dir, validate_outputs(args, out_dir))
+    if problem:
+        raise UsageError(problem)
 
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
@@ -161,6 +159,7 @@ def run(args, console: Console) -> int:
                 highlight=False, soft_wrap=True,
             )
     from ..reports.pages import plots_ahead
+    from ..reports.path_privacy import privacy_of
     from ..run import validate_batch
     from ..run.inputs import InputError
 
@@ -189,9 +188,10 @@ def run(args, console: Console) -> int:
         # With --compare each engine's reports go to OUT/<engine>/ (explicit --json/--junit paths apply to one engine only).
         json_path = Path(args.json) if args.json and not args.compare else engine_out / "report.json"
         junit_path = Path(args.junit) if args.junit and not args.compare else engine_out / "junit.xml"
-        written = write_reports(report, json_path, junit_path, None if args.no_html else engine_out, console)
+        privacy = privacy_of(args, [a.path for a in report.assets], engine_out)  # --relative-to, --format simready
+        written = write_reports(report, json_path, junit_path, None if args.no_html else engine_out, console, privacy)
         if "simready" in args.format:
-            written += write_simready(report, engine_out, console)
+            written += write_simready(report, engine_out, console, privacy)
         if not args.quiet and not args.compare:
             from ..reports.console import print_summary
 
@@ -273,8 +273,10 @@ def write_comparison(reports: dict, out_dir: Path, args, console: Console) -> No
             console.print(f"{label}: {path}")
 
 
-def write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | None, console: Console):
-    """JSON and JUnit (each failure named, never raised), then HTML when `html_dir` is given."""
+def write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | None, console: Console,
+                  privacy=None):
+    """JSON and JUnit (each failure named, never raised), then HTML when `html_dir` is given; `privacy`:
+    reports.path_privacy."""
     from ..physics_tests import default_registry
     from ..reports.json_report import write_json_report
     from ..reports.junit import write_junit_report
@@ -282,7 +284,7 @@ def write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | No
     written = []
     for label, writer, path in (("JSON", write_json_report, json_path), ("JUnit", write_junit_report, junit_path)):
         try:
-            written.append((label, writer(report, path)))
+            written.append((label, writer(report, path, privacy)))
         except OSError as exc:
             say_error(console, f"cannot write the {label} report {path}: {exc.strerror or exc}")
     if html_dir is not None:
@@ -292,19 +294,19 @@ def write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | No
             say_warning(console, f"HTML report not written: {exc} (reinstall: {install_command()})")
         else:
             try:
-                written.append(("HTML", write_html_report(report, html_dir, default_registry())))
+                written.append(("HTML", write_html_report(report, html_dir, default_registry(), privacy)))
             except Exception as exc:  # noqa: BLE001 - the JSON/JUnit reports are already safe on disk
                 console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
     return written
 
 
-def write_simready(report, out_dir: Path, console: Console) -> list:
+def write_simready(report, out_dir: Path, console: Console, privacy=None) -> list:
     """--format simready: the per-test result.json files NVIDIA's SimReady reporter reads (reports/simready_results.py)."""
     from ..physics_tests import default_registry
     from ..reports.simready_results import write_simready_results
 
     try:
-        return [("SimReady results", write_simready_results(report, out_dir, default_registry()))]
+        return [("SimReady results", write_simready_results(report, out_dir, default_registry(), privacy))]
     except OSError as exc:
         say_error(console, f"cannot write the SimReady results under {out_dir}: {exc.strerror or exc}")
         return []

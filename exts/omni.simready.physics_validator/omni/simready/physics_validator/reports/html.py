@@ -28,6 +28,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.atomic_write import real_folder, replacing, write_atomic
 from ..core.plugin import TestRegistry
@@ -39,6 +40,9 @@ from . import html_view as view
 from . import readback_view
 from .pages import MEDIA, asset_anchor, draw_plots, drawn_plots, manifest_path, media_folder, prune_media, slug as _slug
 
+if TYPE_CHECKING:
+    from .path_privacy import PathPrivacy
+
 STATUS_ORDER = [s.value for s in Status]
 
 
@@ -46,9 +50,10 @@ def test_anchor(path: str, test: str) -> str:
     return f"{asset_anchor(path)}-{_slug(test)}"
 
 
-def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) -> Path:
+def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, privacy: "PathPrivacy | None" = None) -> Path:
     """Write `<out_dir>/html/index.html` with its media; returns the index path. Each test's section is drawn
-    by the view its test declares (`registry.view_of`)."""
+    by the view its test declares (`registry.view_of`); with `privacy` (reports.path_privacy) every text on the page
+    shows paths relative to its root (links between the page and its media are relative anyway)."""
     import jinja2
 
     html_dir = real_folder(Path(out_dir) / "html")
@@ -82,6 +87,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry) 
         autoescape=jinja2.select_autoescape(["html", "j2"]),
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=privacy.finalize if privacy is not None else None,
     )
     counts = {k: v for k, v in report.counts().items() if v}
     marked = sum(1 for r in report.all_results() if view.verdict_label(r) == "PASS*")

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.results import RunReport
 from ..core.atomic_write import write_atomic
 
+if TYPE_CHECKING:
+    from .path_privacy import PathPrivacy
 
-def report_json(report: RunReport) -> str:
-    return json.dumps(report.model_dump(mode="json"), indent=2, allow_nan=False)
+
+def report_json(report: RunReport, privacy: "PathPrivacy | None" = None) -> str:
+    """The report as JSON; with `privacy` (reports.path_privacy) no absolute path of the user's is in it."""
+    data = report.model_dump(mode="json")
+    return json.dumps(privacy.data(data) if privacy is not None else data, indent=2, allow_nan=False)
 
 
-def write_json_report(report: RunReport, path: str | Path) -> Path:
+def write_json_report(report: RunReport, path: str | Path, privacy: "PathPrivacy | None" = None) -> Path:
     path = Path(path)
-    write_atomic(path, report_json(report))
+    write_atomic(path, report_json(report, privacy))
     return path
 
 

@@ -16,11 +16,15 @@ from __future__ import annotations
 import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.results import RunReport
 from ..core.atomic_write import write_atomic
 from ..core.status import Status, asset_warnings, verdict_label, verdict_text
 from .safe_text import xml_text
+
+if TYPE_CHECKING:
+    from .path_privacy import PathPrivacy
 
 
 def case_names(paths: list[str]) -> dict[str, str]:
@@ -33,7 +37,7 @@ def case_names(paths: list[str]) -> dict[str, str]:
     return {p: Path(os.path.relpath(os.path.abspath(p), above)).as_posix() for p in paths}
 
 
-def report_junit(report: RunReport) -> str:
+def report_junit(report: RunReport, privacy: "PathPrivacy | None" = None) -> str:
     suites = ET.Element("testsuites", name="simready-physics")
     names = case_names([a.path for a in report.assets] + [item.rpartition("::")[0] for item in report.not_run])
     for asset in report.assets:
@@ -85,9 +89,10 @@ def report_junit(report: RunReport) -> str:
             asset_path, _, test = item.rpartition("::")
             case = ET.SubElement(suite, "testcase", classname=names[asset_path], name=test, time="0")
             ET.SubElement(case, "error", message="NOT_RUN: the run was interrupted before this test", type="NOT_RUN")
+    shown = privacy.text if privacy is not None else (lambda text: text)  # reports.path_privacy: no absolute paths
     for element in suites.iter():  # a control character in a name must not make the whole file unparseable
-        element.text = xml_text(element.text)
-        element.attrib.update({key: xml_text(value) or "" for key, value in element.attrib.items()})
+        element.text = xml_text(shown(element.text) if element.text is not None else None)
+        element.attrib.update({key: xml_text(shown(value)) or "" for key, value in element.attrib.items()})
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)
 
@@ -101,7 +106,7 @@ def _details(result) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def write_junit_report(report: RunReport, path: str | Path) -> Path:
+def write_junit_report(report: RunReport, path: str | Path, privacy: "PathPrivacy | None" = None) -> Path:
     path = Path(path)
-    write_atomic(path, report_junit(report))
+    write_atomic(path, report_junit(report, privacy))
     return path
