@@ -262,11 +262,13 @@ def write_comparison(reports: dict, out_dir: Path, args, console: Console) -> No
     from ..core.comparison import compare_reports
     from ..physics_tests import default_registry
     from ..reports.comparison_report import print_comparison, write_compare_html, write_compare_json
+    from ..reports.path_privacy import privacy_of
 
     comparison = compare_reports(reports, default_registry())
-    written = [("compare JSON", write_compare_json(comparison, out_dir / "compare.json"))]
+    privacy = privacy_of(args, [a.path for r in reports.values() for a in r.assets], out_dir)  # --relative-to
+    written = [("compare JSON", write_compare_json(comparison, out_dir / "compare.json", privacy))]
     if not args.no_html:
-        written.append(("compare HTML", write_compare_html(comparison, out_dir)))
+        written.append(("compare HTML", write_compare_html(comparison, out_dir, privacy)))
     if not args.quiet:
         print_comparison(comparison, PipeConsole())
         for label, path in written:

@@ -41,13 +41,15 @@ def _status_text(verdict: EngineVerdict) -> str:
     return verdict.status.value if verdict.status is not None else "not run"
 
 
-def comparison_json(comparison: Comparison) -> str:
-    return json.dumps(comparison.to_json_dict(), indent=2, allow_nan=False)
+def comparison_json(comparison: Comparison, privacy=None) -> str:
+    data = comparison.to_json_dict()
+    return json.dumps(privacy.data(data) if privacy is not None else data, indent=2, allow_nan=False)
 
 
-def write_compare_json(comparison: Comparison, path: str | Path) -> Path:
+def write_compare_json(comparison: Comparison, path: str | Path, privacy=None) -> Path:
+    """compare.json; `privacy` (reports.path_privacy): no absolute path of the user's in it."""
     path = Path(path)
-    write_atomic(path, comparison_json(comparison))
+    write_atomic(path, comparison_json(comparison, privacy))
     return path
 
 
@@ -186,7 +188,8 @@ Known causes of disagreements are listed in {docs_html}.</p>
 """
 
 
-def write_compare_html(comparison: Comparison, out_dir: str | Path) -> Path:
+def write_compare_html(comparison: Comparison, out_dir: str | Path, privacy=None) -> Path:
     path = Path(out_dir) / "compare.html"
-    write_atomic(path, comparison_html(comparison, out_dir))
+    page = comparison_html(comparison, out_dir)
+    write_atomic(path, privacy.text(page) if privacy is not None else page)
     return path
