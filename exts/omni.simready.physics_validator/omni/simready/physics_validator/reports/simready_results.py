@@ -25,7 +25,6 @@ from ..core.status import Status
 
 if TYPE_CHECKING:
     from ..core.results import AssetResult, RunReport, TestResult
-    from .path_privacy import PathPrivacy
 
 PROVIDER = "omni.simready.physics_validator"
 STATUS = {
@@ -104,8 +103,7 @@ def _media(result: "TestResult", out_dir: Path) -> list[dict]:
     return media
 
 
-def write_simready_results(report: "RunReport", out_dir: str | Path, registry=None,
-                           privacy: "PathPrivacy | None" = None) -> Path:
+def write_simready_results(report: "RunReport", out_dir: str | Path, registry=None, privacy=None) -> Path:
     """Write every verdict of `report` under OUT/results/; returns that folder. `registry` (the run's TestRegistry)
     gives each test's one-line summary as their `description`."""
     out_dir = Path(out_dir)
@@ -121,7 +119,7 @@ def write_simready_results(report: "RunReport", out_dir: str | Path, registry=No
             known = registry is not None and result.name in registry
             summary = registry.get(result.name).summary if known else ""
             payload = result_payload(result, asset, key, out_dir, engine_version, summary)
-            if privacy is not None:  # reports.path_privacy: as their own saved results, no absolute paths
+            if privacy is not None:  # a reports.path_privacy.PathPrivacy: as their own saved results, no absolute paths
                 payload = privacy.data(payload)
             write_atomic(folder / "result.json", json.dumps(payload, indent=2, allow_nan=False))
     return results_root
