@@ -5,8 +5,9 @@ or HTML) while Ctrl-C stopped the batch and wrote the reports of what finished (
 `handled()` (the CLI, for one command) both are KeyboardInterrupt. With `defer` (validate) only the first signal that
 lands while a batch plans or runs (`stoppable()`, run.batch) raises, and stops that batch; a later one, or one that
 lands while nothing is stoppable (the reports being written), is noted: the reports are written, and the command
-exits 3 (`exit_code`). A signal noted before a batch starts stops it at once. Workers ignore both signals
-(worker_main): the parent stops them.
+exits 3 (`exit_code`); once the command is over, the process ignores them (three Ctrl-C 0.2 s apart still exit 3).
+A signal noted before a batch starts stops it at once. Workers ignore both signals (worker_main): the parent stops
+them.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ def handled(defer: bool = False) -> Iterator[Handled]:
     finally:
         _state.active = False
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
+            # A command that was asked to stop ends its process now: a late signal is ignored rather than let Python's
+            # shutdown (which resets its handlers to the default) kill it with the signal instead of exit 3.
+            signal.signal(signum, signal.SIG_IGN if _state.received else handler)
 
 
 @contextlib.contextmanager
