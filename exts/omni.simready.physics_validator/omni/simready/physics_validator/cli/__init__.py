@@ -20,11 +20,11 @@ import argparse
 import warnings
 
 from rich.console import Console
-from rich.markup import escape
 
 from ..core.status import ExitCode, UsageError
 from ..fix import command as fix_command
 from . import list_tests, show_config, validate
+from ..reports.safe_text import escape  # control characters in names escaped too
 
 # In the order `--help` lists them.
 COMMANDS = {"validate": validate, "fix": fix_command, "list-tests": list_tests, "show-config": show_config}

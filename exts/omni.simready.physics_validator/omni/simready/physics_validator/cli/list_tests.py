@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 
 from ..core.status import ExitCode
 from ..reports.pipe_console import PipeConsole
+from ..reports.safe_text import escape  # control characters in names escaped too
 
 
 def add_parser(sub) -> None:

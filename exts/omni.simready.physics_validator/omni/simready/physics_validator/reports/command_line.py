@@ -7,7 +7,7 @@ written.
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
+from .safe_text import escape  # control characters in names escaped too
 
 
 def say_error(console: Console, message: str) -> None:
