@@ -168,6 +168,10 @@ def _beyond_drive_values(joint: "JointInfo", adding: bool = False) -> tuple[str,
     gets its first drive (no drive is then no reason)."""
     if joint.is_angular and joint.limits is not None and (joint.limits[1] - joint.limits[0]) < UNIT_SUSPECT_RANGE:
         return "limit_unit", _unit_story(joint)
+    if joint.is_mimic_follower:
+        return ("mimic_follower", f"a mimic follower of {(joint.mimic_reference or '?').rsplit('/', 1)[-1]}: the coupling "
+                                  "moves it, and a drive of its own would fight the coupling; its reference's drive and the "
+                                  "coupling's gearing, offset and limits decide what the tests see")
     if joint.articulation is None or joint.exclude_from_articulation:
         return ("outside_articulation", "outside any articulation: the engine gives no joint-space inertia to size a "
                                         "drive by and enforces no velocity cap; put the joint in an articulation")

@@ -48,6 +48,9 @@ BOUND_FACTOR = 1.5  # a holding effort above 1.5x the weight of everything the j
 CONTACT_SAMPLES = 8  # touching colliders are looked for this often on the way to each waypoint
 MIN_INERTIA = 1e-8
 SPEED_SHARE = 0.8  # a probe ramp's peak speed (smoothstep: 1.5 x the mean) stays at this share of the velocity cap
+# the longest ramp to one waypoint: a continuous joint wound up many turns (or a cap near 0) asked 8.4e9 s of a Kinova
+# Gen3 probe, which stepped for ever under the watchdog (each step is progress)
+MAX_RAMP_SECONDS = 10.0
 
 
 @dataclass
@@ -271,6 +274,8 @@ class _ProbeRun:
         self.workdir, self.asset, self.dofs, self.waypoints = workdir, asset, dofs, waypoints
         self.index = {p: i for i, p in enumerate(dofs)}
         self.caps = caps  # enforced velocity caps: a ramp never asks for more than SPEED_SHARE of them
+        self.unlimited = np.array([asset.joints[p].is_angular and not asset.joints[p].has_limits if p in asset.joints
+                                   else False for p in dofs], bool)
         self.stage = open_stage(asset_path)
         self.units = UsdUnits(asset.kilograms_per_unit, asset.meters_per_unit)
         self.meta = stage_metadata(self.stage)
@@ -323,7 +328,8 @@ class _ProbeRun:
         def settle(goal: np.ndarray, ramp: float, hold: float, watch=None) -> tuple[np.ndarray, np.ndarray]:
             start = np.where(np.isnan(goal), np.nan, eng.joint_positions())
             moves = np.abs(np.nan_to_num(goal - start))
-            ramp = max(ramp, float(np.max(1.5 * moves / (SPEED_SHARE * self.caps), initial=0.0)))
+            moves = np.where(self.unlimited, np.minimum(moves, np.pi), moves)  # a free revolute turns the short way
+            ramp = min(MAX_RAMP_SECONDS, max(ramp, float(np.max(1.5 * moves / (SPEED_SHARE * self.caps), initial=0.0))))
             frames = max(1, int(round(ramp / dt)))
             for f in range(frames):
                 s = (f + 1) / frames
