@@ -169,3 +169,28 @@ def test_link_hinged_to_the_world_is_an_articulation_body_and_can_be_driven(tmp_
     for _ in range(480):
         engine.step()
     assert engine.joint_positions()[0] == pytest.approx(0.5, abs=0.02)
+
+
+def test_a_rated_effort_comes_from_a_mujoco_actuators_force_range_and_a_zero_rating_is_said(tmp_path):
+    """The UMI gripper's servos carry their ±20 N in the MjcActuator (mjc:forceLimited, mjc:forceRange), not on the
+    joint: that is the joint's rated effort. The KUKA KR 210's URDF authors urdf:limit:effort = 0: no rating, said."""
+    from pxr import Sdf, Usd
+
+    from omni.simready.physics_validator.core.usd import read_asset
+    from tests.fixtures.arms import build_arm
+
+    path = build_arm(tmp_path / "arm.usda", joints=2, passive=(1, 2))
+    stage = Usd.Stage.Open(str(path))
+    actuator = stage.DefinePrim("/Robot/servo1", "MjcActuator")
+    actuator.CreateRelationship("mjc:target").SetTargets(["/Robot/joints/joint1"])
+    actuator.CreateAttribute("mjc:forceLimited", Sdf.ValueTypeNames.Token).Set("true")
+    actuator.CreateAttribute("mjc:forceRange:min", Sdf.ValueTypeNames.Double).Set(-20.0)
+    actuator.CreateAttribute("mjc:forceRange:max", Sdf.ValueTypeNames.Double).Set(20.0)
+    stage.GetPrimAtPath("/Robot/joints/joint2").CreateAttribute("urdf:limit:effort", Sdf.ValueTypeNames.Float,
+                                                                   custom=True).Set(0.0)
+    stage.GetRootLayer().Save()
+    joints = read_asset(path).joints
+    assert joints["/Robot/joints/joint1"].effort_limit == 20.0
+    assert joints["/Robot/joints/joint1"].effort_limit_source == "mjc:forceRange of servo1"
+    assert joints["/Robot/joints/joint2"].effort_limit is None
+    assert "urdf:limit:effort is authored as 0" in joints["/Robot/joints/joint2"].effort_limit_note

@@ -167,6 +167,7 @@ class JointInfo:
     velocity_limit_source: str | None = None  # the attribute it was read from
     effort_limit: float | None = None  # the actuator's rated effort, N m or N (urdf:limit:effort, mjc:actuatorfrcrange)
     effort_limit_source: str | None = None  # the attribute it was read from
+    effort_limit_note: str = ""  # why an authored rating was not taken (e.g. urdf:limit:effort = 0)
     enabled: bool = True
     exclude_from_articulation: bool = False
     collision_enabled: bool = False  # collisions between body0 and body1

@@ -62,7 +62,7 @@ def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict
             item.values[drive_attr(joint.is_angular, "targetPosition")] = (
                 math.degrees(target) if joint.is_angular else target / asset.meters_per_unit)
             rows.append(FixChange(attribute=f"PhysicsDriveAPI:{axis}", before=None, after="applied, type force",
-                                  why="no drive authored: a first force drive (its maxForce is a torque the actuator's "
+                                  why="no drive authored: a first force drive (its maxForce is a torque or force the actuator's "
                                       "rating bounds), held at the target the tests hold it at"))
         for name in DRIVE_ATTRS if prop is not None else ():
             assert prop is not None

@@ -21,7 +21,7 @@ there (tests/fix/test_stability_bound.py); a held load's error then shrinks as 1
 verify pass (fix/plan.py) measures and sizes for. Joints held back by friction or contact need it: the Unitree Z1's
 gripper, 0.00032 kg·m², moves its 9° steps at 87 N·m/°, 690x the bound.
 
-A joint with no drive (`--add-drives`) gets a force drive (maxForce a torque the actuator's rating bounds) with the
+A joint with no drive (`--add-drives`) gets a force drive (maxForce a torque or force the actuator's rating bounds) with the
 same rules; its maxForce is the rated effort when the asset carries one, else the sized requirement, marked as an
 assumption the author must confirm.
 """
@@ -57,6 +57,7 @@ class Proposal:
     added: bool = False  # the joint had no drive: the proposal adds one (type, target, gains, maxForce)
     rating: float = math.inf  # the actuator's rating maxForce stays within (inf: none authored)
     rating_source: str = ""  # the attribute the rating was read from
+    rating_note: str = ""  # why an authored rating was not taken (JointInfo.effort_limit_note)
     assumed: set[str] = field(default_factory=set)  # proposed values the author must confirm (no rating authored)
     limits: list[tuple[str, str]] = field(default_factory=list)  # (cause, sentence): a bound that kept a value short
 
@@ -83,6 +84,7 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
     out.current = {"stiffness": drive.stiffness if drive else 0.0, "damping": drive.damping if drive else 0.0,
                    "maxForce": drive.max_force if drive else math.inf}
     out.rating, out.rating_source = rating(joint)
+    out.rating_note = getattr(joint, "effort_limit_note", "")
     inertia = measure.inertia_max
     if not math.isfinite(inertia):
         return None
@@ -109,8 +111,9 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
                       f"joint friction {for_people(measure.friction, _unit(joint.is_angular, 'load'))} deflects < "
                       f"{t.deflection_share:.3g} x {for_people(tightest, 'rad' if joint.is_angular else 'm')}"))
     if math.isfinite(allow.effort_tolerance) and allow.effort_tolerance > 0 and (load_hold + test_load) > 0:
+        lever = f" x {for_people(measure.lever_arm, 'm')} lever" if joint.is_angular else ""
         needs.append(((load_hold + test_load) / (t.deflection_share * allow.effort_tolerance),
-                      f"{allow.load_test}: held load + {allow.effort_force:g} N x {for_people(measure.lever_arm, 'm')} lever "
+                      f"{allow.load_test}: held load + {allow.effort_force:g} N{lever} "
                       f"deflects < {t.deflection_share:.3g} x "
                       f"{for_people(allow.effort_tolerance, 'rad' if joint.is_angular else 'm')}"))
     k_req, k_why = max(needs, key=lambda item: item[0])
@@ -180,7 +183,8 @@ def _max_force(out: Proposal, f_req: float, need: str, targets: "FixTargets", sl
         if math.isfinite(out.rating):
             out.proposed["maxForce"], out.why["maxForce"] = out.rating, f"the rated effort ({out.rating_source})"
         elif f_req > 0:
-            out.proposed["maxForce"], out.why["maxForce"] = f_req, f"{need}; assumed: no rated effort authored, confirm it"
+            note = out.rating_note or "no rated effort authored"
+            out.proposed["maxForce"], out.why["maxForce"] = f_req, f"{need}; assumed: {note}, confirm the actuator's rating"
             out.assumed.add("maxForce")
     elif f_req > 0 and out.current["maxForce"] < f_req * (1.0 - slack):
         value = min(f_req, out.rating) if capped else f_req

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from ..asset_model import ArticulationInfo, JointInfo, MimicInfo
-from .read_context import ReadContext, authored
+from .read_context import ReadContext, authored, finite
 
 
 def read_articulation(ctx: ReadContext, path, desc) -> None:
@@ -72,6 +72,21 @@ def read_actuators_and_mimics(ctx: ReadContext) -> None:
                     joints[jpath].actuated_by.append(str(prim.GetPath()))
                     if prim.GetTypeName() not in joints[jpath].actuator_schemas:
                         joints[jpath].actuator_schemas.append(str(prim.GetTypeName()))
+                    if joints[jpath].effort_limit is None and target == jpath:
+                        _actuator_force_range(ctx, prim, joints[jpath])
+
+
+def _actuator_force_range(ctx: ReadContext, prim, joint: JointInfo) -> None:
+    """A MuJoCo actuator's force range (mjc:forceLimited with mjc:forceRange) on the one joint it drives is that
+    joint's rated effort when the joint carries none (the UMI gripper's servos: 20 N)."""
+    if str(authored(prim, "mjc:forceLimited") or "").lower() not in ("true", "1"):
+        return
+    found = [abs(float(v)) for v in (authored(prim, "mjc:forceRange:min"), authored(prim, "mjc:forceRange:max"))
+             if v is not None and finite(v) and float(v) != 0]
+    if found:
+        unit = ctx.kpu * ctx.mpu**2 if joint.type == "revolute" else ctx.kpu * ctx.mpu
+        joint.effort_limit = max(found) * unit
+        joint.effort_limit_source = f"mjc:forceRange of {prim.GetName()}"
 
 
 def _mimic(prim, joint: JointInfo) -> None:

@@ -213,3 +213,5 @@ def _effort_limit(ctx: ReadContext, prim, joint: JointInfo) -> None:
             joint.effort_limit = max(found) * unit
             joint.effort_limit_source = names[0] if len(names) == 1 else names[0].rsplit(":", 1)[0]
             return
+        if any(v is not None and finite(v) and float(v) == 0 for v in values):  # 0: no rating, said (kr210's URDF)
+            joint.effort_limit_note = f"{names[0]} is authored as 0, which rates no actuator"
