@@ -130,6 +130,11 @@ def _result(out: Diagnosis, result: "TestResult", asset: "AssetModel", by_name: 
     if not_fixable is not None:
         cause, why = not_fixable
         out.cannot(NotFixable(test=result.name, cause=cause, why=why))
+        for row in result.joints:  # each joint it found failing, with what it measured there (px100's stuck gripper)
+            joint = asset.joints.get(row.path) or by_name.get(row.joint)
+            if row.status in FAILING and joint is not None:
+                out.cannot(NotFixable(joint=joint.name, path=joint.path, test=result.name, cause=f"{cause}_joint",
+                                      why=f"{result.name} measured it: {row.reason}"))
         return
     if result.status == Status.SKIP:
         for ex in result.excluded_joints:

@@ -90,7 +90,7 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
                            and prop.derived.get("load_max", 0.0) > prop.current["maxForce"]}
             set_aside_exposed(rnd, needs_force, functools.partial(_path, state))
             named = named_joints(state)
-            rnd.unnamed = [(test, joint) for test, joint in rnd.worse if _path(state, joint) not in named]
+            rnd.unnamed = [(test, joint) for test, joint in rnd.worse if not _named(state, joint, named)]
             _next(state, rnd, index == targets.max_rounds, set(joints or ()))
         active = [s for s in ready if not s.done]
     taken: set[str] = set()
@@ -229,6 +229,16 @@ def _keep(report: RunReport, folder: Path) -> None:
         write_json_report(report, folder / "report.json")
     except OSError:
         pass
+
+
+def _named(state: AssetFix, joint: str, named: set[str]) -> bool:
+    """A failing row's joint is named with a measured cause, or it is a mimic follower whose reference is (the
+    follower moves only as its reference does: a reference blocked at 15 mm fails the coupling's row)."""
+    path = _path(state, joint)
+    if path in named:
+        return True
+    follower = read_asset(state.path).joints.get(path)
+    return follower is not None and follower.mimic_reference in named
 
 
 def _joints_of_broken(rnd: Round) -> set[str]:
