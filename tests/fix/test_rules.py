@@ -231,3 +231,11 @@ def test_a_range_under_one_degree_is_a_unit_suspect(tmp_path):
     asset = read_asset(tiny_range_revolute(tmp_path / "tiny.usda", range_deg=0.5))
     j = next(iter(asset.joints.values()))
     assert allowance(j, ValidationConfig.defaults(default_registry()), ["full_range_sweep"], default_registry()).unit_suspect
+
+
+def test_a_probe_that_blew_up_gives_no_proposal_and_says_so():
+    """The Kinova Gen3 with its Robotiq gripper read 6.9e10 N·m on joint_2 under the probe: no drive is sized for
+    that (it read 'needs 1.035e+11 N·m, rated 39 N·m'); the joint is named `exploded` with both numbers."""
+    p = propose(joint(), measure(exploded={"max": 6.9e10}, gravity_bound=12.0), allow(), FixTargets())
+    assert not p.changed and [cause for cause, _ in p.limits] == ["exploded"]
+    assert "6.900e+10 N·m" in p.limits[0][1] and "12 N·m" in p.limits[0][1]

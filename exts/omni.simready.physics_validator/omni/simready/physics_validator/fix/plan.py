@@ -70,12 +70,12 @@ def plan_asset(request: PlanRequest) -> Plan:
             continue
         level = request.levels.get(path, 0)
         proposal = propose(asset.joints[path], m, request.allow[path], request.targets, level)
-        while proposal is not None and not proposal.changed and level < MAX_LEVEL:
+        while proposal is not None and not proposal.changed and not proposal.limits and level < MAX_LEVEL:
             # a joint tuned for a failing row whose drive already meets the static needs: aim higher now, never
             # answer "already met" beside a failure (the re-run judges the escalated drive)
             level += 1
             proposal = propose(asset.joints[path], m, request.allow[path], request.targets, level)
-        if proposal is not None and not proposal.changed:
+        if proposal is not None and not proposal.changed and not proposal.limits:
             proposal.limits.append(("met_statically", f"its drive (stiffness {proposal.value('stiffness'):.4g}, maxForce "
                                                       f"{proposal.value('maxForce'):.4g}, SI) already meets every static "
                                                       f"need the tests set, escalated {MAX_LEVEL}x: what fails it is not "

@@ -45,6 +45,9 @@ BLOCKED_SHRINK = 0.5  # 20x stiffer and still more than half as far off: held by
 MAX_CANDIDATE_PAIRS, MAX_SINGLE_PAIR_TRIALS = 8, 4
 FRICTION_SHARE = 10.0  # probe stiffness >= this x friction / the off-waypoint tolerance
 BOUND_FACTOR = 1.5  # a holding effort above 1.5x the weight of everything the joint moves (at its farthest) is a push
+# a holding effort past 1000x that weight (or NaN) is no load: the simulation blew up under the probe's drives (the
+# Kinova Gen3 with its Robotiq gripper read 6.9e10 N·m on joint_2)
+EXPLODED_FACTOR = 1000.0
 CONTACT_SAMPLES = 8  # touching colliders are looked for this often on the way to each waypoint
 MIN_INERTIA = 1e-8
 SPEED_SHARE = 0.8  # a probe ramp's peak speed (smoothstep: 1.5 x the mean) stays at this share of the velocity cap
@@ -69,6 +72,7 @@ class JointMeasure:
     gravity_bound: float = math.inf  # g x sum of moved masses x their farthest reach (+ friction): no load exceeds it
     drive_type: str = "force"
     blocked: dict[str, dict] = field(default_factory=dict)  # pose -> {"error", "pairs": [[a, b]...], "collision": bool}
+    exploded: dict[str, float] = field(default_factory=dict)  # pose -> the load read there: NaN, or past any weight
     note: str = ""  # why a value could not be measured
 
     @property
@@ -179,6 +183,9 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
         m.gravity_bound = gravity_bound(asset, asset.joints[p], hold, masses) + m.friction
         for pose, (err, load, inertia) in first[p].items():
             inertia = inertia + m.armature if math.isfinite(inertia) else m.inertia["authored"]
+            if not (math.isfinite(err) and math.isfinite(load)) or load > EXPLODED_FACTOR * m.gravity_bound:
+                m.exploded[pose] = load  # no load a drive value answers: named by the rules, never sized for
+                continue
             m.error[pose], m.load[pose], m.inertia[pose] = err, load, inertia
             if pose not in ("max", "min"):
                 continue

@@ -88,6 +88,14 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
     inertia = measure.inertia_max
     if not math.isfinite(inertia):
         return None
+    if measure.exploded:
+        pose, load = next(iter(measure.exploded.items()))
+        unit = _unit(joint.is_angular, "load")
+        out.limits.append(("exploded", f"under the probe's stiff drive the simulation blew up at {pose} (load read "
+                                       f"{for_people(load, unit)}, the weight of everything it moves bounds it at "
+                                       f"{for_people(measure.gravity_bound, unit)}): masses, inertias, limits or the "
+                                       "couplings of the asset, not drive values"))
+        return out
     inertia = max(inertia, MIN_INERTIA)
     loads = {k: v for k, v in measure.load.items() if math.isfinite(v) and k not in measure.blocked}
     load_max = max(loads.values(), default=0.0)
