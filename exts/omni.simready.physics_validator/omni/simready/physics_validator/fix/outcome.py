@@ -309,6 +309,11 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
             for test in rnd.broken:
                 out.append(NotFixable(test=test, cause="regression",
                                       why=f"{test} passed as authored and not with round {rnd.index}'s layer"))
+    if best is not None and best.after is not None:  # a test the first drives still leave skipping: why, never silent
+        for result in best.after.tests:
+            if result.status == Status.SKIP and not any(n.test == result.name for n in out):
+                out.append(NotFixable(test=result.name, cause="still_skips", why=f"{result.name} SKIP with the layer: "
+                                      f"{result.reason}"))
     if state.plan is not None and state.plan.error:
         out.append(NotFixable(cause="error", why=f"measurement failed: {state.plan.error.splitlines()[0]}"))
     return out
