@@ -13,8 +13,8 @@ from .console import short_name, styled
 from .safe_text import escape  # control characters escaped too: names are data
 
 # how a cause is introduced on the console (the rest read "not fixable by drives")
-CAUSE_LABEL = {"actuator_rating": "beyond the actuator's rating", "stability": "beyond stable stiffness",
-               "no_drive": "no drive"}
+CAUSE_LABEL = {"actuator_rating": "beyond the actuator's rating", "no_drive": "no drive",
+               "max_force_exposes": "exposed by the maxForce its load needs", "still_skips": "still skips"}
 
 
 def _value(value) -> str:
