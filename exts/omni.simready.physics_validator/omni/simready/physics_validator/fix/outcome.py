@@ -261,7 +261,9 @@ def _not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
                                       why=f"{where} even under a 20x stiffer unlimited probe drive: "
                                           f"{held_by(asset, path, m, info)}"))
     shown = best or (state.rounds[-1] if state.rounds else None)
-    for path, prop in (shown.proposals.items() if shown else ()):  # bounds that kept a value short (rating, stability)
+    limited = dict(state.plan.proposals) if state.plan else {}  # unchanged proposals too (an exploded probe sizes none)
+    limited.update(shown.proposals if shown else {})
+    for path, prop in limited.items():  # bounds and findings that kept a value short or unproposed
         for cause, sentence in prop.limits:
             if not any(n.path == path and n.cause == cause for n in out):
                 out.append(NotFixable(joint=prop.name, path=path, cause=cause, why=sentence))
