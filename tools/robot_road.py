@@ -79,14 +79,34 @@ def road(robot: dict, work: Path, rerun: bool) -> dict:
     if block.get("status") == "accepted" and block.get("composed"):
         after = step("fixed", ["validate", block["composed"], "--no-video", "--no-html", "--out", str(folder / "fixed")],
                      folder, rerun)
-    named = {(n.get("joint"), n.get("test")): n for n in block.get("not_fixable", []) if n.get("joint")}
     unnamed, named_rows = [], []
     for test, joint, reason in failing_rows(after["report"] if after else None):
-        cause = named.get((joint, test)) or named.get((joint, "")) or next(
-            (n for (j, _), n in named.items() if j == joint), None)
-        (named_rows if cause else unnamed).append((test, joint, cause["cause"] if cause else "", reason))
+        cause = measured_cause(block, joint, test, references(asset))
+        (named_rows if cause else unnamed).append((test, joint, cause, reason))
     return {"robot": robot, "before": before, "fix": fixed, "block": block, "after": after, "unnamed": unnamed,
             "named_rows": named_rows}
+
+
+def references(asset: str) -> dict[str, str]:
+    """Mimic follower name -> its reference's name (a follower's row is named when its reference is)."""
+    from omni.simready.physics_validator.core.usd import read_asset
+
+    joints = read_asset(asset).joints
+    return {j.name: joints[j.mimic_reference].name for j in joints.values()
+            if j.mimic_reference and j.mimic_reference in joints}
+
+
+def measured_cause(block: dict, joint: str, test: str, refs: dict[str, str]) -> str:
+    """The cause `fix` measured for a failing row's joint (the same rule its acceptance follows: fix.outcome's
+    MEASURED_CAUSES, on the joint or on a follower's reference), '' when none: the row is not named."""
+    from omni.simready.physics_validator.fix.outcome import MEASURED_CAUSES
+
+    for who in (joint, refs.get(joint)):
+        found = [n for n in block.get("not_fixable", []) if n.get("joint") == who and n.get("cause") in MEASURED_CAUSES]
+        found.sort(key=lambda n: n.get("test") != test)  # this test's finding first
+        if found:
+            return found[0]["cause"] + (f" (of its reference {who})" if who != joint else "")
+    return ""
 
 
 def headline(step_result: dict | None) -> str:
@@ -131,7 +151,7 @@ def markdown(results: list[dict]) -> str:
         after = verdicts(r["after"]["report"]) if r["after"] else {}
         passing = sum(1 for t in DRIVEN if after.get(t) == "PASS")
         judged = sum(1 for t in DRIVEN if after.get(t) not in (None, "NOT_APPLICABLE"))
-        rows = (f"{len(r['named_rows'])} named ({', '.join(sorted({c for _, _, c, _ in r['named_rows']}))})"
+        rows = (f"{len(r['named_rows'])} named ({', '.join(sorted({c.split(' (')[0] for _, _, c, _ in r['named_rows']}))})"
                 if r["named_rows"] else "0") + (f"; **{len(r['unnamed'])} unnamed**" if r["unnamed"] else "")
         fixed = (f"{headline(r['after'])}: {passing} of {judged} driven-joint tests PASS" if r["after"] else "—")
         lines.append(f"| {robot['id']} | {robot['package']} | {robot['stats'].get('dof', '?')} | {headline(r['before'])} | "
@@ -145,7 +165,9 @@ def markdown(results: list[dict]) -> str:
             after = verdicts(r["after"]["report"])
             lines += ["", "With the layer: " + ", ".join(f"{t} {after[t]}" for t in after), ""]
         for test, joint, cause, reason in r["named_rows"] + [(t, j, "", why) for t, j, _, why in r["unnamed"]]:
-            who = next((n for n in block.get("not_fixable", []) if n.get("joint") == joint and n.get("cause") == cause), {})
+            plain = cause.split(" (of its reference ")[0]
+            ref = cause.split(" (of its reference ")[1].rstrip(")") if " (of its reference " in cause else joint
+            who = next((n for n in block.get("not_fixable", []) if n.get("joint") == ref and n.get("cause") == plain), {})
             lines.append(f"- {joint} ({test}): {cause or '**not named**'}: {who.get('why') or reason}")
     return "\n".join(lines) + "\n"
 
