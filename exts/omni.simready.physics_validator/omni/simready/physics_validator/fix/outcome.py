@@ -219,7 +219,7 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
 # Causes `fix` measures on the asset (or reads from it) before a re-run: a joint named with one of these is not a
 # regression of the layer when its first drive makes a test fail that could not judge it before.
 MEASURED_CAUSES = frozenset({"collision", "blocked", "actuator_rating", "not_met", "limit_unit", "outside_articulation",
-                             "not_drive_joint", "exploded"})
+                             "not_drive_joint", "exploded", "velocity_cap_exceeded"})
 
 
 def named_joints(state: "AssetFix") -> set[str]:

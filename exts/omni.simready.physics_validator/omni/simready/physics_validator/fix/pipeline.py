@@ -22,7 +22,7 @@ import hashlib
 from pathlib import Path
 
 from ..core.config import ValidationConfig
-from ..core.results import RunReport
+from ..core.results import NotFixable, RunReport
 from ..core.status import Status
 from ..core.usd import read_asset
 from ..physics_tests import default_registry
@@ -89,6 +89,7 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
             needs_force = {path for path, prop in rnd.proposals.items() if "maxForce" in prop.proposed
                            and prop.derived.get("load_max", 0.0) > prop.current["maxForce"]}
             set_aside_exposed(rnd, needs_force, functools.partial(_path, state))
+            _name_by_rules(state, rnd)
             named = named_joints(state)
             rnd.unnamed = [(test, joint) for test, joint in rnd.worse if not _named(state, joint, named)]
             _next(state, rnd, index == targets.max_rounds, set(joints or ()))
@@ -229,6 +230,21 @@ def _keep(report: RunReport, folder: Path) -> None:
         write_json_report(report, folder / "report.json")
     except OSError:
         pass
+
+
+def _name_by_rules(state: AssetFix, rnd: Round) -> None:
+    """A row the first drives made fail, where the test's own rules say no drive value fixes that finding (a joint
+    overrunning its authored velocity cap by 0.2 %: velocity_cap_exceeded), is named by the test's measurement."""
+    registry = default_registry()
+    assert rnd.after is not None and state.diagnosis is not None  # a round that ran on a diagnosed asset
+    for test, joint in rnd.worse:
+        row = next((r for t in rnd.after.tests if t.name == test for r in t.joints if joint in (r.path, r.joint)), None)
+        if row is None:
+            continue
+        action = registry.fix_rules_of(test).row_action(row, migratable=False)
+        if action.kind == "not_fixable":
+            state.diagnosis.cannot(NotFixable(joint=row.joint, path=_path(state, joint), test=test, cause=action.cause,
+                                              why=action.why or row.reason))
 
 
 def _named(state: AssetFix, joint: str, named: set[str]) -> bool:
