@@ -48,12 +48,13 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
 
 
-def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    """Package modules that `name` imports anywhere in its source."""
+def imports_of(name: str, path: Path, known: set[str], at_load: bool = False) -> set[str]:
+    """Package modules that `name` imports anywhere in its source (`at_load`: in its top-level statements only)."""
     is_package = path.name == "__init__.py"
     base = name if is_package else name.rsplit(".", 1)[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in (tree.body if at_load else ast.walk(tree)):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -148,3 +149,35 @@ def test_no_module_over_450_lines():
     long = {str(p.relative_to(ROOT)): n for p in ROOT.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450}
     assert not long, f"modules over 450 lines: {long}"
+
+
+NOT_IN_ISAAC_SIM = ("rich", "matplotlib", "typer")  # the CLI's libraries; Isaac Sim's Python ships none of them
+
+
+def module_level_imports(path: Path) -> set[str]:
+    """Top-level names imported when the module loads (function bodies and TYPE_CHECKING blocks not)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_panel_loads_without_the_command_lines_libraries(graph):
+    """Kit imports the panel at the menu click; a module-level `import rich` on that path was a ModuleNotFoundError
+    in Isaac Sim (the Kit tier caught it, after 8 minutes). Lazy imports inside functions the panel never calls may
+    use them."""
+    mods = modules()
+    eager = {name: imports_of(name, path, set(mods), at_load=True) for name, path in mods.items()}
+    reached, todo = set(), [m for m in mods if room(m) in ("ui", "live", "extension")]
+    while todo:
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo += eager[module]
+    offenders = {m: sorted(module_level_imports(mods[m]) & set(NOT_IN_ISAAC_SIM)) for m in reached}
+    assert not {m: libs for m, libs in offenders.items() if libs}
+

@@ -45,9 +45,7 @@ BLOCKED_SHRINK = 0.5  # 20x stiffer and still more than half as far off: held by
 MAX_CANDIDATE_PAIRS, MAX_SINGLE_PAIR_TRIALS = 8, 4
 FRICTION_SHARE = 10.0  # probe stiffness >= this x friction / the off-waypoint tolerance
 BOUND_FACTOR = 1.5  # a holding effort above 1.5x the weight of everything the joint moves (at its farthest) is a push
-# a holding effort past 1000x that weight (or NaN) is no load: the simulation blew up under the probe's drives (the
-# Kinova Gen3 with its Robotiq gripper read 6.9e10 N·m on joint_2)
-EXPLODED_FACTOR = 1000.0
+EXPLODED_FACTOR = 1000.0  # past 1000x that weight (or NaN): the probe blew up (Kinova Gen3 joint_2 read 6.9e10 N·m)
 CONTACT_SAMPLES = 8  # touching colliders are looked for this often on the way to each waypoint
 MIN_INERTIA = 1e-8
 SPEED_SHARE = 0.8  # a probe ramp's peak speed (smoothstep: 1.5 x the mean) stays at this share of the velocity cap

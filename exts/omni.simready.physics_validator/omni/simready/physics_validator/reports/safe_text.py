@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 
-from rich.markup import escape as markup_escape
-
 _CONSOLE_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -29,7 +27,11 @@ def printable(text: str) -> str:
 
 
 def escape(text: str) -> str:
-    """For rich's console: control characters escaped (`printable`), then markup escaped ('[bold]' stays text)."""
+    """For rich's console: control characters escaped (`printable`), then markup escaped ('[bold]' stays text).
+
+    rich is imported here, not at the top: the Kit panel reads this module's neighbours and Kit has no rich."""
+    from rich.markup import escape as markup_escape
+
     return markup_escape(printable(text))
 
 
