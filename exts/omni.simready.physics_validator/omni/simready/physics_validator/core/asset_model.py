@@ -68,6 +68,16 @@ class ColliderInfo:
     mass: float | None = None  # MassAPI on the collider, kg
     density: float | None = None  # MassAPI on the collider, kg/m^3
     collision_groups: list[str] = field(default_factory=list)
+    trigger: bool = False  # PhysxTriggerAPI: a trigger volume, given no contacts by the runtime
+    built_collides: bool | None = None  # whether the engine's runtime gives it contacts (core.runtime_model); None: unread
+
+    @property
+    def collides(self) -> bool:
+        """The runtime gives this shape contacts: as the engine built it when it says, else collision enabled and not
+        a trigger."""
+        if self.built_collides is not None:
+            return self.built_collides
+        return self.collision_enabled and not self.trigger
 
 
 @dataclass
@@ -86,6 +96,7 @@ class BodyInfo:
     colliders: list[str] = field(default_factory=list)
     articulation: str | None = None  # articulation root path when part of one
     starts_asleep: bool = False
+    gravity: bool = True  # gravity acts on it (physxRigidBody:disableGravity not true, or as the runtime built it)
     spellings: dict[str, list[Spelling]] = field(default_factory=dict)  # property -> authored spellings (readback)
 
     @property
@@ -129,6 +140,13 @@ class MimicInfo:
     intercept: float  # follower at reference 0, SI (rad or m)
     natural_frequency: float | None = None  # PhysX: physxMimicJoint:<axis>:naturalFrequency (Hz), when authored
     damping_ratio: float | None = None  # PhysX: physxMimicJoint:<axis>:dampingRatio, when authored
+    enabled: bool = True  # newton:mimicEnabled as authored (false: the author switched the coupling off)
+    rejected: str = ""  # why the runtime does not build this coupling ('' : it does, or nothing says otherwise)
+
+    @property
+    def acts(self) -> bool:
+        """The coupling moves the follower: switched on and built by the runtime."""
+        return self.enabled and not self.rejected
 
 
 @dataclass
@@ -227,7 +245,8 @@ class JointInfo:
 
     @property
     def is_mimic_follower(self) -> bool:
-        return self.mimic_reference is not None
+        """A coupling moves this joint: one is authored, switched on, and the runtime built it."""
+        return self.mimic_reference is not None and (self.mimic is None or self.mimic.acts)
 
     @property
     def is_world_anchor(self) -> bool:
@@ -308,6 +327,14 @@ class AssetModel:
         out.default_prim = root
         return out
 
+    def bounding_colliders(self, body: str) -> list[ColliderInfo]:
+        """The colliders that make a body's bounds: those the runtime gives contacts, or, when none does (every collider
+        disabled, or only a trigger), all of them, so that a body that touches nothing is still seen where it is."""
+        info = self.bodies.get(body)
+        colliders = [self.colliders[p] for p in (info.colliders if info is not None else ()) if p in self.colliders]
+        colliding = [c for c in colliders if c.collides]
+        return colliding or colliders
+
     def errors(self) -> list[AssetIssue]:
         return [i for i in self.issues if i.severity == "error"]
 
@@ -326,11 +353,12 @@ class AssetModel:
         """World AABB of the rigid bodies' colliders as authored (before simulation).
 
         The asset's bounds everywhere (tests, engines, placement) are those of its rigid bodies'
-        collision shapes; static colliders are scenery and never count.
+        collision shapes (`bounding_colliders`: a trigger volume is no part of them); static colliders are scenery
+        and never count.
         """
         from .geometry import collider_world_aabb
 
-        boxes = [collider_world_aabb(c) for c in self.colliders.values() if c.body is not None]
+        boxes = [collider_world_aabb(c) for body in self.bodies for c in self.bounding_colliders(body)]
         boxes = [b for b in boxes if b is not None]
         if not boxes:
             return None

@@ -20,6 +20,7 @@ from .status import Status
 if TYPE_CHECKING:
     from .engine import Engine, EngineCapabilities
     from .asset_model import AssetModel
+    from .built_model import BuiltModel
     from .scene import SceneSpec
 
 
@@ -31,7 +32,8 @@ class TestContext(Generic[ConfigT]):
     def __init__(self, engine: "Engine", asset: "AssetModel", config: ConfigT, result: TestResult,
                  hints: HintTable | None = None):
         self.engine = engine
-        self.asset = asset
+        self.asset = asset  # the asset model; once loaded, with the facts the engine built put in (adopt_built_model)
+        self.built: "BuiltModel | None" = None  # what the engine built (core.built_model), once loaded
         self.config = config
         self.result = result
         self.hints = hints or HintTable()  # the test's hints by code: rows and verdicts without hints get these
@@ -48,6 +50,19 @@ class TestContext(Generic[ConfigT]):
         # The forces applied for the coming step: [(body path, world force N, world point or None =
         # the centre of mass)]. Observers (the recorder draws the load) read it after the step; then cleared.
         self.applied_forces: list[tuple[str, np.ndarray, np.ndarray | None]] = []
+
+    def adopt_built_model(self) -> None:
+        """After the load: the facts the engine built become the asset model the test judges by (core.runtime_model:
+        the root links it pins and measures from, the couplings that act, the shapes that collide, the bodies that fall);
+        an engine that cannot read its own keeps the USD reading (`engine_capabilities.reads_built_model`)."""
+        from .built_model import from_asset
+        from .runtime_model import adopt
+
+        if not self._capabilities.reads_built_model:
+            self.built = from_asset(self.asset)
+            return
+        self.built = self.engine.built_model()
+        self.asset = adopt(self.asset, self.built)
 
     # -- simulation -------------------------------------------------------------------------------
     @property

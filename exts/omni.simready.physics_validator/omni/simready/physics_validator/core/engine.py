@@ -19,6 +19,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from .asset_model import AssetModel
+    from .built_model import BuiltModel
     from .readback import RuntimeValues
     from .scene import SceneSpec
 
@@ -52,6 +53,9 @@ class EngineCapabilities:
     reads_body_masses: bool = False
     # runtime_values(): what the runtime parsed per DOF and body, for the runtime readback (core.readback)
     reads_runtime_values: bool = False
+    # built_model(): what the runtime built (articulations and their root links, couplings that act, shapes that
+    # collide, bodies that move and feel gravity, start poses: core.built_model), the facts the tests judge by
+    reads_built_model: bool = False
     # describe() names the libraries behind the engine and its settings (every engine describes at least
     # its name and version)
     describes_components: bool = False
@@ -171,6 +175,11 @@ class Engine(Protocol):
 
     def body_masses(self) -> dict[str, float]:
         """Mass per simulated body (kg) as the runtime computed it (density rules included)."""
+
+    def built_model(self) -> "BuiltModel":
+        """What the runtime built from the asset at the last load (core.built_model.BuiltModel, SI): the articulations
+        with the link each is rooted at, the couplings that act, the shapes that collide, the bodies that move and feel
+        gravity, where each body starts, and what the engine held for the scene (`capabilities().reads_built_model`)."""
 
     def runtime_values(self) -> "RuntimeValues":
         """What the runtime parsed per DOF joint and body, and what that runtime is (core.readback.RuntimeValues),

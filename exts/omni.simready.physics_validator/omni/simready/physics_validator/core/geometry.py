@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
@@ -153,14 +155,14 @@ def aabb_volume(lo, hi) -> float:
 
 
 def collider_points(asset, body: str, pose) -> np.ndarray:
-    """World corners of the local AABBs of a body's enabled and disabled colliders at `pose` (position, wxyz
-    quaternion; conservative for meshes): (n, 3), empty when the body has none."""
+    """World corners of the local AABBs of the colliders that make a body's bounds (`AssetModel.bounding_colliders`:
+    those the runtime gives contacts, else all of them) at `pose` (position, wxyz quaternion; conservative for meshes):
+    (n, 3), empty when the body has none."""
     out = []
     pos, quat = pose
     rot = quat_to_matrix(quat)
-    for path in asset.bodies[body].colliders if body in asset.bodies else ():
-        collider = asset.colliders.get(path)
-        extent = collider_local_extent(collider) if collider is not None else None
+    for collider in asset.bounding_colliders(body):
+        extent = collider_local_extent(collider)
         if extent is None:
             continue
         local = box_corners(*extent) @ quat_to_matrix(collider.local_pose.quat).T + np.asarray(collider.local_pose.pos, float)
@@ -177,3 +179,38 @@ def bodies_box(asset, bodies, poses) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     cloud = np.vstack(points)
     return cloud.min(axis=0), cloud.max(axis=0)
+
+
+RIM_POINTS = 24  # per rim of a cylinder or cone: within 0.9 % of its radius
+
+
+def collider_surface(collider) -> tuple[np.ndarray, float] | None:
+    """The collider's surface as (points in its own frame, a radius swept around them): exact for boxes (corners),
+    spheres and capsules (centres, ends), RIM_POINTS per rim of cylinders and cones, the vertices of meshes (the hull
+    PhysX cooks); None for unbounded shapes. Its extreme points in any direction are these points plus the radius."""
+    shape, r, hh = collider.shape, collider.radius, collider.half_height or 0.0
+    if shape == "box" and collider.half_extents is not None:
+        he = np.asarray(collider.half_extents, float)
+        return box_corners(-he, he), 0.0
+    if shape == "sphere" and r is not None:
+        return np.zeros((1, 3)), float(r)
+    axis = AXIS_INDEX.get(collider.axis, 2)
+    if shape == "capsule" and r is not None:
+        ends = np.zeros((2, 3))
+        ends[:, axis] = (-hh, hh)
+        return ends, float(r)
+    if shape in ("cylinder", "cone") and r is not None:
+        angles = np.linspace(0.0, 2 * math.pi, RIM_POINTS, endpoint=False)
+        others = [i for i in range(3) if i != axis]
+        rim = np.zeros((RIM_POINTS, 3))
+        rim[:, others[0]], rim[:, others[1]] = r * np.cos(angles), r * np.sin(angles)
+        bottom, top = rim.copy(), rim.copy()
+        bottom[:, axis], top[:, axis] = -hh, hh
+        if shape == "cone":
+            apex = np.zeros((1, 3))
+            apex[0, axis] = hh
+            return np.vstack([bottom, apex]), 0.0
+        return np.vstack([bottom, top]), 0.0
+    if shape == "mesh" and collider.mesh_points is not None and len(collider.mesh_points):
+        return np.asarray(collider.mesh_points, float), 0.0
+    return None

@@ -42,6 +42,18 @@ FIX = {
     ("damping", "defaulted"): "author drive:{inst}:physics:damping (`simready-physics fix` sizes it when a drive test fails)",
     ("max_force", "defaulted"): "author drive:{inst}:physics:maxForce: the actuator's real torque (force) limit",
     ("mass", "defaulted"): "author physics:mass (or physics:density) on the body",
+    # what the runtime built otherwise than the USD reads (core.runtime_model)
+    ("articulation_root", "differs"): "apply UsdPhysics.ArticulationRootAPI to the link that holds the robot (or weld it "
+                                      "to the world with a fixed joint): the runtime then roots the articulation there",
+    ("articulation", "differs"): "put the joint's two bodies in one articulation (or set excludeFromArticulation where a "
+                                 "joint closes a loop on purpose)",
+    ("mimic", "ignored"): "point the coupling's reference at a revolute or prismatic joint of the follower's articulation, "
+                          "or remove the mimic schema",
+    ("gravity", "differs"): "remove physxRigidBody:disableGravity from a part that must fall",
+    ("dynamic", "differs"): "set physics:rigidBodyEnabled = true on a part that must move (or remove RigidBodyAPI from "
+                            "scenery)",
+    ("collides", "differs"): "remove PhysxTriggerAPI from a collider that must touch, or keep trigger zones on no part the "
+                             "asset rests on",
 }
 FIX[("dynamic_friction", "from_other_attribute")] = FIX[("static_friction", "from_other_attribute")]
 FIX[("armature", "from_other_attribute")] = FIX[("armature", "ignored")]

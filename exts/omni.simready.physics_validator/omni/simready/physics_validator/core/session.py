@@ -162,6 +162,9 @@ class TestSession:
         self._guard(lambda: self.engine.load(self.asset, scene))
         if self.done:
             return False
+        self._guard(self.ctx.adopt_built_model)
+        if self.done:
+            return False
         self._engine_warnings_seen = 0
         self._copy_engine_warnings()
         self._generator = self._guard(lambda: self.test.run(self.ctx))

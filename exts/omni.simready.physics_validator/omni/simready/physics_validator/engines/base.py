@@ -258,6 +258,9 @@ class EngineBase:
     def runtime_values(self):
         raise self._missing("runtime_values", "reads_runtime_values")
 
+    def built_model(self):
+        raise self._missing("built_model", "reads_built_model")
+
     # -- reads for loops that run every step: engines that offer one override it and claim it --------------
     def outer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         raise self._missing("outer_bounds", "outer_bounds")

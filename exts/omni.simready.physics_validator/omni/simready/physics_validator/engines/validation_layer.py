@@ -23,10 +23,12 @@ import numpy as np
 
 from ..core.geometry import vec3
 from ..core.units import StageFrame
+from .pins import PinPlan, plan_held_free, plan_pins
 from .scene_additions import VALIDATION_ROOT, DrivePlan, RampPlan, author_drive, author_ramp, plan_drives, plan_ramp
 
 if TYPE_CHECKING:
     from ..core.asset_model import AssetModel
+    from ..core.built_model import BuiltArticulation
     from ..core.scene import SceneSpec
 
 LIFT_OP_SUFFIX = "physicsValidatorLift"
@@ -46,29 +48,6 @@ class GroundPlan:
     dynamic_friction: float
     restitution: float
     half_size_stage: float
-
-
-@dataclass
-class PinPlan:
-    """A fixed joint from the world to `body` that holds `held` (an articulation root, or the top free body).
-
-    Why the root API moves: ArticulationRootAPI on a rigid body makes that body the root with no election
-    (ovphysx docs/population/PhysicsArticulationRootAPI.md), so a fixed joint to the world beside it stays a
-    maximal constraint on a *floating* articulation (measured on ovphysx: isFixedBase = 0, the base drifted
-    2e-5 m). With the API (and PhysxArticulationAPI, which must sit on the same prim) on the pin joint, that joint
-    is the articulation's root joint and PhysX builds a fixed-base articulation, the way Isaac Sim's docs fix a
-    base. On an Xform root the pin is authored inside the root's subtree, where a joint to the world wins the
-    election. omni.physx parses both the same way, so the physx and Kit engines pin alike."""
-
-    held: str
-    body: str
-    joint_path: str
-    move_root_api_from: str | None = None  # a rigid-body articulation root whose root APIs move onto the joint
-
-    @property
-    def articulation_prim(self) -> str:
-        """The prim PhysX names the articulation by once pinned (the joint, when the root API moved onto it)."""
-        return self.joint_path if self.move_root_api_from else self.held
 
 
 @dataclass
@@ -116,8 +95,11 @@ def plan_validation_layer(
     target: str | None = None,
     existing_scenes: Iterable[str] = (),
     frame: StageFrame | None = None,
+    built: "list[BuiltArticulation] | None" = None,
 ) -> ValidationLayerPlan:
-    """Decide what to author: reuse the user's physics scene when there is one, else define ours."""
+    """Decide what to author: reuse the user's physics scene when there is one, else define ours. `built`: the
+    articulations the engine's runtime built from the asset as authored (their root links are what a pin holds,
+    engines.pins); None: as the asset model reads them."""
     frame = frame or StageFrame.of_asset(asset)
     existing = sorted(existing_scenes)
     fps = int(round(scene.physics_fps))
@@ -161,25 +143,9 @@ def plan_validation_layer(
     plan.drives = plan_drives(asset, scene, frame)
     plan.variant_choices = list(asset.runtime_variants)
     if scene.pin_base:
-        plan.pins = plan_pins(asset)
+        plan.pins = plan_pins(asset, built)
         plan.held_free = plan_held_free(asset, {p.body for p in plan.pins})
     return plan
-
-
-def plan_held_free(asset: "AssetModel", pinned: set[str]) -> list[str]:
-    """pin_base: the dynamic bodies outside every articulation that no joint holds as its child. With no floor in the
-    driven-joint tests they would fall for ever and grow the explosion watch's bounds (newton's sensor_contact_scene:
-    ratio 379 on physx, a FAIL 'exploded'); they are held where they are authored, as the sapien engine holds them."""
-    children = set()
-    for joint in asset.joints.values():
-        if not joint.enabled:
-            continue
-        if joint.body1:
-            children.add(joint.body1)
-        elif joint.body0:
-            children.add(joint.body0)
-    return [b.path for b in asset.dynamic_bodies
-            if b.articulation is None and b.path not in children and b.path not in pinned]
 
 
 def _common_top_prim(asset: "AssetModel") -> str | None:
@@ -188,31 +154,6 @@ def _common_top_prim(asset: "AssetModel") -> str | None:
     in or on the floor and read as 'never touched')."""
     tops = {"/" + path.strip("/").split("/")[0] for path in asset.bodies}
     return tops.pop() if len(tops) == 1 else None
-
-
-def plan_pins(asset: "AssetModel") -> list[PinPlan]:
-    """One pin per articulation whose base is free (none for a tree held by a revolute or prismatic joint to the
-    world: a weld would freeze that joint; none for an Xform root already fixed by a joint inside it); for an asset
-    without articulations, the top-most dynamic body."""
-    if not asset.articulations:
-        if any(j.type != "fixed" for j in asset.world_anchors):
-            return []  # held by a revolute or prismatic joint to the world: a pin would freeze it (newton's box_pendulum)
-        roots = sorted((b.path for b in asset.dynamic_bodies), key=lambda p: (p.count("/"), p))
-        return [PinPlan(held=roots[0], body=roots[0], joint_path=f"{VALIDATION_ROOT}/PinBase")] if roots else []
-    pins = []
-    for index, art in enumerate(asset.articulations):
-        base = art.base_body or (art.bodies[0] if art.bodies else None)
-        if base is None:
-            continue
-        anchors = [j for j in asset.world_anchors if j.body0 in art.bodies or j.body1 in art.bodies]
-        if any(j.type != "fixed" for j in anchors):
-            continue
-        on_body = art.root in asset.bodies
-        if on_body:
-            pins.append(PinPlan(art.root, base, f"{VALIDATION_ROOT}/PinBase{index or ''}", move_root_api_from=art.root))
-        elif not art.fixed_base:
-            pins.append(PinPlan(art.root, base, f"{art.root}/PhysicsValidatorPinBase"))
-    return pins
 
 
 def applied_api_tokens(prim) -> list[str]:
@@ -383,8 +324,10 @@ def _author_ground(stage, ground: GroundPlan, axis: str) -> None:
 def _author_lift(stage, prim_path: str, distance: float, up_vector: tuple[float, float, float],
                  shift: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> None:
     """Prepend a translate op so the move happens in the parent's space: `distance` along world up plus the world
-    vector `shift` (stage units)."""
-    from pxr import Gf, UsdGeom
+    vector `shift` (stage units). Every prim below that resets its xform stack (`!resetXformStack!`: its transform is
+    its world transform, whatever lies above it) gets the same world move: a crate resetting its stack started on the
+    floor while the rest of the asset was lifted, and read as 'never touched'."""
+    from pxr import Gf, Usd, UsdGeom
 
     prim = stage.GetPrimAtPath(prim_path)
     xformable = UsdGeom.Xformable(prim)
@@ -394,15 +337,25 @@ def _author_lift(stage, prim_path: str, distance: float, up_vector: tuple[float,
     parent = prim.GetParent()
     parent_to_world = (UsdGeom.Xformable(parent).ComputeLocalToWorldTransform(0) if parent.IsA(UsdGeom.Xformable)
                        else Gf.Matrix4d(1))
-    in_parent = parent_to_world.GetInverse().TransformDir(world_move)
+    resetting = [p for p in Usd.PrimRange(prim) if p != prim and p.IsA(UsdGeom.Xformable)
+                 and UsdGeom.Xformable(p).GetResetXformStack()]
+    _prepend_translate(xformable, parent_to_world.GetInverse().TransformDir(world_move))
+    for below in resetting:  # their parent space is the world
+        _prepend_translate(UsdGeom.Xformable(below), world_move)
+
+
+def _prepend_translate(xformable, move) -> None:
+    """The lift as the outermost op of `xformable` (after a reset of the xform stack, which it keeps)."""
+    from pxr import Gf, UsdGeom
+
     ops = xformable.GetOrderedXformOps()
     name = f"xformOp:translate:{LIFT_OP_SUFFIX}"
     previous = next((op for op in ops if op.GetOpName() == name), None)
     if previous is not None:  # a stage saved with our lift in it: lift further from there
-        previous.Set(Gf.Vec3d(previous.Get()) + Gf.Vec3d(in_parent))
+        previous.Set(Gf.Vec3d(previous.Get()) + Gf.Vec3d(move))
         return
     lift = xformable.AddTranslateOp(UsdGeom.XformOp.PrecisionDouble, LIFT_OP_SUFFIX)
-    lift.Set(Gf.Vec3d(in_parent))
+    lift.Set(Gf.Vec3d(move))
     xformable.SetXformOpOrder([lift, *ops], xformable.GetResetXformStack())
 
 

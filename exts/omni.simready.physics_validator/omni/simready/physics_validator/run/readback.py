@@ -15,6 +15,7 @@ import time
 
 from ..core.asset_model import AssetModel
 from ..core.readback import compare
+from ..core.runtime_model import disagreements
 from ..core.results import RuntimeReadback, TestResult
 from ..core.scene import SceneSpec
 from ..core.status import Status
@@ -36,6 +37,8 @@ def read_back(engine, asset: AssetModel) -> RuntimeReadback | None:
     try:
         values = engine.runtime_values()
         entries = compare(asset, values)
+        if engine.capabilities().reads_built_model:  # what it built otherwise than the USD reads (core.runtime_model)
+            entries = disagreements(asset, engine.built_model()) + entries
     except Exception as exc:  # noqa: BLE001 - a failed read is reported, it never costs a verdict
         return RuntimeReadback(engine=engine.name, error=f"{type(exc).__name__}: {exc}",
                                seconds=round(time.perf_counter() - started, 4))

@@ -123,7 +123,8 @@ def _mimic_relation(ctx: ReadContext, prim, joint: JointInfo, reference: JointIn
                          natural_frequency=_number(prim, f"{ns}:naturalFrequency", None),
                          damping_ratio=_number(prim, f"{ns}:dampingRatio", None))
     coef1, coef0 = _number(prim, "newton:mimicCoef1", 1.0), _number(prim, "newton:mimicCoef0", 0.0)
-    return MimicInfo(schema, coef1, coef0, slope=coef1 * s_follower / s_reference, intercept=coef0 * s_follower)
+    return MimicInfo(schema, coef1, coef0, slope=coef1 * s_follower / s_reference, intercept=coef0 * s_follower,
+                     enabled=authored(prim, "newton:mimicEnabled") is not False)
 
 
 def _number(prim, name: str, default):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..asset_model import BodyInfo, MaterialInfo
 from ..geometry import quat_normalize
-from .read_context import ReadContext, as_quat, authored, finite
+from .read_context import ReadContext, api_tokens, as_quat, authored, finite
 
 
 def read_material(ctx: ReadContext, path, desc) -> MaterialInfo:
@@ -49,6 +49,8 @@ def read_body(ctx: ReadContext, path, desc) -> None:
         linear_velocity=ctx.frame.vector_to_si(desc.linearVelocity, ctx.mpu),
         angular_velocity=ctx.frame.vector_to_si(desc.angularVelocity, math.pi / 180.0),
         starts_asleep=bool(desc.startsAsleep),
+        gravity=not (authored(prim, "physxRigidBody:disableGravity") is True
+                     and "PhysxRigidBodyAPI" in api_tokens(prim)),
     )
     if prim.HasAPI(UsdPhysics.MassAPI):
         _read_mass(ctx, spath, UsdPhysics.MassAPI(prim), body)

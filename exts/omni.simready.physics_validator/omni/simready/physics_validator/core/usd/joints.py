@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from ..asset_model import DriveInfo, EnvelopeInfo, JointInfo, LimitInfo
-from .read_context import ReadContext, authored, axis_letter, finite
+from .read_context import ReadContext, api_tokens, authored, axis_letter, finite
 
 # UsdPhysics parser object type -> JointInfo.type
 JOINT_TYPES = {
@@ -152,9 +152,7 @@ def _envelope(ctx: ReadContext, prim, angular: bool) -> EnvelopeInfo | None:
     """PhysxDrivePerformanceEnvelopeAPI:<angular|linear> beside the drive (read only when applied, as PhysX does).
     USD units: deg/s (angular) or stage length/s; torque s/deg; deg/s per torque."""
     instance = "angular" if angular else "linear"
-    listop = prim.GetMetadata("apiSchemas")
-    tokens = [str(t) for t in listop.ApplyOperations([])] if listop else []
-    if f"PhysxDrivePerformanceEnvelopeAPI:{instance}" not in tokens:
+    if f"PhysxDrivePerformanceEnvelopeAPI:{instance}" not in api_tokens(prim):
         return None
     ns = f"physxDrivePerformanceEnvelope:{instance}"
     rate = ctx.frame.joint_coordinate_scale(angular)  # deg -> rad, stage length -> m

@@ -64,6 +64,13 @@ def authored(prim, name: str):
     return None
 
 
+def api_tokens(prim) -> list[str]:
+    """Every API schema token applied to `prim`, codeless ones included (PhysxTriggerAPI, PhysxRigidBodyAPI,
+    Newton*API: `GetAppliedSchemas()` leaves out those this process has no definition of)."""
+    listop = prim.GetMetadata("apiSchemas") if prim else None
+    return [str(t) for t in listop.ApplyOperations([])] if listop else []
+
+
 def finite(value) -> bool:
     try:
         return all(math.isfinite(float(v)) for v in np.ravel(value))

@@ -12,7 +12,7 @@ import numpy as np
 from ..asset_model import ColliderInfo, MaterialInfo, Pose
 from ..geometry import collider_local_extent, compose, quat_to_matrix
 from .bodies import mass_value
-from .read_context import ReadContext, as_quat, axis_letter, finite
+from .read_context import ReadContext, api_tokens, as_quat, axis_letter, finite
 
 # UsdPhysics parser object type -> ColliderInfo.shape
 SHAPE_TYPES = {
@@ -58,6 +58,7 @@ def read_collider(ctx: ReadContext, path, desc, shape: str) -> None:
         world_pose=world,
         collision_enabled=bool(desc.collisionEnabled),
         collision_groups=[str(g) for g in desc.collisionGroups],
+        trigger="PhysxTriggerAPI" in api_tokens(prim),
     )
     _read_shape(ctx, prim, desc, collider)
     collider.material = _material(ctx, desc)

@@ -22,7 +22,7 @@ class NewtonEngine(EngineBase):
 
     name = "newton"
     CAPABILITIES = EngineCapabilities(
-        reads_joint_velocity_limits=True, reads_body_masses=True, reads_runtime_values=True,
+        reads_joint_velocity_limits=True, reads_body_masses=True, reads_runtime_values=True, reads_built_model=True,
         single_joint_position_targets=True,
         joint_velocity_targets=True,
         # NewtonActuator prims are parsed by Newton's importer and stepped before every solver step (_advance);
@@ -83,6 +83,12 @@ class NewtonEngine(EngineBase):
         from .readback import read_runtime_values
 
         return read_runtime_values(self)
+
+    def built_model(self):
+        """What Newton built (built.py): its articulations and their root links, the couplings, shapes and bodies."""
+        from .built import read_built_model
+
+        return read_built_model(self)
 
     def body_masses(self) -> dict[str, float]:
         """Mass per simulated body (kg), as Newton computed it."""

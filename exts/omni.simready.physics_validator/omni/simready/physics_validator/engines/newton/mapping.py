@@ -131,7 +131,8 @@ def apply_si_joint_units(model, dofs: list[Dof], asset: AssetModel) -> None:
 
 
 def restore_mimics(builder, result, asset: AssetModel, warn) -> None:
-    """Mimic couplings as the asset model reads them (SI), where Newton 1.8's importer reads them otherwise:
+    """Mimic couplings as the asset model reads them (SI), where Newton 1.8's importer reads them otherwise (a coupling
+    switched off by newton:mimicEnabled = false stays off: it was restored, and a dead follower drive was never seen):
 
     - NewtonMimicAPI: the importer asks `prim.HasAPI("NewtonMimicAPI")`, false where the Newton USD schemas are not
       registered with pxr (as here), so the follower moved freely (measured on the fixture gripper: the follower at
@@ -146,6 +147,10 @@ def restore_mimics(builder, result, asset: AssetModel, warn) -> None:
             continue
         follower, reference = joint_map.get(joint.path), joint_map.get(joint.mimic_reference or "")
         if follower is None or reference is None:
+            continue
+        if not mimic.enabled:  # newton:mimicEnabled = false: an independent joint, as Newton's own importer reads it
+            if builder.joint_mimic_joint[follower] >= 0:
+                builder.joint_mimic_joint[follower] = -1
             continue
         wanted = (float(mimic.intercept), float(mimic.slope))
         current = builder.joint_mimic_coeffs[follower] if builder.joint_mimic_joint[follower] == reference else None

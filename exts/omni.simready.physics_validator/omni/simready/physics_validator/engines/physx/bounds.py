@@ -7,9 +7,10 @@ AABB overestimates rotated meshes: erd_panda read 35 mm below the floor that way
 point sat at +0.2 mm. Residual: PhysX's cooked hull may sit up to ≈ 3 mm inside the authored points
 (measured on pb_duck_vhacd and erd_panda; `hullVertexLimit` 64 -> 255 changed nothing).
 
-Static colliders are scenery and never count, while a body's collider with collisionEnabled = false does
-(it is part of the body's shape: a box without collisions falls through the floor, and ground_drop must
-see it go), as in `AssetModel.authored_bounds` and the sapien engine.
+Static colliders are scenery and never count, nor does a trigger volume (PhysX gives it no contacts: a tote's
+trigger zone 5 cm larger than the tote is no part of where it touches). A body's colliders with collisionEnabled =
+false count when none of its colliders collides (a box without collisions falls through the floor, and ground_drop
+must see it go): `AssetModel.bounding_colliders`, as in `AssetModel.authored_bounds` and the sapien engine.
 
 Only the vertices of each body's point hull are kept (with scipy; all points without it): the extreme point of
 a rigidly moved cloud along any axis is a hull vertex, so the box is the same, from fewer points (the KUKA iiwa's
@@ -47,12 +48,9 @@ class ColliderBounds:
         index = {p: i for i, p in enumerate(body_paths)}
         points, radii, owner = [], [], []
         self.discs: list[tuple[int, np.ndarray, np.ndarray, float, float]] = []  # (body, centre, axis, half height, radius)
-        for c in asset.colliders.values():
-            if c.body is None or c.body not in index:  # collisionEnabled = false still bounds its body (as sapien)
-                continue
+        for body, c in ((index[p], c) for p in body_paths for c in asset.bounding_colliders(p)):  # as authored_bounds
             rot = quat_to_matrix(c.local_pose.quat)
             pos = np.asarray(c.local_pose.pos, float)
-            body = index[c.body]
             axis = np.eye(3)[AXIS_INDEX.get(c.axis, 2)]
             if c.shape == "box" and c.half_extents is not None:
                 he = np.asarray(c.half_extents, float)

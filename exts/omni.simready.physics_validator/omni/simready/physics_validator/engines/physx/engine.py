@@ -4,9 +4,9 @@ EngineBase keeps the protocol rules (target shape, NaN keeps a target, the one-j
 queue, targets restored on reset, the clock, warnings). This class:
 
 - load: writes the wrapper stage (`wrapper.py`), populates an ovstage from it and attaches a fresh
-  PhysX instance; discovers the articulations PhysX built (`dofJointPath`, `isFixedBase`); measures the
-  start pose PhysX built and re-authors the lift when it misses the drop height (PhysicsJointStateAPI
-  re-poses links at attach: the newton ant started 0.40 m under the floor otherwise);
+  PhysX instance (a pinned scene first attaches the asset without pins, to read the root links PhysX elects:
+  `built.py`, `engines.pins`); discovers the articulations PhysX built (`dofJointPath`, `isFixedBase`); measures
+  the start pose and re-lifts a miss (`placement.py`; the newton ant started 0.40 m under the floor otherwise);
 - per step: everything through `reads.StateIO` (tensor bindings after the first step, the session API
   before it), converted to SI once, here, through `core.units.StageFrame`;
 - reset: detach + attach of the same sealed ovstage ordinal (5-23 ms measured; poses and joint values
@@ -17,8 +17,8 @@ queue, targets restored on reset, the clock, warnings). This class:
 
 from __future__ import annotations
 
+import dataclasses
 import math
-
 import shutil
 import weakref
 from typing import Any
@@ -29,17 +29,17 @@ from ...core.geometry import quats_to_matrices
 from ...core.units import StageFrame
 from ..base import EngineBase, EngineCapabilities, EngineError
 from .attachments import Attachment, make_room, register, unregister
-from .bounds import ColliderBounds
+from .built import built_articulations, read_built_model
 from .discovery import Built, discover
 from .fastpath import Stepper
 from .reads import StateIO
 from .settings import TARGETS, PhysxSettings
 from .runtime import LogCapture, Runtime, capture_log, ensure_runtime, ovphysx_version, physx_sdk_version, version_string
+from .placement import exact_lift_correction, miss_note, missed_bodies, placement_miss
 from .wrapper import Wrapper, author_wrapper, make_workdir
 from .wrenches import step_wrenches
 
 LOG_DRAIN_STEPS = 240  # runtime log records are collected this often while stepping (and on every warnings read)
-PLACEMENT_TOLERANCE = 1e-5  # m: a simulated start pose further than this from the drop height is re-placed
 
 
 class OvPhysxEngine(EngineBase):
@@ -49,7 +49,8 @@ class OvPhysxEngine(EngineBase):
     name = "physx"
     CAPABILITIES = EngineCapabilities(
         reads_joint_limits=True, reads_drive_gains=True, reads_joint_velocity_limits=True, reads_mass_matrix=True,
-        reads_body_masses=True, reads_runtime_values=True, describes_components=True, single_joint_position_targets=True,
+        reads_body_masses=True, reads_runtime_values=True, reads_built_model=True, describes_components=True,
+        single_joint_position_targets=True,
         joint_velocity_targets=True, outer_bounds=True, single_body_pose=True,
         # PhysX 5.12 builds a revolute articulation joint without limits as eREVOLUTE: its drive target must lie in
         # [-2 pi, 2 pi] ("setDriveTarget() only supports target angle in range [-2Pi, 2Pi] for joints of type
@@ -189,6 +190,10 @@ class OvPhysxEngine(EngineBase):
     def body_masses(self) -> dict[str, float]:
         return self.built.properties.body_masses(self.built.wrench_bodies)
 
+    def built_model(self):
+        """What PhysX built (built.py): its articulations and their root links, the couplings, shapes and bodies."""
+        return read_built_model(self)
+
     def runtime_values(self):
         """Every parsed per-DOF and per-body value, SI, for the runtime readback (readback.py; once per asset)."""
         from .readback import read_runtime_values
@@ -220,15 +225,15 @@ class OvPhysxEngine(EngineBase):
         self._tmp = make_workdir(asset.path, self.workdir)
         if not self.keep_wrapper:  # removed on close(), and at the latest when the engine is collected or the process exits
             self._tmp_cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
-        extra = self._exact_lift_correction()
-        self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra))
-        if spec.place_bottom_at is not None and not self.built.bounds.empty:
-            miss = float(spec.place_bottom_at) - float(self.bounds()[0][2])
-            if abs(miss) > PLACEMENT_TOLERANCE:  # PhysX built another start pose (joint state): place again
-                self._detach()
-                self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra + miss))
-                self._warn(f"placement: the simulated start pose differs from the authored one (joint state); "
-                           f"lift corrected by {miss:+.4f} m")
+        extra = exact_lift_correction(asset, spec)
+        built = self._elected(extra) if spec.pin_base else None
+        self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra, built))
+        miss = placement_miss(spec, self.bounds()[0][2]) if not self.built.bounds.empty else 0.0
+        if miss:  # PhysX built another start pose (a joint state, a body the lift missed): place again
+            missed = missed_bodies(asset, self.body_poses(), self.wrapper.lift_si if self.wrapper else 0.0)
+            self._detach()
+            self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra + miss, built))
+            self._warn(miss_note(missed, miss))
         assert self.wrapper is not None  # set by _attach()
         for note in self.wrapper.warnings:
             self._warn(note)
@@ -239,21 +244,16 @@ class OvPhysxEngine(EngineBase):
         errors = [w for w in self._warnings if w.startswith("ovphysx error:")]
         return "; ".join([super()._build_error_detail(exc), *errors[-3:]])
 
-    def _exact_lift_correction(self) -> float:
-        """The validation layer lifts by the authored AABB of each collider's local AABB; bounds() is exact
-        geometry. The difference (rotated meshes), so the first population already sits at the drop height."""
-        asset, spec = self._asset, self._spec
-        assert asset is not None and spec is not None  # set by load()
-        if spec.place_bottom_at is None:  # no drop: nothing to lift
-            return 0.0
-        authored = asset.authored_bounds()
-        bodies = [b.path for b in asset.bodies.values() if b.enabled]
-        exact = ColliderBounds(asset, bodies)
-        if authored is None or exact.empty:
-            return 0.0
-        pos = np.array([asset.bodies[p].world_pose.pos for p in bodies], np.float64)
-        rot = quats_to_matrices(np.array([asset.bodies[p].world_pose.quat for p in bodies], np.float64))
-        return float(authored[0][2] - exact.bounds(pos, rot)[0][2])
+    def _elected(self, extra_lift: float):
+        """pin_base: the articulations PhysX builds from the asset as authored (no pin, which would win the election),
+        each with the root link the pin then holds (engines.pins)."""
+        assert self._asset is not None and self._spec is not None and self._tmp is not None  # set by load(), _build()
+        self._attach(author_wrapper(self._asset, dataclasses.replace(self._spec, pin_base=False), self._tmp, self.target,
+                                    extra_lift))
+        try:
+            return built_articulations(self._runtime, self._physx, self.built)
+        finally:
+            self._detach()
 
     def _attach(self, wrapper) -> None:
         runtime = self._runtime

@@ -13,9 +13,10 @@ Its root layer sublayers the asset and holds, in that layer only:
 - base pinning that gives PhysX a *fixed-base* articulation (below);
 - `physx.target` semantics: legacy joint attributes carried over (`legacy.py`).
 
-Pinning (`validation_layer.PinPlan`, shared with the Kit engine): a rigid-body articulation root's root APIs
-move onto the pin joint, so PhysX builds a fixed-base articulation; `Wrapper.articulation_prims` maps each
-asset articulation root to the prim PhysX then names it by.
+Pinning (`engines.pins`, shared with the Kit engine): the pin holds the root link PhysX elected from the asset as
+authored (the engine attaches it once without pins to read it); a rigid-body articulation root's root APIs move onto
+the pin joint, so PhysX builds a fixed-base articulation; `Wrapper.articulation_prims` maps each asset articulation
+root to the prim PhysX then names it by.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .legacy import carry_over_legacy_joint_attrs
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel
+    from ...core.built_model import BuiltArticulation
     from ...core.scene import SceneSpec
 
 WRAPPER_PREFIX = "simready_physx_"
@@ -50,6 +52,8 @@ class Wrapper:
     carried_over: dict[str, list[str]] = field(default_factory=dict)  # joint path -> per-axis attributes authored
     articulation_prims: dict[str, str] = field(default_factory=dict)  # asset articulation root -> PhysX's articulation prim
     pinned: list[str] = field(default_factory=list)  # asset articulation roots (or the free root body) pinned
+    pinned_bodies: list[str] = field(default_factory=list)  # the bodies the pins hold
+    held_free: list[str] = field(default_factory=list)  # loose bodies made kinematic where they are authored (pin_base)
     lift_si: float = 0.0
 
 
@@ -100,8 +104,10 @@ def _sweep_orphans(folder: Path) -> None:
             pass
 
 
-def author_wrapper(asset: "AssetModel", scene: "SceneSpec", workdir: str, target: str, extra_lift_si: float = 0.0) -> Wrapper:
-    """Write the wrapper stage for one load into `workdir` (a fresh file name each time)."""
+def author_wrapper(asset: "AssetModel", scene: "SceneSpec", workdir: str, target: str, extra_lift_si: float = 0.0,
+                   built: "list[BuiltArticulation] | None" = None) -> Wrapper:
+    """Write the wrapper stage for one load into `workdir` (a fresh file name each time). `built`: the articulations
+    PhysX built from the asset as authored, whose root links the pins hold (engines.pins)."""
     from pxr import Sdf, Usd, UsdGeom, UsdPhysics
 
     if is_below(workdir, Path(asset.path).resolve().parent):
@@ -120,7 +126,7 @@ def author_wrapper(asset: "AssetModel", scene: "SceneSpec", workdir: str, target
         layer.defaultPrim = asset.default_prim.strip("/").split("/")[0]
     wrapper = Wrapper(path=out)
 
-    plan = plan_validation_layer(asset, scene, None, physics_scene_paths(stage), frame)
+    plan = plan_validation_layer(asset, scene, None, physics_scene_paths(stage), frame, built)
     if plan.lift_prim is None and scene.place_bottom_at is not None and asset.bodies:
         wrapper.warnings.append("placement: the asset has no default prim and its bodies sit under several top-level "
                                 "prims, so it is simulated where it is authored")
@@ -130,6 +136,8 @@ def author_wrapper(asset: "AssetModel", scene: "SceneSpec", workdir: str, target
     author_validation_layer(stage, plan, layer)
     wrapper.articulation_prims = {a.root: plan.articulation_prim(a.root) for a in asset.articulations}
     wrapper.pinned = [pin.held for pin in plan.pins]
+    wrapper.pinned_bodies = [pin.body for pin in plan.pins] + list(plan.held_free)
+    wrapper.held_free = list(plan.held_free)
     wrapper.carried_over, notes = carry_over_legacy_joint_attrs(stage, asset, target)
     wrapper.warnings.extend(notes)
     layer.Save()

@@ -100,6 +100,10 @@ def explosion_watch(ctx: "TestContext[DrivenConfigT]") -> BoxWatch:
     return BoxWatch(ctx.bounds(), ctx.config.bbox_explode_ratio, reach_allowance(ctx.asset))
 
 
+# a row's words for an explosion where the watch's own story is not at hand
+EXPLODED_WORDS = "simulation exploded (a NaN state, or its bounding box past the explosion watch's bound)"
+
+
 def exploded_story(watch: BoxWatch) -> str:
     """The reason's words for an explosion: what the watch saw, or a NaN joint state when it saw nothing."""
     return f"simulation exploded: {watch.tripped or 'the joint state went NaN'}"

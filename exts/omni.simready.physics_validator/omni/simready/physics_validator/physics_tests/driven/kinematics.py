@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...core.geometry import AXIS_INDEX, collider_points, compose, quat_to_matrix
+from ...core.geometry import AXIS_INDEX, collider_points, collider_surface, compose, quat_to_matrix
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel, JointInfo
@@ -99,8 +99,9 @@ def joint_axis_world(asset: "AssetModel", joint: "JointInfo", poses: Poses) -> t
 
 
 def farthest_point(asset: "AssetModel", joint: "JointInfo", bodies: list[str], poses: Poses):
-    """(body, world point, distance from the joint's axis) of the collider point of `bodies` farthest from the
-    axis at `poses`, or None when none of them has a posed collider."""
+    """(body, world point, distance from the joint's axis) of the point of the collision surface of `bodies` farthest
+    from the axis at `poses` (core.geometry.collider_surface: a disc's rim, not the corner of its bounding box; the
+    colliders that make the bodies' bounds), or None when none of them has a posed collider."""
     axis = joint_axis_world(asset, joint, poses)
     if axis is None:
         return None
@@ -109,16 +110,33 @@ def farthest_point(asset: "AssetModel", joint: "JointInfo", bodies: list[str], p
     for body in bodies:
         if body not in poses:
             continue
-        pts = collider_points(asset, body, poses[body])
-        if not len(pts):
-            continue
-        rel = pts - point
-        # rounded to 0.1 um: equally far corners (a symmetric link) tie on the same one whatever float noise says
-        radial = np.round(np.linalg.norm(rel - np.outer(rel @ direction, direction), axis=1), 7)
-        k = int(np.argmax(radial))
-        if best is None or radial[k] > best[2]:
-            best = (body, pts[k], float(radial[k]))
+        pos, quat = poses[body]
+        rot = quat_to_matrix(quat)
+        for collider in asset.bounding_colliders(body):
+            surface = collider_surface(collider)
+            if surface is None:
+                continue
+            local, radius = surface
+            local = local @ quat_to_matrix(collider.local_pose.quat).T + np.asarray(collider.local_pose.pos, float)
+            pts = local @ rot.T + np.asarray(pos, float)
+            rel = pts - point
+            across = rel - np.outer(rel @ direction, direction)
+            # rounded to 0.1 um: equally far points (a symmetric link) tie on the same one whatever float noise says
+            radial = np.round(np.linalg.norm(across, axis=1) + radius, 7)
+            k = int(np.argmax(radial))
+            if best is None or radial[k] > best[2]:
+                best = (body, pts[k] + radius * _unit_across(across[k], direction), float(radial[k]))
     return best
+
+
+def _unit_across(across: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """The unit vector from the axis toward a point (`across`: its part across the axis); any one across the axis when
+    the point lies on it."""
+    norm = float(np.linalg.norm(across))
+    if norm > 1e-12:
+        return across / norm
+    other = np.cross(direction, np.eye(3)[int(np.argmin(np.abs(direction)))])
+    return other / float(np.linalg.norm(other))
 
 
 def reach_allowance(asset: "AssetModel") -> float:

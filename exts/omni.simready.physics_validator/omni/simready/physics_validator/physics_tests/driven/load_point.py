@@ -2,8 +2,10 @@
 engine. Shared with `fix`, which sizes drives against the same lever arm.
 
 The load goes to the joint's moving side, whichever body slot the joint names it in (a joint authored child ->
-parent moves its body0; loading the base would test nothing). A revolute joint is loaded at the collider point
-farthest from its axis, so every direction with a component across that lever arm exerts a torque about the axis:
+parent moves its body0; loading the base would test nothing). A revolute joint is loaded at the point of its collision
+surface farthest from its axis (a disc's rim, a sphere's surface, a mesh's vertex: never the corner of a round
+shape's bounding box, 0.283 m off the axis of a 0.2 m disc), so every direction with a component across that lever
+arm exerts a torque about the axis:
 first among the bodies that move rigidly with the joint (its child and whatever is welded to it: a tool on a roll
 joint whose own link has no collider), else among every body the joint moves. A revolute joint with no collider
 point off its axis cannot be torqued by any load: it is not judged (the caller's SKIP row), never passed. A

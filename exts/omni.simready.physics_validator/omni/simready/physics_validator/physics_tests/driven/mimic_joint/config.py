@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 class PairThresholds:
     """One follower and its reference, SI (the follower's positions in rad or m)."""
 
-    sweep: tuple[float, float]  # the reference's sweep, sweep_margin_ratio inside its limits
+    sweep: tuple[float, float]  # the swept joint's sweep (the reference, or the driven joint at the head of its chain),
+    # sweep_margin_ratio inside its limits
+    reference_range: tuple[float, float]  # where that sweep takes the reference (its sweep when it is the swept joint)
     slope_tolerance: float  # |measured - authored| slope allowed, a fraction of the authored slope
     offset_tolerance: float  # min(offset_tolerance, offset_span_fraction x the follower's expected travel)
     limits_slack: float  # how far past its limits the coupling may take the follower (limits_tolerance_fraction x range)
@@ -62,14 +64,35 @@ class MimicJointConfig(DrivenJointConfig):
                                                                            "over the reference's range.",
                                              json_schema_extra=unit("fraction"))
 
-    def thresholds_for(self, follower: "JointInfo", reference: "JointInfo", mimic: "MimicInfo") -> PairThresholds:
-        """The pair's sweep and tolerances (the reference must have limits: the test sweeps only such pairs)."""
-        lower, upper = judged_limits(reference)
+    def thresholds_for(self, follower: "JointInfo", reference: "JointInfo", mimic: "MimicInfo",
+                       chain: "tuple[tuple[JointInfo, MimicInfo | None], ...]" = ()) -> PairThresholds:
+        """The pair's sweep and tolerances. `chain`: when the reference is itself a follower, the couplings from the
+        driven joint that is swept down to the reference ((the driven joint, None), (the next follower, its coupling),
+        ...); the swept joint must have limits (the test sweeps only such pairs)."""
+        swept = chain[0][0] if chain else reference
+        lower, upper = judged_limits(swept)
         margin = self.sweep_margin_ratio * (upper - lower)
         low, high = lower + margin, upper - margin
-        travel = abs(mimic.slope) * (high - low)
+        ref_low, ref_high = chain_image(chain, (low, high)) if chain else (low, high)
+        travel = abs(mimic.slope) * (ref_high - ref_low)
         absolute = self.joint_si("offset_tolerance_deg", "offset_tolerance_m", follower.is_angular)
         offset = min(absolute, self.offset_span_fraction * travel) if travel > 0 else absolute
         follower_range = (follower.limits[1] - follower.limits[0]) if follower.limits else math.inf
-        return PairThresholds((low, high), self.gear_ratio_tolerance, offset, self.limits_tolerance_fraction * follower_range,
-                              self.not_following_fraction * abs(mimic.slope), self.stopped_short_fraction * (high - low))
+        return PairThresholds((low, high), (ref_low, ref_high), self.gear_ratio_tolerance, offset,
+                              self.limits_tolerance_fraction * follower_range, self.not_following_fraction * abs(mimic.slope),
+                              self.stopped_short_fraction * (ref_high - ref_low))
+
+
+def chain_image(chain, span: tuple[float, float]) -> tuple[float, float]:
+    """Where a span of the chain's driven joint takes its last follower: through each coupling in turn, each follower
+    kept inside its own limits (a follower at a limit holds what follows it)."""
+    from .coupling import image
+
+    low, high = span
+    for joint, mimic in chain[1:]:
+        if mimic is None:
+            continue
+        low, high = image(mimic.slope, mimic.intercept, low, high)
+        if joint.limits is not None:
+            low, high = min(max(low, joint.limits[0]), joint.limits[1]), min(max(high, joint.limits[0]), joint.limits[1])
+    return low, high

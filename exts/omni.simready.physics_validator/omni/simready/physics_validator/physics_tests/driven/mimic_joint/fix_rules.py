@@ -15,6 +15,7 @@ class MimicJointFixRules(DrivenFixRules):
         "GEAR_MISMATCH": ("mimic", COUPLING_WHY),
         "OFFSET_MISMATCH": ("mimic", COUPLING_WHY),
         "LIMITS_INCOMPATIBLE": ("mimic", COUPLING_WHY),
+        "COUPLING_REJECTED": ("mimic", "the mimic coupling's reference, which no drive value changes"),
     }
 
 

@@ -24,6 +24,10 @@ NOT_FOLLOWING = ("The follower did not move with its reference: check that the m
                  "(PhysxMimicJointAPI:<axis> with a referenceJoint relationship, or NewtonMimicAPI with newton:mimicJoint), "
                  "that both joints belong to one articulation, and that the follower carries no drive of its own "
                  "fighting the coupling.")
+REJECTED = ("The runtime does not build this coupling, so the follower moves on its own: point the referenceJoint "
+            "(physxMimicJoint:<axis>:referenceJoint, or newton:mimicJoint) at a revolute or prismatic joint of the "
+            "follower's own articulation (the reason names what it points at), or remove the mimic schema if the joint "
+            "is meant to move freely.")
 EXPLODED = ("Check link masses and inertias, and the mimic's naturalFrequency / dampingRatio (a stiff, undamped coupling "
             "can diverge).")
 
@@ -37,6 +41,7 @@ HINTS = HintTable(
         Code.GEAR_MISMATCH: (RATIO,),
         Code.OFFSET_MISMATCH: (OFFSET,),
         Code.LIMITS_INCOMPATIBLE: (LIMITS,),
+        Code.COUPLING_REJECTED: (REJECTED,),
     },
     suppressed_by={Code.GEAR_MISMATCH: {Code.WRONG_DIRECTION, Code.NOT_FOLLOWING},
                    Code.OFFSET_MISMATCH: {Code.WRONG_DIRECTION, Code.NOT_FOLLOWING, Code.LIMITS_INCOMPATIBLE}},

@@ -25,14 +25,15 @@ from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
-    BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, jv, row_units, settle,
+    BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, EXPLODED_WORDS, DrivenJointTest, SeriesRecorder, explosion_watch, jv, row_units,
+    settle,
 )
 from ..bbox_watch import BoxWatch
 from ..codes import DrivenCode
 from ..selection import EXCLUSION_REASONS
 from ..tracking import judged_limits, ramp
 from .codes import MimicJointCode as Code
-from .config import MimicJointConfig, PairThresholds
+from .config import MimicJointConfig, PairThresholds, chain_image
 from .coupling import fitted_slope, image, outside, relation_error
 from .fix_rules import FIX_RULES
 from .hints import HINTS
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
     from ....core.asset_model import AssetModel, JointInfo, MimicInfo
 
 Ctx = TestContext[MimicJointConfig]  # the context of this test: ctx.config is a MimicJointConfig
-Pair = tuple["JointInfo", "JointInfo", "MimicInfo"]  # follower, reference, the authored coupling
+Chain = tuple[tuple["JointInfo", "MimicInfo | None"], ...]  # (the swept joint, None), (a follower, its coupling), ...
+Pair = tuple["JointInfo", "JointInfo", "MimicInfo", Chain]  # follower, reference, the authored coupling, the chain above
 
 
 @dataclass
@@ -51,6 +53,7 @@ class PairRecord:
     reference: "JointInfo"
     mimic: "MimicInfo"
     thresholds: PairThresholds
+    chain: Chain = ()  # when the reference is itself a follower: from the driven joint swept down to the reference
     references: list[float] = field(default_factory=list)  # judged samples (legs and holds)
     followers: list[float] = field(default_factory=list)
     rest_errors: list[float] = field(default_factory=list)  # distance from the relation at the end of each hold
@@ -59,6 +62,11 @@ class PairRecord:
     @property
     def sweep(self) -> tuple[float, float]:
         return self.thresholds.sweep
+
+    @property
+    def swept(self) -> "JointInfo":
+        """The joint the test drives: the reference, or the driven joint at the head of the reference's chain."""
+        return self.chain[0][0] if self.chain else self.reference
 
 
 class MimicJointTest(DrivenJointTest[MimicJointConfig]):
@@ -75,14 +83,16 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
     def precheck(self, asset: "AssetModel", config: MimicJointConfig) -> Precheck | None:
         """An asset without mimic joints is not what this test concerns: NOT_APPLICABLE (never a SKIP, which says a
         test that applies could not run and fails `--fail-on-skip`)."""
-        if not any(j.mimic is not None for j in asset.joints.values()):
-            return Precheck(Status.NOT_APPLICABLE, "no mimic joint: no joint carries PhysxMimicJointAPI or NewtonMimicAPI",
-                            code=Code.NO_MIMIC)
+        if not any(j.mimic is not None and j.mimic.enabled for j in asset.joints.values()):
+            off = [j.name for j in asset.joints.values() if j.mimic is not None]
+            why = (f"the coupling of {listed(off, 3)} is switched off (newton:mimicEnabled = false): the runtimes move it on "
+                   "its own" if off else "no joint carries PhysxMimicJointAPI or NewtonMimicAPI")
+            return Precheck(Status.NOT_APPLICABLE, f"no mimic joint: {why}", code=Code.NO_MIMIC)
         return super().precheck(asset, config)
 
     def run(self, ctx: Ctx) -> Iterator[None]:
         cfg = ctx.config
-        followers = [(j, j.mimic) for j in ctx.asset.joints.values() if j.mimic is not None]
+        followers = [(j, j.mimic) for j in ctx.asset.joints.values() if j.mimic is not None and j.mimic.enabled]
         if not ctx.engine_capabilities.mimic_joints:
             ctx.finish(Status.SKIP, f"{len(followers)} mimic joint(s), but the {ctx.engine.name} engine does not simulate "
                                     "mimic couplings: nothing could be measured", code=Code.ENGINE_WITHOUT_MIMIC)
@@ -90,18 +100,21 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
         pairs = self._pairs(ctx, followers)
         ctx.metric("mimic_pairs", len(followers))
         ctx.metric("pairs_tested", len(pairs))
-        if not pairs:
+        if not pairs and not ctx.result.joints:
             reasons = listed([f"{e.joint}: {e.why}" for e in ctx.result.excluded_joints], 4, "; ")
             ctx.finish(Status.SKIP, f"no mimic pair can be swept: {reasons}", code=DrivenCode.NOTHING_TO_TEST)
             return
-        yield from settle(ctx, cfg.settle_seconds)
-        watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
+        yield from settle(ctx, cfg.settle_seconds) if pairs else iter(())
+        watch = explosion_watch(ctx)
         series = SeriesRecorder(ctx)
-        for follower, reference, mimic in pairs:
-            record = yield from self._sweep(ctx, follower, reference, mimic, watch, series)
+        for follower, reference, mimic, chain in pairs:
+            record = yield from self._sweep(ctx, PairRecord(follower, reference, mimic,
+                                                            cfg.thresholds_for(follower, reference, mimic, chain), chain=chain),
+                                            watch, series)
             row = self._row(record)
             ctx.joint_row(row)
-            swept, commanded = row.number("reference_sweep"), record.sweep[1] - record.sweep[0]
+            swept = row.number("reference_sweep")
+            commanded = record.thresholds.reference_range[1] - record.thresholds.reference_range[0]
             if DEAD_DRIVE_FRACTION * commanded <= swept < record.thresholds.stopped_short:
                 ctx.warn(f"{follower.name}: its reference {reference.name} swept {jv(reference, swept)} of "
                          f"{jv(reference, commanded)}: something stopped it; the coupling is judged over that part")
@@ -111,7 +124,9 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
 
     # -- phases --------------------------------------------------------------------------------------------------
     def _pairs(self, ctx: Ctx, followers: list[tuple["JointInfo", "MimicInfo"]]) -> list[Pair]:
-        """The pairs whose reference can be swept; the others are listed as excluded, with why."""
+        """The pairs whose reference can be swept (directly, or through the chain of couplings above it when it is a
+        follower itself: a mimic of a mimic); a coupling the runtime does not build is a failing row; the others are
+        listed as excluded, with why."""
         simulated = set(ctx.dof_joints)
         only = set(ctx.config.joints or ())
         pairs: list[Pair] = []
@@ -119,42 +134,76 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
             reference = ctx.asset.joints.get(follower.mimic_reference or "")
             why, code = "", None
             named = {follower.name, follower.path} | ({reference.name, reference.path} if reference else set())
+            chain = self._chain(ctx, reference) if reference is not None else ()
+            swept = None if chain is None else chain[0][0] if chain else reference
             if only and not named & only:
                 why, code = EXCLUSION_REASONS[Excluded.NOT_REQUESTED], Excluded.NOT_REQUESTED
-            elif reference is None or not reference.is_dof or not reference.enabled:
+            elif mimic.rejected:
+                self._rejected_row(ctx, follower, mimic)
+                continue
+            elif reference is None or not reference.is_dof or not reference.enabled or swept is None:
                 why = f"reference {follower.mimic_reference} is not an enabled revolute or prismatic joint"
                 code = Excluded.NO_REFERENCE
-            elif follower.path not in simulated or reference.path not in simulated:
+            elif not {follower.path, reference.path, swept.path} <= simulated:
                 why = "the engine does not simulate the follower or its reference as a degree of freedom"
                 code = Excluded.NOT_SIMULATED
-            elif not reference.has_limits:
-                why, code = f"reference {reference.name} has no finite limits to sweep between", Excluded.NO_LIMITS
-            elif not (reference.drive is not None and reference.drive.active) and not (
-                    set(reference.actuator_schemas) & ctx.engine_capabilities.simulated_actuator_schemas):
-                why, code = f"reference {reference.name} has no drive with stiffness or damping > 0 to sweep it", Excluded.PASSIVE
-            if code is not None or reference is None:
+            elif not swept.has_limits:
+                why, code = f"reference {swept.name} has no finite limits to sweep between", Excluded.NO_LIMITS
+            elif not (swept.drive is not None and swept.drive.active) and not (
+                    set(swept.actuator_schemas) & ctx.engine_capabilities.simulated_actuator_schemas):
+                why, code = f"reference {swept.name} has no drive with stiffness or damping > 0 to sweep it", Excluded.PASSIVE
+            if code is not None or reference is None or chain is None:
                 ctx.exclude_joint(follower.name, why, follower.path, code or "")
             else:
-                pairs.append((follower, reference, mimic))
+                pairs.append((follower, reference, mimic, chain))
         return pairs
 
-    def _sweep(self, ctx: Ctx, follower: "JointInfo", reference: "JointInfo", mimic: "MimicInfo", watch: BoxWatch,
+    @staticmethod
+    def _chain(ctx: Ctx, reference: "JointInfo") -> Chain | None:
+        """When `reference` follows a coupling itself: the joints from the first one up the chain that no coupling
+        moves (the one to sweep) down to `reference`, each with its coupling; () when it follows none; None when the
+        chain loops or leads to no joint (nothing to sweep)."""
+        chain: list[tuple["JointInfo", "MimicInfo | None"]] = []
+        joint: "JointInfo | None" = reference
+        while joint is not None and joint.is_mimic_follower and joint.mimic is not None:
+            if any(joint is j for j, _ in chain):
+                return None
+            chain.insert(0, (joint, joint.mimic))
+            joint = ctx.asset.joints.get(joint.mimic_reference or "")
+        if not chain:
+            return ()
+        return ((joint, None), *chain) if joint is not None else None
+
+    def _rejected_row(self, ctx: Ctx, follower: "JointInfo", mimic: "MimicInfo") -> None:
+        ctx.joint_row(JointRow(
+            joint=follower.name, path=follower.path, status=Status.FAIL, codes=[Code.COUPLING_REJECTED],
+            reason=f"its {mimic.schema} coupling to {(follower.mimic_reference or '?').rsplit('/', 1)[-1]} does not act: "
+                   f"{mimic.rejected}",
+            measured={"reference": follower.mimic_reference or ""},
+            limits={"authored_slope": mimic.slope, "authored_intercept": mimic.intercept, "gearing": mimic.gearing,
+                    "offset": mimic.offset, "schema": mimic.schema},
+            units=row_units(follower, positions=("authored_intercept",), authored_slope="", gearing=""),
+        ))
+
+    def _sweep(self, ctx: Ctx, record: PairRecord, watch: BoxWatch,
                series: SeriesRecorder) -> Generator[None, None, PairRecord]:
-        """Approach, hold, sweep to the far end, hold, sweep back, hold; returns the PairRecord."""
+        """Approach, hold, sweep to the far end, hold, sweep back, hold (the reference, or the head of its chain);
+        returns the PairRecord filled."""
         cfg = ctx.config
-        record = PairRecord(follower, reference, mimic, cfg.thresholds_for(follower, reference, mimic))
+        follower, reference, mimic, swept = record.follower, record.reference, record.mimic, record.swept
         low, high = record.sweep
         i_ref, i_fol = ctx.dof_index(reference.path), ctx.dof_index(follower.path)
+        i_swept = ctx.dof_index(swept.path)
         legs = (("approach", low, cfg.approach_seconds, False), ("to far end", high, cfg.sweep_seconds / 2, True),
                 ("back", low, cfg.sweep_seconds / 2, True))
         for label, goal, seconds, judged in legs:
             ctx.label = f"mimic {follower.name} <- {reference.name}: {label}"
-            start = float(ctx.joint_positions()[i_ref])
+            start = float(ctx.joint_positions()[i_swept])
             frames = max(1, int(round(seconds / ctx.dt)))
             hold = int(round(cfg.hold_seconds / ctx.dt))
             for frame in range(frames + hold):
                 target = ramp(start, goal, frame, frames) if frame < frames else goal
-                ctx.set_joint_target(reference.path, target)
+                ctx.set_joint_target(swept.path, target)
                 yield
                 q = ctx.joint_positions()
                 r, f = float(q[i_ref]), float(q[i_fol])
@@ -167,14 +216,16 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
                     record.exploded = True
                     return record
             record.rest_errors.append(relation_error(r, f, mimic.slope, mimic.intercept))
-        ctx.set_joint_target(reference.path, reference.drive.target_position if reference.drive else low)
+        ctx.set_joint_target(swept.path, swept.drive.target_position if swept.drive else low)
         return record
 
     def _row(self, record: PairRecord) -> JointRow:
         follower, reference, mimic, thresholds = record.follower, record.reference, record.mimic, record.thresholds
-        ref_lower, ref_upper = judged_limits(reference)
+        # the reference's whole range: its limits, or where its chain takes it over the swept joint's limits
+        whole = judged_limits(record.swept)
+        ref_lower, ref_upper = chain_image(record.chain, whole) if record.chain else whole
         slope = mimic.slope
-        commanded = record.sweep[1] - record.sweep[0]
+        commanded = thresholds.reference_range[1] - thresholds.reference_range[0]
         refs = [r for r in record.references if math.isfinite(r)]
         ref_span = (max(refs) - min(refs)) if refs else 0.0
         measured_slope = fitted_slope(record.references, record.followers)
@@ -189,11 +240,12 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
                     "coupling held it)") if blocked and not record.exploded else ""
             findings.append((Code.LIMITS_INCOMPATIBLE.value,
                              f"coupling leaves the follower's limits: over {reference.name}'s range "
-                             f"[{jv(reference, reference.lower)}, {jv(reference, reference.upper)}] it drives {follower.name} "
+                             f"[{jv(reference, ref_lower)}, {jv(reference, ref_upper)}]{self._through(record)} it drives "
+                             f"{follower.name} "
                              f"over [{jv(follower, image_low)}, {jv(follower, image_high)}], its limits are "
                              f"[{jv(follower, follower.lower)}, {jv(follower, follower.upper)}]{held}"))
         if record.exploded:
-            findings.append((DrivenCode.EXPLODED.value, "simulation exploded (NaN or bounding box > ratio x baseline)"))
+            findings.append((DrivenCode.EXPLODED.value, EXPLODED_WORDS))
         elif blocked and overrun > 0:
             pass  # the limits explain the blocked reference
         elif blocked:
@@ -217,6 +269,11 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
                             measured_slope="", slope_error="", authored_slope="", gearing="", slope_tolerance="",
                             reference_sweep="rad" if reference.is_angular else "m"),
         )
+
+    @staticmethod
+    def _through(record: PairRecord) -> str:
+        """' (where the chain from joint_a takes it)' for a reference that is a follower itself, else ''."""
+        return f" (where its coupling to {record.swept.name} takes it)" if record.chain else ""
 
     @staticmethod
     def _coupling_findings(record: PairRecord, measured: float, rest_error: float) -> list[tuple[str, str]]:

@@ -22,7 +22,7 @@ from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
 from ..base import (
-    scenery_note,
+    EXPLODED_WORDS, scenery_note, explosion_watch,
     BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, jv, progress, row_units,
     settle, unit,
 )
@@ -74,7 +74,7 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
     def precheck(self, asset: "AssetModel", config: MultiJointCoordinationConfig) -> Precheck | None:
         """Coordination needs two joints that move on their own: with fewer the test does not concern the asset
         (NOT_APPLICABLE); with enough joints of which fewer than two are driven it applies and cannot run (SKIP)."""
-        movable = [j.name for j in asset.joints.values() if j.is_dof and j.enabled and j.mimic is None]
+        movable = [j.name for j in asset.joints.values() if j.is_dof and j.enabled and not j.is_mimic_follower]
         if len(movable) == 1:
             return Precheck(Status.NOT_APPLICABLE, f"one movable joint ({movable[0]}): nothing to coordinate",
                             code=Code.ONE_MOVABLE_JOINT)
@@ -93,7 +93,7 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
                                     "coordinate", code=Code.TOO_FEW_JOINTS)
             return
         yield from settle(ctx, cfg.settle_seconds)
-        watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
+        watch = explosion_watch(ctx)  # the reach bound: a flat box opening its flaps is no explosion
         tracks = [JointTrack(j, ctx.dof_index(j.path), cfg.thresholds_for(j)) for j in selection.tested]
         series = SeriesRecorder(ctx)
         exploded = False
@@ -160,7 +160,7 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
         worst = max(track.errors, default=math.inf)
         findings: list[tuple[str, str]] = []
         if exploded:
-            findings.append((DrivenCode.EXPLODED.value, "simulation exploded (NaN or bounding box > ratio x baseline)"))
+            findings.append((DrivenCode.EXPLODED.value, EXPLODED_WORDS))
         elif track.follow and min(track.follow) < DEAD_DRIVE_FRACTION:
             i = track.follow.index(min(track.follow))
             move = track.moves[i]

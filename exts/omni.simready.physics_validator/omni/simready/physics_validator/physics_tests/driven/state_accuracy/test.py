@@ -20,7 +20,7 @@ from ....core.results import JointRow
 from ....core.scene import SceneSpec
 from ....core.status import Status
 from ..base import (
-    scenery_note,
+    EXPLODED_WORDS, scenery_note, explosion_watch,
     BBOX_CHECK_EVERY, DEAD_DRIVE_FRACTION, DrivenJointTest, SeriesRecorder, dead_drive_story, jv, position_rate,
     progress, row_units, settle, unit,
 )
@@ -88,7 +88,7 @@ class StateAccuracyTest(DrivenJointTest[StateAccuracyConfig]):
             self.skip_nothing_to_test(ctx, selection, "no driven joint with limits to command")
             return
         yield from settle(ctx, cfg.settle_seconds)
-        watch = BoxWatch(ctx.bounds(), cfg.bbox_explode_ratio)
+        watch = explosion_watch(ctx)  # the reach bound: a flat box opening its flaps is no explosion
         series = SeriesRecorder(ctx)
         for joint in selection.tested:
             plan = JointPlan(cfg.thresholds_for(joint))
@@ -136,7 +136,7 @@ class StateAccuracyTest(DrivenJointTest[StateAccuracyConfig]):
         worst = max(errors, default=math.nan)
         findings: list[tuple[str, str]] = []
         if plan.exploded:
-            findings.append((DrivenCode.EXPLODED.value, "simulation exploded (NaN or bounding box > ratio x baseline)"))
+            findings.append((DrivenCode.EXPLODED.value, EXPLODED_WORDS))
         elif min(plan.follow, default=1.0) < DEAD_DRIVE_FRACTION:
             findings.append((DrivenCode.DEAD_DRIVE.value,
                              dead_drive_story(joint, max(min(plan.follow), 0.0) * plan.step, plan.step, "to a waypoint")))

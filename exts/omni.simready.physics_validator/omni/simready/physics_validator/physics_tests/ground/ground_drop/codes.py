@@ -14,4 +14,7 @@ class GroundDropCode(VerdictCode):
     HELD_UP_BY_SCENERY = "HELD_UP_BY_SCENERY"  # FAIL: never touched; static colliders of its own moved with it
     COLLISIONS_DISABLED = "COLLISIONS_DISABLED"  # FAIL: fell through or never touched, every collider disabled
     NOT_AT_REST = "NOT_AT_REST"  # FAIL: touched but kept moving past the deadline
-    KINEMATIC_BODY = "KINEMATIC_BODY"  # FAIL (before physics): a kinematic part does not fall with the rest
+    KINEMATIC_BODY = "KINEMATIC_BODY"  # FAIL (before stepping): a kinematic part does not fall with the rest
+    # FAIL (before stepping): a part the runtime builds static (rigidBodyEnabled = false) or leaves gravity off
+    # (physxRigidBody:disableGravity): it would hang where it is released
+    DOES_NOT_FALL = "DOES_NOT_FALL"

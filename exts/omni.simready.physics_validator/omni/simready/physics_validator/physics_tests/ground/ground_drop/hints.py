@@ -40,8 +40,16 @@ KINEMATIC = (
     "with a FixedJoint so the asset is judged as anchored."
 )
 
+DOES_NOT_FALL = (
+    "On each named part: remove physxRigidBody:disableGravity (gravity does not act on it, so it floats where it is "
+    "released), or set physics:rigidBodyEnabled = true (the runtime builds a disabled body static). A part that must "
+    "stay put is scenery: remove its RigidBodyAPI, or weld it to the world with a FixedJoint so the asset is judged as "
+    "anchored."
+)
+
 HINTS = HintTable({
     Code.KINEMATIC_BODY: (KINEMATIC,),
+    Code.DOES_NOT_FALL: (DOES_NOT_FALL,),
     Code.NEVER_TOUCHED: (NEVER_TOUCHED,),
     Code.HELD_UP_BY_SCENERY: (NEVER_TOUCHED, SCENERY),
     Code.PENETRATED: (PENETRATED,),

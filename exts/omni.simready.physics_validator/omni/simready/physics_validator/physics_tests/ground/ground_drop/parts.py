@@ -2,7 +2,8 @@
 
 A world anchor (a joint to the world) holds its body, and every body joined to that one, where it is authored; the
 other dynamic bodies are free and fall. A kinematic body is moved by animation, not physics: dropped, it would hang
-in the air beside the parts that fall, and the union of their bounds could hide it.
+in the air beside the parts that fall, and the union of their bounds could hide it; so would a part the runtime
+builds static (its rigid body disabled) or leaves gravity off.
 """
 
 from __future__ import annotations
@@ -38,3 +39,18 @@ def free_bodies(asset: "AssetModel") -> list[str]:
 
 def kinematic_bodies(asset: "AssetModel") -> list[str]:
     return [b.path for b in asset.bodies.values() if b.enabled and b.kinematic]
+
+
+def parts_that_do_not_fall(asset: "AssetModel") -> list[tuple[str, str]]:
+    """(body, why) for every rigid body no anchor holds that the runtime does not let fall: built static (its rigid body
+    disabled) or with gravity off. The asset model says it as the engine built it (core.runtime_model)."""
+    held = anchored_bodies(asset)
+    out = []
+    for body in asset.bodies.values():
+        if body.path in held or body.kinematic:
+            continue
+        if not body.enabled:
+            out.append((body.path, "built static (physics:rigidBodyEnabled = false)"))
+        elif not body.gravity:
+            out.append((body.path, "gravity does not act on it (physxRigidBody:disableGravity = true)"))
+    return out

@@ -4,7 +4,8 @@ The asset is dropped from 2x its collision-bounds height (drop_rule "3.2.0"; "sp
 least minimum_drop_distance above the touch band, onto a floor with restitution 0. Each frame the
 union of its collision-shape world AABBs is judged by `DropWatch` (touch, no sinking beyond its allowance, rest
 within 8 s of contact); the drop goes on for a short tail after the verdict when a video or the viewport shows it.
-A kinematic part fails before physics (it would hang where it is). An asset a world anchor holds is not dropped,
+A part that does not fall as the engine built it (kinematic, built static by rigidBodyEnabled = false, gravity off)
+fails before the first step (it would hang where it is). An asset a world anchor holds is not dropped,
 but its free parts are: released where they are authored, their own bounds judged (no sinking, rest), NOT_APPLICABLE
 only when no part is free.
 """
@@ -25,7 +26,7 @@ from .config import DROP_RULES, GroundDropConfig
 from .drop_watch import DropWatch
 from .fix_rules import FIX_RULES
 from .hints import HINTS
-from .parts import free_bodies, kinematic_bodies
+from .parts import free_bodies, kinematic_bodies, parts_that_do_not_fall
 from .view import VIEW
 
 if TYPE_CHECKING:
@@ -54,13 +55,6 @@ class GroundDropTest(PhysicsTest[GroundDropConfig]):
                 f"world-anchored: {names} holds the asset to the world, so it cannot fall by design",
                 metrics={"ground_drop_skipped": 1}, code=Code.WORLD_ANCHORED,
             )
-        kinematic = kinematic_bodies(asset)
-        if kinematic:
-            names = ", ".join(kinematic[:3]) + (f" (+{len(kinematic) - 3} more)" if len(kinematic) > 3 else "")
-            return Precheck(Status.FAIL, f"kinematic body {names} (physics:kinematicEnabled = true) does not fall: "
-                                         "dropped, it would hang where it is beside the parts that fall",
-                            HINTS.for_codes([Code.KINEMATIC_BODY]), metrics={"kinematic_bodies": len(kinematic)},
-                            code=Code.KINEMATIC_BODY)
         if not asset.bodies:
             return Precheck(Status.PRECHECK_FAILURE, "no prim has UsdPhysics.RigidBodyAPI",
                             HINTS.for_codes([Code.NO_RIGID_BODY]), code=Code.NO_RIGID_BODY)
@@ -82,6 +76,8 @@ class GroundDropTest(PhysicsTest[GroundDropConfig]):
 
     def run(self, ctx: TestContext[GroundDropConfig]) -> Iterator[None]:
         cfg = ctx.config
+        if self._hangs(ctx):
+            return
         scenery = ctx.asset.static_colliders
         if scenery:
             ctx.warn(
@@ -112,6 +108,26 @@ class GroundDropTest(PhysicsTest[GroundDropConfig]):
             ctx.metric(name, value)
         ctx.metric("ground_drop_passed", verdict.status == Status.PASS)
         ctx.finish(verdict.status, verdict.reason, code=verdict.code)
+
+    @staticmethod
+    def _hangs(ctx: TestContext[GroundDropConfig]) -> bool:
+        """A part that does not fall as the engine built the asset (kinematic, static, gravity off): FAIL before the
+        first step, naming it (dropped, it would hang where it is beside the parts that fall). True when decided."""
+        kinematic = kinematic_bodies(ctx.asset)
+        if kinematic:
+            names = listed(kinematic, 3)
+            ctx.metric("kinematic_bodies", len(kinematic))
+            ctx.finish(Status.FAIL, f"kinematic body {names} (physics:kinematicEnabled = true) does not fall: dropped, it "
+                                    "would hang where it is beside the parts that fall", code=Code.KINEMATIC_BODY)
+            return True
+        still = parts_that_do_not_fall(ctx.asset)
+        if still:
+            ctx.metric("parts_that_do_not_fall", len(still))
+            ctx.finish(Status.FAIL, f"{listed([f'{p} ({why})' for p, why in still], 3, '; ')} does not fall with the rest "
+                                    f"as the {ctx.engine.name} runtime builds it: dropped, it would hang where it is "
+                                    "released", code=Code.DOES_NOT_FALL)
+            return True
+        return False
 
     def _drop(self, ctx, watch: DropWatch, bounds) -> Iterator[None]:
         """Step until the verdict (then a tail for the video) or the time cap; record the plotted series."""

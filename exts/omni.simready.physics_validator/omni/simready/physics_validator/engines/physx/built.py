@@ -1,0 +1,112 @@
+"""What PhysX built from the wrapper stage, as the tests' facts (core.built_model.BuiltModel), read from the runtime.
+
+- articulations: PhysX's own (session `dofJointPath`, `isFixedBase`), each with its links in PhysX's link order, the
+  root link first (a tensor binding's `body_names` over the articulation: metadata only, no read, so nothing warms
+  PhysX up before the first step); leaf names are matched to the link prims the session lists. PhysX elects the root:
+  the body carrying ArticulationRootAPI, else a body a joint holds to the world, else the centre of the joint graph
+  (body0/body1 order plays no part: measured, a 7-body chain under an Xform root is rooted at its 4th body however its
+  joints are authored);
+- bodies: those PhysX simulates (session `mass` rows: a body with rigidBodyEnabled = false is not one), which of them
+  gravity acts on (`disableGravity`), where each starts (the binding snapshot at attach);
+- couplings: ovphysx has no read of its mimic constraints. The couplings are those its parser builds from what is
+  authored (PhysxMimicJointAPI and NewtonMimicAPI, the latter unless newton:mimicEnabled = false: measured), less
+  those its log rejects (a reference that is not a joint) and those whose follower and reference are not DOFs of one
+  articulation (ovphysx docs/simulation_setup/articulations.md); tests/engines/conformance checks each case by moving
+  the reference;
+- colliding shapes: ovphysx has no per-shape flag read either. A trigger (PhysxTriggerAPI) is built with
+  eSIMULATION_SHAPE cleared and a shape with collisionEnabled = false without it (docs/population/PhysxTriggerAPI.md,
+  PhysicsCollisionAPI.md): neither gets contacts; the conformance suite drops each on the ground.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...core.built_model import BuiltArticulation, BuiltModel
+from .session import read_columns
+
+if TYPE_CHECKING:
+    from ...core.asset_model import AssetModel
+    from .discovery import Built
+
+
+def built_articulations(runtime, physx, built: "Built") -> list[BuiltArticulation]:
+    """PhysX's articulations, each with its links root first."""
+    SOT = runtime.SimObjectType
+    link_paths = list(read_columns(physx, SOT.ARTICULATION_LINK, ["mass"]).get("mass", {}))
+    out = []
+    for prim, dofs in zip(built.articulations, built.art_dofs):
+        names = _link_names(runtime, physx, prim)
+        links = tuple(p for p in (_resolve(name, prim, link_paths) for name in names) if p is not None)
+        out.append(BuiltArticulation(prim=prim, root_link=links[0] if links else None, links=links, joints=tuple(dofs),
+                                     fixed_base=built.fixed_base.get(prim, False)))
+    return out
+
+
+def _link_names(runtime, physx, prim: str) -> list[str]:
+    """The articulation's link names in PhysX's order (the root first), from a binding's metadata."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # tensor bindings: deprecated since 0.6, kept in 0.7
+        binding = physx.create_tensor_binding(prim_paths=[prim], tensor_type=runtime.TensorType.ARTICULATION_LINK_POSE)
+    try:
+        return list(binding.body_names)
+    finally:
+        binding.destroy()
+
+
+def _resolve(name: str, prim: str, link_paths: list[str]) -> str | None:
+    """The link prim with leaf `name`: the one under the articulation's prim when several share the name."""
+    matches = [p for p in link_paths if p.rsplit("/", 1)[-1] == name]
+    if len(matches) > 1:
+        below = [p for p in matches if p.startswith(prim.rstrip("/") + "/")]
+        matches = below or matches
+    return matches[0] if matches else None
+
+
+def read_built_model(engine) -> BuiltModel:
+    """The facts of the loaded engine (module docstring)."""
+    built, runtime, physx, asset = engine.built, engine._runtime, engine._physx, engine._asset
+    SOT = runtime.SimObjectType
+    articulations = built_articulations(runtime, physx, built)
+    gravity_off: set[str] = set()
+    for sim_type in (SOT.RIGID_BODY, SOT.ARTICULATION_LINK):
+        column = read_columns(physx, sim_type, ["disableGravity"]).get("disableGravity", {})
+        gravity_off.update(p for p, v in column.items() if np.size(v) and float(np.ravel(v)[0]) != 0.0)
+    simulated = set(built.bodies)
+    wrapper = engine.wrapper
+    held = set(wrapper.pinned_bodies) if wrapper is not None else set()
+    kinematic = {p for p in simulated if asset.bodies[p].kinematic} | (set(wrapper.held_free if wrapper else ()) & simulated)
+    dynamic = simulated - kinematic
+    couplings, rejected = _couplings(asset, built, engine.warnings)
+    colliding = frozenset(c.path for c in asset.colliders.values() if c.collision_enabled and not c.trigger)
+    pos, quat = engine._frame.poses_to_si(built.state_io.snapshot["pose"][:, :3], built.state_io.snapshot["pose"][:, 3:7]) \
+        if built.bodies else (np.zeros((0, 3)), np.zeros((0, 4)))
+    return BuiltModel(
+        engine=engine.name, articulations=articulations, couplings=couplings, colliding=colliding,
+        dynamic=frozenset(dynamic), kinematic=frozenset(kinematic), no_gravity=frozenset(gravity_off & dynamic),
+        poses={p: (pos[i].copy(), quat[i].copy()) for i, p in enumerate(built.bodies)}, rejected=rejected,
+        pinned=tuple(sorted(held)),
+    )
+
+
+def _couplings(asset: "AssetModel", built: "Built", logged: list[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """(follower -> reference for the couplings PhysX builds, follower -> why for the authored ones it does not)."""
+    where = {d.path: d.art for d in built.dofs}
+    couplings: dict[str, str] = {}
+    rejected: dict[str, str] = {}
+    for joint in asset.joints.values():
+        reference = joint.mimic_reference
+        if reference is None or joint.mimic is None or not joint.mimic.enabled:
+            continue
+        record = next((w for w in logged if "MimicJoint" in w and f" {joint.path} " in f" {w} "), None)
+        if record is not None:
+            rejected[joint.path] = record.removeprefix("ovphysx error: ")
+        elif where.get(joint.path, -1) < 0 or where.get(joint.path) != where.get(reference, -2):
+            rejected[joint.path] = (f"{joint.name} and its reference {reference.rsplit('/', 1)[-1]} are not degrees of "
+                                    "freedom of one articulation, and PhysX couples only those")
+        else:
+            couplings[joint.path] = reference
+    return couplings, rejected
