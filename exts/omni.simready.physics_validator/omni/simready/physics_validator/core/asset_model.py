@@ -178,6 +178,9 @@ class JointInfo:
     axis: str = "X"  # revolute / prismatic axis in the joint frame
     lower: float | None = None  # SI; None when unlimited
     upper: float | None = None
+    # a limit authored on one side only (the other +-inf): (lower, upper) with the open side infinite. UsdPhysics reads
+    # no limit (lower/upper stay None: no range for the tests); PhysX locks such a joint, Newton limits that side
+    one_sided: tuple[float, float] | None = None
     drive: DriveInfo | None = None
     d6_limits: dict[str, LimitInfo] = field(default_factory=dict)  # rotX..transZ, D6 / spherical
     d6_drives: dict[str, DriveInfo] = field(default_factory=dict)
@@ -270,6 +273,8 @@ class ArticulationInfo:
     joints: list[str] = field(default_factory=list)
     fixed_base: bool = False  # a joint ties the tree to the world
     base_body: str | None = None
+    # physxArticulation:solverPositionIterationCount / solverVelocityIterationCount as authored on the root (None: not)
+    solver_iterations: tuple[int | None, int | None] = (None, None)
 
 
 @dataclass

@@ -12,9 +12,14 @@ from __future__ import annotations
 import copy
 import dataclasses
 
+from typing import TYPE_CHECKING
+
 from .asset_model import ArticulationInfo, AssetModel
 from .built_model import BuiltArticulation, BuiltModel, from_asset
 from .results import ReadbackEntry
+
+if TYPE_CHECKING:
+    from .scene import SceneSpec
 
 
 def adopt(asset: AssetModel, built: BuiltModel) -> AssetModel:
@@ -144,3 +149,21 @@ def _feels(model: BuiltModel) -> frozenset[str] | None:
 
 def _name(path: str | None) -> str:
     return (path or "?").rsplit("/", 1)[-1]
+
+
+def solver_entries(asset: AssetModel, scene: "SceneSpec") -> list[ReadbackEntry]:
+    """Each articulation whose authored solver iteration counts the test scene replaces (flag `differs`): every engine
+    runs every articulation at the scene's counts (16 position / 1 velocity), so that verdicts do not depend on an
+    author's solver tuning (docs/engine-divergences.md I2); Isaac Sim would run the authored ones."""
+    entries = []
+    for art in asset.articulations:
+        for name, authored, used in (("solver_position_iterations", art.solver_iterations[0],
+                                      scene.solver_position_iterations),
+                                     ("solver_velocity_iterations", art.solver_iterations[1],
+                                      scene.solver_velocity_iterations)):
+            if authored is not None and authored != used:
+                entries.append(ReadbackEntry(
+                    body=art.root, property=name, authored=authored, runtime=used, flag="differs",
+                    note=f"the tests run every articulation at {scene.solver_position_iterations} position / "
+                         f"{scene.solver_velocity_iterations} velocity iterations; Isaac Sim runs the authored {authored}"))
+    return entries

@@ -157,7 +157,7 @@ class AssetRun:
                     raise
                 # once per asset, after a verdict, from a test that loaded the asset as authored
                 if self.result.runtime_readback is None and ready(session.result, session.ctx.scene):
-                    self.result.runtime_readback = read_back(engine, self.asset)
+                    self.result.runtime_readback = read_back(engine, self.asset, session.ctx.scene)
                     if self.result.runtime_readback is not None and self.hooks.readback:
                         self.hooks.readback(self.result.runtime_readback)
                 self._ended(_close_test(session, engine, recording, test_dir))

@@ -15,7 +15,7 @@ import time
 
 from ..core.asset_model import AssetModel
 from ..core.readback import compare
-from ..core.runtime_model import disagreements
+from ..core.runtime_model import disagreements, solver_entries
 from ..core.results import RuntimeReadback, TestResult
 from ..core.scene import SceneSpec
 from ..core.status import Status
@@ -29,8 +29,9 @@ def ready(result: TestResult, scene: SceneSpec | None) -> bool:
             and scene is not None and not scene.drive_overrides)
 
 
-def read_back(engine, asset: AssetModel) -> RuntimeReadback | None:
-    """The readback block, or None when the engine cannot say what its runtime parsed."""
+def read_back(engine, asset: AssetModel, scene: SceneSpec | None = None) -> RuntimeReadback | None:
+    """The readback block, or None when the engine cannot say what its runtime parsed. `scene`: the test's, whose
+    solver iteration counts replace the authored ones (listed beside the runtime's values)."""
     if not engine.capabilities().reads_runtime_values:
         return None
     started = time.perf_counter()
@@ -39,6 +40,7 @@ def read_back(engine, asset: AssetModel) -> RuntimeReadback | None:
         entries = compare(asset, values)
         if engine.capabilities().reads_built_model:  # what it built otherwise than the USD reads (core.runtime_model)
             entries = disagreements(asset, engine.built_model()) + entries
+        entries = solver_entries(asset, scene or SceneSpec()) + entries
     except Exception as exc:  # noqa: BLE001 - a failed read is reported, it never costs a verdict
         return RuntimeReadback(engine=engine.name, error=f"{type(exc).__name__}: {exc}",
                                seconds=round(time.perf_counter() - started, 4))
@@ -59,7 +61,7 @@ def read_back_alone(make_engine, asset: AssetModel) -> RuntimeReadback | None:
     try:
         engine.load(asset, SceneSpec())
         engine.step()
-        block = read_back(engine, asset)
+        block = read_back(engine, asset, SceneSpec())
     except Exception as exc:  # noqa: BLE001
         block = RuntimeReadback(engine=engine.name, error=f"{type(exc).__name__}: {exc}")
     finally:

@@ -24,7 +24,12 @@ def read_articulation(ctx: ReadContext, path, desc) -> None:
     candidates += [b for j in joints for b in (model.joints[j].body0, model.joints[j].body1) if b]
     candidates.append(root)
     bodies = list(dict.fromkeys(b for b in candidates if b and b in model.bodies))
-    info = ArticulationInfo(root=root, bodies=bodies, joints=joints)
+    prim = ctx.stage.GetPrimAtPath(path)
+    counts = (authored(prim, "physxArticulation:solverPositionIterationCount"),
+              authored(prim, "physxArticulation:solverVelocityIterationCount"))
+    info = ArticulationInfo(root=root, bodies=bodies, joints=joints,
+                            solver_iterations=(None if counts[0] is None else int(counts[0]),
+                                               None if counts[1] is None else int(counts[1])))
     for body in bodies:
         model.bodies[body].articulation = root
     for jpath in joints:

@@ -77,6 +77,10 @@ def _read_single_axis(ctx: ReadContext, prim, desc, joint: JointInfo) -> None:
     if limit.enabled and finite([limit.lower, limit.upper]) and abs(limit.lower) < 1e30 and abs(limit.upper) < 1e30:
         joint.lower = joint_value(ctx, limit.lower, angular)
         joint.upper = joint_value(ctx, limit.upper, angular)
+    elif sum(finite(v) and abs(float(v)) < 1e30 for v in (limit.lower, limit.upper)) == 1:
+        side = [joint_value(ctx, v, angular) if finite(v) and abs(float(v)) < 1e30 else math.copysign(math.inf, float(v))
+                for v in (limit.lower, limit.upper)]
+        joint.one_sided = (side[0], side[1])
     drive = desc.drive
     if drive.enabled:
         joint.drive = _drive(ctx, "angular" if angular else "linear", drive, angular, joint.path)

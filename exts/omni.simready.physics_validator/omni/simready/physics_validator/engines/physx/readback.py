@@ -43,6 +43,12 @@ DOF_TENSORS = ("ARTICULATION_DOF_STIFFNESS", "ARTICULATION_DOF_DAMPING", "ARTICU
 BODY_TENSORS = ("RIGID_BODY_MASS", "RIGID_BODY_INERTIA", "RIGID_BODY_COM_POSE", "RIGID_BODY_SHAPE_FRICTION_AND_RESTITUTION",
                 "RIGID_BODY_CONTACT_OFFSET", "RIGID_BODY_REST_OFFSET")
 OUTSIDE = "outside any articulation: the runtime's tensor API has no row for it"
+# A limit authored on one side, the other at +-inf (UsdPhysics: no limit): PhysX 5.12 refuses the pair ("Invalid limit
+# parameters; lowLimit must be <= highLimit", in its log) and holds the joint at [0, 0] (measured; with the open side a
+# large finite value, 1e30, it limits that one side)
+ONE_SIDED = ("limited on one side only: PhysX refuses a limit with an infinite side and holds the joint locked at 0 "
+             "(runtime log: 'Invalid limit parameters'); author the open side as a large finite value (1e30) for a "
+             "one-sided limit, or both limits")
 
 
 def read_runtime_values(engine) -> RuntimeValues:
@@ -59,6 +65,9 @@ def read_runtime_values(engine) -> RuntimeValues:
     for d in built.dofs:
         if d.art >= 0:
             values.joints[d.path] = _dof_values(raw, d, frame)
+            if engine._asset.joints[d.path].one_sided is not None:
+                for prop in ("lower", "upper"):
+                    values.notes[(d.path, prop)] = ONE_SIDED
             continue
         values.joints[d.path] = {**{p: math.nan for p in READS}, "max_velocity": math.inf}  # no cap outside articulations
         values.unreadable[d.path] = OUTSIDE

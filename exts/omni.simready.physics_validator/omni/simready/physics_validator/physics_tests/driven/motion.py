@@ -135,10 +135,12 @@ def far_target(current: float, lower: float | None, upper: float | None, velocit
     """A position target the joint can only reach quickly by exceeding its velocity limit.
 
     With both limits: the opposite end of the range, `margin_ratio` inside it (anchor rule).
-    Without: far enough that the capped joint is still moving when the window ends.
+    Without: far enough that the capped joint is still moving when the window ends, away from a limit authored on one
+    side only (`JointInfo.one_sided`: an upper limit alone sends it down).
     """
     if lower is not None and upper is not None and math.isfinite(lower) and math.isfinite(upper) and upper > lower:
         span = upper - lower
         middle = (lower + upper) / 2 + 1e-9 * span  # a start on the middle (within noise) goes to the upper end
         return upper - margin_ratio * span if current <= middle else lower + margin_ratio * span
-    return current + 2.0 * velocity_limit * duration
+    only_upper = upper is not None and math.isfinite(upper) and not (lower is not None and math.isfinite(lower))
+    return current + (-1.0 if only_upper else 1.0) * 2.0 * velocity_limit * duration

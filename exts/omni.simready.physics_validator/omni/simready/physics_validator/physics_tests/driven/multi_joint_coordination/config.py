@@ -11,7 +11,10 @@ from pydantic import Field
 
 from ....core.setting_units import unit
 from ..base import DrivenJointConfig
+from ..motion import PEAK_SPEED_FACTOR
 from ..tracking import capped_tolerance, coordination_range, home_position, range_target
+
+SMOOTHSTEP_PEAK = PEAK_SPEED_FACTOR["smoothstep"]  # a smoothstep ramp's peak speed over its mean speed
 
 if TYPE_CHECKING:
     from ....core.asset_model import JointInfo
@@ -55,6 +58,15 @@ class MultiJointCoordinationConfig(DrivenJointConfig):
     range_tolerance_fraction: float = Field(0.05, gt=0, lt=1, description="The tolerance is also at most this fraction of "
                                                                           "the joint's range.",
                                             json_schema_extra=unit("fraction"))
+
+    def timing(self, moves: "list[tuple[float, float | None]]") -> tuple[float, float]:
+        """(ramp, window) of one iteration in s, for each joint's (move, velocity cap): the targets ramp (smoothstep)
+        over motion_seconds, longer when a cap would hold a joint back (the ramp's peak speed, 1.5 x move / ramp, above
+        the cap), so that no joint is asked to outrun its cap; the window keeps the time it gives after the ramp
+        (max_settling_seconds - motion_seconds). Uncapped: (motion_seconds, max_settling_seconds), as NVIDIA's 8 s."""
+        needed = [SMOOTHSTEP_PEAK * abs(move) / cap for move, cap in moves if cap is not None and 0 < cap < math.inf]
+        ramp = max([self.motion_seconds, *needed])
+        return ramp, max(self.max_settling_seconds, ramp + self.max_settling_seconds - self.motion_seconds)
 
     def factor(self, iteration: int) -> float:
         """The target fraction of iteration `iteration` (0-based; the list is cycled, the middle without one)."""

@@ -49,6 +49,7 @@ class JointTrack:
     joint: "JointInfo"
     index: int
     thresholds: CoordinationThresholds
+    cap: float | None = None  # the velocity cap the engine enforces (else the authored one), rad/s or m/s
     errors: list[float] = field(default_factory=list)
     follow: list[float] = field(default_factory=list)  # fraction of each commanded move covered (1 when there was none)
     moves: list[float] = field(default_factory=list)  # each iteration's commanded move (signed)
@@ -94,7 +95,7 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
             return
         yield from settle(ctx, cfg.settle_seconds)
         watch = explosion_watch(ctx)  # the reach bound: a flat box opening its flaps is no explosion
-        tracks = [JointTrack(j, ctx.dof_index(j.path), cfg.thresholds_for(j)) for j in selection.tested]
+        tracks = [JointTrack(j, ctx.dof_index(j.path), cfg.thresholds_for(j), self._cap(ctx, j)) for j in selection.tested]
         series = SeriesRecorder(ctx)
         exploded = False
         for iteration in range(cfg.num_iterations):
@@ -116,8 +117,12 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
         begin = [float(starts[t.index]) for t in tracks]
         best = [0.0] * len(tracks)
         entered: list[float | None] = [None] * len(tracks)
-        ramp_frames = max(1, int(round(cfg.motion_seconds / ctx.dt)))
-        window = max(ramp_frames, int(round(cfg.max_settling_seconds / ctx.dt)))
+        ramp_seconds, window_seconds = cfg.timing([(goals[k] - begin[k], t.cap) for k, t in enumerate(tracks)])
+        if window_seconds > cfg.max_settling_seconds:  # stretched for a velocity cap: said, as the window it judged by
+            ctx.metric("stretched_window", max(window_seconds, float(ctx.result.metrics.get("stretched_window") or 0.0)),
+                       unit="s")
+        ramp_frames = max(1, int(round(ramp_seconds / ctx.dt)))
+        window = max(ramp_frames, int(round(window_seconds / ctx.dt)))
         hold = max(1, int(round(cfg.hold_seconds / ctx.dt)))
         t0, in_band_all = ctx.time, 0
         for frame in range(window):
@@ -154,6 +159,12 @@ class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
             settled = entered[k]
             track.settle_times.append(settled if settled is not None else math.nan)
         return False
+
+    @staticmethod
+    def _cap(ctx: Ctx, joint: "JointInfo") -> float | None:
+        """The velocity cap that slows the joint: what the engine enforces, or the authored one when it cannot say."""
+        enforced = ctx.enforced_velocity_limit(joint.path)
+        return enforced if enforced is not None else joint.velocity_limit
 
     def _row(self, track: JointTrack, exploded: bool, cfg: MultiJointCoordinationConfig) -> JointRow:
         joint = track.joint

@@ -99,8 +99,8 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
             home = float(ctx.joint_positions()[idx])
             for _ in range(2 if limited else 1):  # far end; then end to end when the cap was not pressed
                 start = float(ctx.joint_positions()[idx])
-                target = far_target(start, joint.lower, joint.upper, limit, cfg.test_duration_seconds,
-                                    cfg.target_margin_ratio)
+                lower, upper = joint.limits or joint.one_sided or (None, None)
+                target = far_target(start, lower, upper, limit, cfg.test_duration_seconds, cfg.target_margin_ratio)
                 moves.append(target)
                 travels.append(abs(target - start))
                 follow, exploded = yield from self._move(ctx, joint, idx, start, target, frames, peak, watch, series)
