@@ -8,7 +8,7 @@
 - couplings: `joint_mimic_joint` / `joint_mimic_coeffs` (mapping.restore_mimics sets them as the asset authors them,
   unless newton:mimicEnabled is false);
 - colliding shapes: `shape_flags & COLLIDE_SHAPES` (Newton 1.8 has no trigger shapes: it imports a PhysxTriggerAPI
-  collider as an ordinary one, which touches);
+  collider as an ordinary one; mapping.silence_triggers clears its flag, as PhysX builds it);
 - bodies: `body_flags` (dynamic or kinematic; Newton imports a body with rigidBodyEnabled = false as a dynamic body);
   gravity acts on every dynamic body (Newton 1.8 has no per-body switch: physxRigidBody:disableGravity is not read);
   the start poses from the state at load.

@@ -189,3 +189,19 @@ def apply_drive_overrides(model, dofs: list[Dof], spec) -> None:
         getattr(model, name).assign(values)
     if mode is not None:
         model.joint_target_mode.assign(mode)
+
+
+def silence_triggers(builder, asset: AssetModel, warn) -> None:
+    """A PhysxTriggerAPI collider gets no contacts, as PhysX builds it (eSIMULATION_SHAPE cleared): Newton 1.8 has no
+    trigger shapes and imported it as an ordinary collider, so a tote's trigger zone 5 cm larger than the tote held it
+    up, and started inside a ramp placed for the tote. On the builder, before anything is placed by its shapes."""
+    triggers = {c.path for c in asset.colliders.values() if c.trigger}
+    if not triggers:
+        return
+    collide = int(newton.ShapeFlags.COLLIDE_SHAPES) | int(newton.ShapeFlags.COLLIDE_PARTICLES)
+    silenced = [s for s, label in enumerate(builder.shape_label) if str(label) in triggers]
+    for s in silenced:
+        builder.shape_flags[s] = int(builder.shape_flags[s]) & ~collide
+    if silenced:
+        warn(f"{len(silenced)} trigger collider(s) (PhysxTriggerAPI) built without contacts, as PhysX builds them "
+             "(Newton has no trigger shapes)")

@@ -18,6 +18,7 @@ from .bounds import ShapeBounds, builder_aabb
 from .importer import articulate_loose_joints, import_usd, source_of
 from .mapping import (
     Dof, apply_drive_overrides, apply_si_joint_units, apply_velocity_limits, map_bodies, map_dofs, restore_mimics,
+    silence_triggers,
 )
 from .runtime import import_newton
 
@@ -66,9 +67,11 @@ class NewtonScene:
 def build_scene(asset: AssetModel, spec: SceneSpec, warn) -> NewtonScene:
     source = source_of(asset, warn)
     builder, result = import_usd(source, spec)
+    silence_triggers(builder, asset, lambda _note: None)
     shift = _placement_shift(builder, spec, asset)
     if any(abs(v) > 1e-9 for v in shift):
         builder, result = import_usd(source, spec, wp.transform(shift, wp.quat_identity()))
+    silence_triggers(builder, asset, warn)
     articulate_loose_joints(builder, asset, warn)
     restore_mimics(builder, result, asset, warn)
     ground_shape = -1

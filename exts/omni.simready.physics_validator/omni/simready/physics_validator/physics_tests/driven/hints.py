@@ -40,7 +40,9 @@ STATIC_OFFSET = (
     "remove a static offset. `simready-physics fix` sizes these from the measured load and proves them."
 )
 EXPLODED = (
-    "The simulation exploded: check that the articulation is rooted correctly, that every body has a valid mass and "
+    "The simulation exploded: check that the articulation is rooted where the robot is held (the runtime readback's "
+    "articulation_root says which link the runtime roots it at; ArticulationRootAPI on the base link names it), that "
+    "every body has a valid mass and "
     "inertia and that the joint limits are physically possible. `simready-physics fix` does not change masses."
 )
 
