@@ -62,8 +62,9 @@ class DrivenJointTest(PhysicsTest[DrivenConfigT]):
     require_position_control = True  # velocity drives are left out (velocity_limit drives them by velocity)
     # runtime-readback properties whose runtime value can decide a driven verdict (core/readback_links.py): the drive,
     # and the joint friction that can hold it off (an armature's effect depends on the link inertia: not linked)
-    readback = {f"joint:{p}": None for p in ("stiffness", "damping", "max_force", "static_friction", "dynamic_friction",
-                                            "viscous_friction")}
+    readback = {**{f"joint:{p}": None for p in ("stiffness", "damping", "max_force", "static_friction", "dynamic_friction",
+                                               "viscous_friction")},
+                "body:articulation_root": None}  # the link the runtime roots the articulation at: the one the tests hold
 
     def precheck(self, asset: "AssetModel", config: DrivenConfigT):
         return articulation_precheck(asset)

@@ -44,7 +44,8 @@ class GroundDropTest(PhysicsTest[GroundDropConfig]):
     view = VIEW
     fix_rules = FIX_RULES
     readback = {f"body:{p}": None for p in ("mass", "inertia", "com", "static_friction", "dynamic_friction", "restitution",
-                                           "contact_offset", "rest_offset")}  # what the runtime read (readback.md)
+                                           "contact_offset", "rest_offset", "dynamic", "gravity", "collides")}
+    # what the runtime read and built (readback.md)
 
     def precheck(self, asset, config: GroundDropConfig) -> Precheck | None:
         anchors = asset.world_anchors

@@ -39,6 +39,7 @@ class SlopeDropTest(PhysicsTest[SlopeDropConfig]):
     hints = HINTS
     view = VIEW
     fix_rules = FIX_RULES
+    readback = {"body:collides": None, "body:dynamic": None, "body:gravity": None}  # what the runtime built (readback.md)
 
     def precheck(self, asset, config: SlopeDropConfig) -> Precheck | None:
         anchors = asset.world_anchors
