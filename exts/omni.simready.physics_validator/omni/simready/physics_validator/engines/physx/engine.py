@@ -29,7 +29,7 @@ from ...core.geometry import quats_to_matrices
 from ...core.units import StageFrame
 from ..base import EngineBase, EngineCapabilities, EngineError
 from .attachments import Attachment, make_room, register, unregister
-from .built import built_articulations, read_built_model
+from .built import built_articulations, elected_cache, read_built_model
 from .discovery import Built, discover
 from .fastpath import Stepper
 from .reads import StateIO
@@ -98,9 +98,8 @@ class OvPhysxEngine(EngineBase):
 
     def describe(self) -> dict:
         version = ovphysx_version() or "not installed"
-        return {"name": self.name, "version": self.version,
-                "components": {"ovphysx": version, "PhysX": physx_sdk_version(version)},
-                "settings": {"physx.target": self.target}}
+        return {"name": self.name, "version": self.version, "settings": {"physx.target": self.target},
+                "components": {"ovphysx": version, "PhysX": physx_sdk_version(version)}}
 
     # -- warnings: the runtime's log joins them whenever they are read --------------------------------
     @property
@@ -234,8 +233,7 @@ class OvPhysxEngine(EngineBase):
             self._detach()
             self._attach(author_wrapper(asset, spec, self._tmp, self.target, extra + miss, built))
             self._warn(miss_note(missed, miss))
-        assert self.wrapper is not None  # set by _attach()
-        for note in self.wrapper.warnings:
+        for note in self.wrapper.warnings if self.wrapper is not None else ():
             self._warn(note)
         self._targets = self._initial_target_values()
 
@@ -245,17 +243,19 @@ class OvPhysxEngine(EngineBase):
         return "; ".join([super()._build_error_detail(exc), *errors[-3:]])
 
     def _elected(self, extra_lift: float):
-        """pin_base: the articulations PhysX builds from the asset as authored (no pin, which would win the election),
-        each with the root link the pin then holds (engines.pins)."""
+        """pin_base: PhysX's articulations of the asset as authored (no pin: it would win the election), with the root
+        links the pins hold (engines.pins); one light attach per asset model and process (built.elected_cache)."""
         assert self._asset is not None and self._spec is not None and self._tmp is not None  # set by load(), _build()
-        self._attach(author_wrapper(self._asset, dataclasses.replace(self._spec, pin_base=False), self._tmp, self.target,
-                                    extra_lift))
+        if (cached := elected_cache.get(self._asset)) is not None:
+            return cached
+        unpinned = dataclasses.replace(self._spec, pin_base=False)
+        self._attach(author_wrapper(self._asset, unpinned, self._tmp, self.target, extra_lift), discover=False)
         try:
-            return built_articulations(self._runtime, self._physx, self.built)
+            return elected_cache.put(self._asset, built_articulations(self._runtime, self._physx, self._stage))
         finally:
             self._detach()
 
-    def _attach(self, wrapper) -> None:
+    def _attach(self, wrapper, discover: bool = True) -> None:
         runtime = self._runtime
         assert runtime is not None  # set by _build()
         self.wrapper = wrapper
@@ -271,7 +271,8 @@ class OvPhysxEngine(EngineBase):
         self._log = capture_log(runtime)
         # NO warmup(): see reads.py (a ≈1 ns step blows up joints authored outside their limits)
         self._physx.wait_task(self._physx.attach_ovstage(self._stage, read_ordinal=1))
-        self._discover()
+        if discover:
+            self._discover()
 
     def _discover(self) -> None:
         assert self._asset is not None and self.wrapper is not None and self._attachment is not None  # _attach()
@@ -447,4 +448,3 @@ class OvPhysxEngine(EngineBase):
         com = {p: pos[self.built.body_row[p]] + rot[self.built.body_row[p]] @ self.built.com_local[r]
                for p, r in self.built.wrench_row.items()}
         return com, {p: (linear[i], angular[i]) for i, p in enumerate(self.built.bodies)}
-
