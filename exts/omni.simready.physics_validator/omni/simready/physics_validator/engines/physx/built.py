@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 import weakref
 from typing import TYPE_CHECKING
@@ -126,7 +127,8 @@ def _couplings(asset: "AssetModel", built: "Built", logged: list[str]) -> tuple[
         reference = joint.mimic_reference
         if reference is None or joint.mimic is None or not joint.mimic.enabled:
             continue
-        record = next((w for w in logged if "MimicJoint" in w and f" {joint.path} " in f" {w} "), None)
+        named = re.compile(re.escape(joint.path) + r"(?![\w/])")  # the follower's path, not a longer one's prefix
+        record = next((w for w in logged if "MimicJoint" in w and named.search(w)), None)
         if record is not None:
             rejected[joint.path] = record.removeprefix("ovphysx error: ")
         elif where.get(joint.path, -1) < 0 or where.get(joint.path) != where.get(reference, -2):
