@@ -109,13 +109,13 @@ def disagreements(asset: AssetModel, built: BuiltModel) -> list[ReadbackEntry]:
         inside = joint.articulation is not None and not joint.exclude_from_articulation
         if built.articulations and inside and joint.path not in built_joints:
             entries.append(ReadbackEntry(joint=joint.path, property="articulation", authored=joint.articulation or "",
-                                         runtime="", flag="differs",
+                                         runtime="none", flag="differs",
                                          note=f"{engine} simulates it outside any articulation (a maximal joint)"))
     if built.couplings is not None:
         for path, reference in (usd.couplings or {}).items():
             if built.couplings.get(path) != reference:
                 why = built.rejected.get(path) or f"{engine} does not build it"
-                entries.append(ReadbackEntry(joint=path, property="mimic", authored=reference, runtime="", flag="ignored",
+                entries.append(ReadbackEntry(joint=path, property="mimic", authored=reference, runtime="none", flag="ignored",
                                              note=f"the coupling to {_name(reference)} does not act: {why}"))
     if built.colliding is not None and usd.colliding is not None:
         for path in sorted(usd.colliding ^ built.colliding):
