@@ -45,6 +45,9 @@ FIX = {
     # what the runtime built otherwise than the USD reads (core.runtime_model)
     ("articulation_root", "differs"): "apply UsdPhysics.ArticulationRootAPI to the link that holds the robot (or weld it "
                                       "to the world with a fixed joint): the runtime then roots the articulation there",
+    ("articulation_root", "ignored"): "make the articulation one the runtime builds: no kinematic or static body among its "
+                                      "links, no closed loop without excludeFromArticulation (the runtime log names the "
+                                      "cause)",
     ("articulation", "differs"): "put the joint's two bodies in one articulation (or set excludeFromArticulation where a "
                                  "joint closes a loop on purpose)",
     ("mimic", "ignored"): "point the coupling's reference at a revolute or prismatic joint of the follower's articulation, "
