@@ -34,7 +34,7 @@ def test_list_tests_shows_names_versions_and_defaults(capsys):
     assert main(["list-tests"]) == 0
     out = capsys.readouterr().out
     version = default_registry().get("ground_drop").version
-    assert f"ground_drop {version}" in out and "FET003_BASE_PHYSX" in out and "rest_tolerance_m=0.02 m" in out
+    assert f"ground_drop {version}" in out and "FET_003_PHYSX" in out and "rest_tolerance_m=0.02 m" in out
 
 
 def test_validate_writes_json_and_junit_and_exits_by_verdict(tmp_path):

@@ -1,4 +1,5 @@
-"""The ramp's geometry (core.ramp) and selecting tests by feature family (--tests FET022)."""
+"""The ramp's geometry (core.ramp) and selecting tests by feature family (--tests FET022), feature IDs as tier-core 2026.8 names
+them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import math
 import numpy as np
 import pytest
 
+from omni.simready.physics_validator.core.feature_ids import feature_for_engine, is_legacy
 from omni.simready.physics_validator.core.plugin import UnknownTestError
+from omni.simready.physics_validator.core.results import TestResult
+from omni.simready.physics_validator.core.status import Status
 from omni.simready.physics_validator.core.ramp import RampSpec, placement_on, ramp_for
 from omni.simready.physics_validator.physics_tests import default_registry
 
@@ -40,5 +44,24 @@ def test_tests_are_selected_by_feature_family():
     assert [t.name for t in registry.select(["FET004"])] == ["joint_movement"]
     assert {t.name for t in registry.select(["FET_003"])} == {"ground_drop", "slope_drop"}
     assert [t.name for t in registry.select(["slope_drop", "FET003"])] == ["slope_drop", "ground_drop"]
-    with pytest.raises(UnknownTestError, match="feature families: FET003, FET004, FET022"):
+    with pytest.raises(UnknownTestError, match="feature families: FET_003, FET_004, FET_022"):
         registry.select(["FET999"])
+
+
+def test_features_carry_tier_core_2026_8_names_and_old_names_are_read_with_a_notice():
+    """Every built-in declares the new IDs only; an old ID selects what its new one does, and says so."""
+    registry = default_registry()
+    declared = {f for _name, test in registry.items() for f in test.features}
+    assert declared and all(f.startswith("FET_") for f in declared), declared
+    assert not any(is_legacy(f) for f in declared)
+    new = [t.name for t in registry.select(["FET_022_PHYSX"])]
+    assert [t.name for t in registry.select(["FET022_DRIVEN_JOINTS_PHYSX"])] == new and "velocity_limit" in new
+    assert [t.name for t in registry.select(["fet004_robot_physx"])] == ["joint_movement"]
+    notices = registry.legacy_notices(["FET022_DRIVEN_JOINTS_PHYSX", "FET_003", "ground_drop"])
+    assert len(notices) == 1 and "FET022_DRIVEN_JOINTS_PHYSX" in notices[0] and "FET_022_PHYSX" in notices[0]
+    # a result read back from an old report or cache entry carries the new names
+    old = TestResult(name="ground_drop", status=Status.PASS, features=["FET003_BASE_PHYSX"])
+    assert old.features == ["FET_003_PHYSX"]
+    assert feature_for_engine(["FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC"], "newton") == "FET_022_NEWTON"
+    assert feature_for_engine(["FET_022_PHYSX", "FET_022_NEWTON"], "physx") == "FET_022_PHYSX"
+    assert feature_for_engine(["FET_028_ISAAC"], "newton") == "FET_028_ISAAC"

@@ -61,3 +61,13 @@ def test_classnames_name_assets_below_their_folder_never_by_a_climbing_or_absolu
     suite = next(root.iter("testsuite"))
     assert suite.get("name") == "out/xarm7/xarm7.usda" and suite.find("properties/property").get("value") == paths[0]
     assert case_names([str(tmp_path / "erd_ur5" / "ur5.usda")]) == {str(tmp_path / "erd_ur5" / "ur5.usda"): "erd_ur5/ur5.usda"}
+
+
+def test_each_testcase_names_its_features_as_tier_core_2026_8_does():
+    """The `features` property holds the new IDs, also for a result read from an older report."""
+    results = [TestResult(name="ground_drop", status=Status.PASS, features=["FET003_BASE_PHYSX"]),
+               TestResult(name="state_accuracy", status=Status.PASS, features=["FET_022_PHYSX", "FET_022_NEWTON"])]
+    root = ET.fromstring(report_junit(RunReport(assets=[AssetResult(path="robot.usda", tests=results)])))
+    features = {case.get("name"): next(p.get("value") for p in case.iter("property") if p.get("name") == "features")
+                for case in root.iter("testcase")}
+    assert features == {"ground_drop": "FET_003_PHYSX", "state_accuracy": "FET_022_PHYSX, FET_022_NEWTON"}

@@ -111,5 +111,5 @@ def test_nvidias_reporter_reads_our_results(report, tmp_path, simready_python):
     assert cells["box.usda::mimic_joint"]["status"] == "skipped"
     wrong = cells["grippers/wrong_sign.usda::mimic_joint"]
     assert wrong["status"] == "fail" and wrong["engine"] == "physx" and "LIMITS_INCOMPATIBLE" not in wrong["message"]
-    assert wrong["metrics"]["pairs_failed"]["value"] == 1 and wrong["feature"] == "FET022_DRIVEN_JOINTS_PHYSX"
+    assert wrong["metrics"]["pairs_failed"]["value"] == 1 and wrong["feature"] == "FET_022_PHYSX"
     assert (tmp_path / "report" / "test_results_index.json").is_file()  # their JSON report, written by their code

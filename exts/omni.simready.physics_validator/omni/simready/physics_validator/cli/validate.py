@@ -14,7 +14,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ..core.status import ExitCode, Status, UsageError, exit_code_for
-from ..reports.command_line import say_error, say_notices, say_warning
+from ..reports.command_line import say_error, say_notice, say_notices, say_warning
 from ..reports.pipe_console import PipeConsole
 from ..reports.safe_text import escape  # control characters in names escaped too
 
@@ -44,8 +44,9 @@ def add_parser(sub) -> None:
         "       [--progress tests|assets] [--quiet] [--debug]",
     )
     validate.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
-    validate.add_argument("--tests", help="comma-separated test names or feature families, e.g. FET022 (default: all); "
-                                          "see list-tests")
+    validate.add_argument("--tests", help="comma-separated test names, features or feature families, e.g. FET_022 or "
+                                          "FET_028_ISAAC (default: all; a pre-2026.8 feature name such as "
+                                          "FET022_DRIVEN_JOINTS_PHYSX is read as its new name, with a notice); see list-tests")
     validate.add_argument("--engine", default=DEFAULT_ENGINE, metavar="NAME", help=engines_help())
     validate.add_argument("--compare", metavar="E1,E2",
                           help="run the assets on each engine and compare verdicts, e.g. physx,newton")
@@ -118,12 +119,15 @@ def run(args, console: Console) -> int:
         config = load_config(args)
         tests = [t.strip() for t in args.tests.split(",") if t.strip()] if args.tests else None
         default_registry().select(tests)
+        legacy = default_registry().legacy_notices(tests)  # pre-2026.8 feature names, read as their new names
         engines = parse_engines(args.compare) if args.compare else [args.engine]
         for name in engines:
             check_runs_here(name)
     except (UnknownTestError, EngineUnavailable, ValueError) as exc:  # ValueError: --compare syntax (and ConfigError)
         raise UsageError(str(exc)) from None
     say_notices(config, console)
+    for notice in legacy:
+        say_notice(console, notice)
     from ..run.inputs import path_problems
 
     problems = path_problems(args.paths)

@@ -15,13 +15,13 @@ the built-ins and the process-wide registry live in `physics_tests` (above core)
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import TYPE_CHECKING, Callable, ClassVar, Generic, Iterator
 
 from .codes import VerdictCode, code_value
 from .config import ConfigT, TestConfig
+from .feature_ids import canonical, family, is_legacy, legacy_notice
 from .fix_rules import NO_FIX_RULES, FixRules
 from .hints import HintTable
 from .status import Status
@@ -112,15 +112,14 @@ class TestRegistry:
             return self._tests[name]
         except KeyError:
             known = ", ".join(self.names())
-            families = sorted({"FET" + m.group(1) for t in self._tests.values() for f in t.features
-                               if (m := re.match(r"FET_?(\d+)", f))})
+            families = sorted({fam for t in self._tests.values() for f in t.features if (fam := family(f))})
             raise UnknownTestError(f"unknown test '{name}' (known tests: {known}; feature families: "
                                    f"{', '.join(families)})") from None
 
     def select(self, names: list[str] | None) -> list[type[PhysicsTest]]:
         """The tests to run, in registry order when `names` is None, else in the order given. A name that is no test
-        may be a feature (FET022_DRIVEN_JOINTS_PHYSX) or a family (FET022, FET_022): every test declaring it, in
-        registry order."""
+        may be a feature (FET_022_PHYSX; a pre-2026.8 name such as FET022_DRIVEN_JOINTS_PHYSX is read as its new name,
+        core.feature_ids) or a family (FET022, FET_022): every test declaring it, in registry order."""
         if not names:
             return list(self._tests.values())
         chosen: list[type[PhysicsTest]] = []
@@ -131,13 +130,17 @@ class TestRegistry:
         return chosen
 
     def by_feature(self, feature: str) -> list[type[PhysicsTest]]:
-        """The tests declaring `feature`, or a feature of the family it names ("FET022" matches FET022_* and
-        FET_022_*); matched without case or underscores."""
-        wanted = feature.replace("_", "").upper()
+        """The tests declaring `feature` (its new name when it is an old one), or a feature of the family it names
+        ("FET022" and "FET_022" match FET_022_*); matched without case or underscores."""
+        wanted = canonical(feature).replace("_", "").upper()
         if not wanted.startswith("FET"):
             return []
         return [t for t in self._tests.values()
-                if any(f.replace("_", "").upper().startswith(wanted) for f in t.features)]
+                if any(canonical(f).replace("_", "").upper().startswith(wanted) for f in t.features)]
+
+    def legacy_notices(self, names: list[str] | None) -> list[str]:
+        """A notice for each name in `names` that is a pre-2026.8 feature ID (read as its new name by `select`)."""
+        return [legacy_notice(n) for n in names or () if n not in self._tests and is_legacy(n)]
 
     def names(self) -> list[str]:
         return list(self._tests)

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, Field, computed_field, field_serializer, field_validator, model_validator
 
 from .codes import code_value
+from .feature_ids import canonical
 from .status import Status, asset_verdict, worst
 
 # 2.0: `engine` is an EngineInfo block (was a string); 2.1: `fix` block per asset (`fix` command);
@@ -113,6 +114,12 @@ class TestResult(BaseModel):
     @field_serializer("metrics")
     def _ser_metrics(self, values: dict[str, Scalar]):
         return {k: _finite_or_none(v) for k, v in values.items()}
+
+    @field_validator("features")
+    @classmethod
+    def _new_feature_names(cls, values: list[str]) -> list[str]:
+        """A report or cache entry written before tier-core 2026.8's rename reads with the new feature names."""
+        return [canonical(v) for v in values]
 
 
 class FixChange(BaseModel):

@@ -18,7 +18,11 @@ def say_warning(console: Console, message: str) -> None:
     console.print(f"[yellow]warning:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
+def say_notice(console: Console, message: str) -> None:
+    console.print(f"[yellow]notice:[/] {escape(message)}", highlight=False, soft_wrap=True)
+
+
 def say_notices(config, console: Console) -> None:
     """Renamed settings read under their old name (`ValidationConfig.notices`): said once each."""
     for notice in config.notices:
-        console.print(f"[yellow]notice:[/] {escape(notice)}", highlight=False, soft_wrap=True)
+        say_notice(console, notice)

@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.feature_ids import canonical
 from ..core.results import RunReport
 from ..core.atomic_write import write_atomic
 from ..core.status import Status, asset_warnings, verdict_label, verdict_text
@@ -58,7 +59,8 @@ def report_junit(report: RunReport, privacy: "PathPrivacy | None" = None) -> str
             properties = ET.SubElement(case, "properties")
             for key, value in (("verdict", verdict_label(result)), ("verdict_text", verdict_text(result)),
                                ("warnings", str(len(asset_warnings(result)))), ("test_version", result.version),
-                               ("code", result.code), ("simulated_seconds", f"{result.simulated_seconds:.3f}")):
+                               ("code", result.code), ("simulated_seconds", f"{result.simulated_seconds:.3f}"),
+                               ("features", ", ".join(canonical(f) for f in result.features))):
                 ET.SubElement(properties, "property", name=key, value=value)
             if result.physics_variants:
                 ET.SubElement(properties, "property", name="physics_variants", value="; ".join(result.physics_variants))

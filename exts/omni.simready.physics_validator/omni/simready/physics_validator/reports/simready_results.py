@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.atomic_write import write_atomic
+from ..core.feature_ids import canonical, feature_for_engine
 from ..core.status import Status
 
 if TYPE_CHECKING:
@@ -73,13 +74,14 @@ def result_payload(result: "TestResult", asset: "AssetResult", key: str, out_dir
         "test_version": result.version,
         "test_provider": PROVIDER,
         "test_output_name": result.name,
-        "feature": result.features[0] if result.features else "",
+        "feature": feature_for_engine(result.features, result.engine),  # FET_022_NEWTON for a newton run
         "description": summary,
         "asset": key,
         "engine": result.engine,
         "engine_version": engine_version,
         "validator": {"status": result.status.value, "code": result.code, "fix_hints": list(result.fix_hints),
-                      "physics_variants": list(result.physics_variants), "simulated_seconds": result.simulated_seconds,
+                      "physics_variants": list(result.physics_variants),
+                      "features": [canonical(f) for f in result.features], "simulated_seconds": result.simulated_seconds,
                       "joints_not_passing": failing},
     }
     if result.status in (Status.FAIL, Status.PRECHECK_FAILURE, Status.ERROR):

@@ -159,7 +159,7 @@ def report_selection(ctx, selection: JointSelection) -> None:
 def articulation_precheck(asset: "AssetModel"):
     """Before the driven-joint tests: is there a robot to drive?
 
-    No revolute or prismatic joint at all (a prop): NOT_APPLICABLE, the FET022 tests do not concern it.
+    No revolute or prismatic joint at all (a prop): NOT_APPLICABLE, the FET_022 tests do not concern it.
     Such joints but no articulation root: PRECHECK_FAILURE, as NVIDIA's runtime does (anchor §2.0 step 5).
     No collider on any rigid body: PRECHECK_FAILURE. Every driven-joint test watches the articulation's collision
     bounding box for an explosion (and effort_limit loads the farthest collider point): with no collision geometry

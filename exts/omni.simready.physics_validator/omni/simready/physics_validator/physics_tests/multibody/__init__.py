@@ -1,1 +1,1 @@
-"""The multibody family (FET004): joint_movement, whether every joint of an assembly moves its bodies."""
+"""The multibody family (FET_004): joint_movement, whether every joint of an assembly moves its bodies."""

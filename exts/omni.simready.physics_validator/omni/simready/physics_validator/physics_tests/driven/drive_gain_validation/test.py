@@ -1,4 +1,4 @@
-"""drive_gain_validation (FET022): the authored drive gains give a stable, settling step response.
+"""drive_gain_validation (FET_022): the authored drive gains give a stable, settling step response.
 
 Each driven joint steps by step_magnitude_deg toward a side of its range with room for the step and
 its allowed overshoot (scaled down, and reported, when neither side has); overshoot %, settling (entering
@@ -56,7 +56,7 @@ Ctx = TestContext[DriveGainValidationConfig]  # the context of this test: ctx.co
 class DriveGainValidationTest(DrivenJointTest[DriveGainValidationConfig]):
     name = "drive_gain_validation"
     version = "1.1.0"
-    features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
+    features = ("FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC")
     summary = "A step on each driven joint settles without excessive overshoot or oscillation (WARN unless step_fatal)."
     Config = DriveGainValidationConfig
     codes = (DrivenCode, Code)

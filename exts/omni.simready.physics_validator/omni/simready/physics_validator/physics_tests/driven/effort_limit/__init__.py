@@ -1,4 +1,4 @@
-"""effort_limit (FET022): the drives hold a stable configuration against a 10 N load from 12 directions."""
+"""effort_limit (FET_022): the drives hold a stable configuration against a 10 N load from 12 directions."""
 
 from .codes import EffortLimitCode
 from .test import EffortLimitTest

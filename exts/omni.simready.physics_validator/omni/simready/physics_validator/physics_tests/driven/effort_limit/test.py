@@ -1,4 +1,4 @@
-"""effort_limit (FET022): the drives hold a stable configuration against a 10 N load from 12 directions.
+"""effort_limit (FET_022): the drives hold a stable configuration against a 10 N load from 12 directions.
 
 All driven joints hold their settled configuration with the authored gains; for each driven joint a
 world-frame force is applied to its child body, at the child's collider point farthest from the joint
@@ -55,7 +55,7 @@ Ctx = TestContext[EffortLimitConfig]  # the context of this test: ctx.config is 
 class EffortLimitTest(DrivenJointTest[EffortLimitConfig]):
     name = "effort_limit"
     version = "1.3.0"
-    features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
+    features = ("FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC")
     summary = "The drives hold a stable configuration under a 10 N load at each joint's child body from 12 directions."
     Config = EffortLimitConfig
     codes = (DrivenCode, Code)

@@ -1,4 +1,4 @@
-"""full_range_sweep (FET022): every driven joint reaches and holds both authored endpoints and returns to zero."""
+"""full_range_sweep (FET_022): every driven joint reaches and holds both authored endpoints and returns to zero."""
 
 from .codes import FullRangeSweepCode
 from .test import FullRangeSweepTest

@@ -1,4 +1,4 @@
-"""full_range_sweep (FET022): every driven joint reaches and holds both authored endpoints and returns to zero.
+"""full_range_sweep (FET_022): every driven joint reaches and holds both authored endpoints and returns to zero.
 
 Each joint with both limits is swept alone max -> min -> zero with an eased profile, holds each
 endpoint for the pause window, and must end within the zero-return tolerance of zero (its home: the

@@ -1,4 +1,4 @@
-"""mimic_joint (FET022): every mimic follower moves with its reference as the authored coupling says, within its limits."""
+"""mimic_joint (FET_022): every mimic follower moves with its reference as the authored coupling says, within its limits."""
 
 from .codes import MimicJointCode
 from .test import MimicJointTest

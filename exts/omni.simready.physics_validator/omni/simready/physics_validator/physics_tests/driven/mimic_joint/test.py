@@ -1,4 +1,4 @@
-"""mimic_joint (FET022): each mimic follower moves with its reference as the authored coupling says.
+"""mimic_joint (FET_022): each mimic follower moves with its reference as the authored coupling says.
 
 The coupling is read as a relation in SI, follower = intercept + slope x reference (core.asset_model.MimicInfo:
 PhysxMimicJointAPI's position + gearing x reference + offset = 0, NewtonMimicAPI's coef0 + coef1 x leader). Per pair:
@@ -72,7 +72,7 @@ class PairRecord:
 class MimicJointTest(DrivenJointTest[MimicJointConfig]):
     name = "mimic_joint"
     version = "1.1.0"
-    features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
+    features = ("FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC")
     summary = "Sweeping each mimic reference moves its follower by the authored gearing, sign and offset, within its limits."
     Config = MimicJointConfig
     codes = (DrivenCode, Code)

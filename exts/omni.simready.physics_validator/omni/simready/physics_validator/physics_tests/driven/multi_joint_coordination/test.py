@@ -1,4 +1,4 @@
-"""multi_joint_coordination (FET022): every driven joint, commanded at once, reaches its target and holds it.
+"""multi_joint_coordination (FET_022): every driven joint, commanded at once, reaches its target and holds it.
 
 Each iteration sends all selected joints together to target_factors[i] of their ranges (kept target_margin_ratio
 inside the limits), ramping the commands over motion_seconds; a revolute range wider than max_judged_revolute_range_deg
@@ -63,7 +63,7 @@ class JointTrack:
 class MultiJointCoordinationTest(DrivenJointTest[MultiJointCoordinationConfig]):
     name = "multi_joint_coordination"
     version = "1.2.0"
-    features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
+    features = ("FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC")
     summary = "All driven joints commanded together each reach and hold their targets within a range-scaled tolerance."
     Config = MultiJointCoordinationConfig
     codes = (DrivenCode, Code)

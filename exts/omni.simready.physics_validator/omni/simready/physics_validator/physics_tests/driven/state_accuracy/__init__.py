@@ -1,4 +1,4 @@
-"""state_accuracy (FET022): each driven joint holds the positions it is commanded to, out and back, within tolerance."""
+"""state_accuracy (FET_022): each driven joint holds the positions it is commanded to, out and back, within tolerance."""
 
 from .codes import StateAccuracyCode
 from .test import StateAccuracyTest

@@ -1,4 +1,4 @@
-"""state_accuracy (FET022): each driven joint holds the positions it is commanded to, out and back.
+"""state_accuracy (FET_022): each driven joint holds the positions it is commanded to, out and back.
 
 Per joint, five waypoints: home, home + step, home, home - step, home, where home is the joint's drive target kept
 inside its limits and step = min(max_step, step_range_fraction x range). Each command is ramped (smoothstep) over
@@ -67,7 +67,7 @@ class JointPlan:
 class StateAccuracyTest(DrivenJointTest[StateAccuracyConfig]):
     name = "state_accuracy"
     version = "1.2.0"
-    features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
+    features = ("FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC")
     summary = "Each driven joint reaches and holds home, +step, home, -step, home within a step-scaled tolerance."
     Config = StateAccuracyConfig
     codes = (DrivenCode, Code)

@@ -1,4 +1,4 @@
-"""velocity_limit (FET022): the authored joint velocity cap is enforced at every physics frame."""
+"""velocity_limit (FET_022): the authored joint velocity cap is enforced at every physics frame."""
 
 from .codes import VelocityLimitCode
 from .test import VelocityLimitTest

@@ -1,4 +1,4 @@
-"""velocity_limit (FET022): the authored joint velocity cap is enforced at every physics frame.
+"""velocity_limit (FET_022): the authored joint velocity cap is enforced at every physics frame.
 
 Each driven joint with a velocity limit is commanded, alone, to the far end of its range (and, when that
 move did not press the cap, back across the whole range); the peak of the larger of the engine's joint
@@ -53,7 +53,7 @@ Ctx = TestContext[VelocityLimitConfig]  # the context of this test: ctx.config i
 class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
     name = "velocity_limit"
     version = "1.3.0"
-    features = ("FET022_DRIVEN_JOINTS_PHYSX", "FET022_DRIVEN_JOINTS_ISAAC")
+    features = ("FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC")
     summary = "Each driven joint's measured velocity stays within its authored maxJointVelocity at every frame."
     require_velocity_limit = True
     require_position_control = False  # velocity drives are commanded by velocity here

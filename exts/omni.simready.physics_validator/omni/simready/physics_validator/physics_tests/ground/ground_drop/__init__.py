@@ -1,4 +1,4 @@
-"""ground_drop (FET003_BASE_PHYSX): dropped onto a floor, the asset touches it, does not sink, comes to rest."""
+"""ground_drop (FET_003): dropped onto a floor, the asset touches it, does not sink, comes to rest."""
 
 from .codes import GroundDropCode
 from .config import GroundDropConfig

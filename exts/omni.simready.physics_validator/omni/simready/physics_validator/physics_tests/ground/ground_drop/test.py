@@ -1,4 +1,4 @@
-"""ground_drop (FET003_BASE_PHYSX, test version 3.2.0): drop, touch, no penetration, come to rest.
+"""ground_drop (FET_003, test version 3.2.0): drop, touch, no penetration, come to rest.
 
 The asset is dropped from 2x its collision-bounds height (drop_rule "3.2.0"; "spec_8x" keeps the spec's 8x), at
 least minimum_drop_distance above the touch band, onto a floor with restitution 0. Each frame the
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 class GroundDropTest(PhysicsTest[GroundDropConfig]):
     name = "ground_drop"
     version = "3.2.0"
-    features = ("FET003_BASE_PHYSX",)
+    features = ("FET_003_PHYSX", "FET_003_NEWTON", "FET_003_STANDARD")
     summary = "Drop from 2x its height (8x with drop_rule spec_8x): touches the floor, does not penetrate, rests within 8 s."
     Config = GroundDropConfig
     codes = (Code,)

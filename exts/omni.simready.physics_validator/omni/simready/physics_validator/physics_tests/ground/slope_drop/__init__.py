@@ -1,4 +1,4 @@
-"""slope_drop (FET003): dropped onto a 45 degree ramp, the asset touches it, slides or rolls down, does not sink in."""
+"""slope_drop (FET_003): dropped onto a 45 degree ramp, the asset touches it, slides or rolls down, does not sink in."""
 
 from .codes import SlopeDropCode
 from .test import SlopeDropTest

@@ -1,4 +1,4 @@
-"""slope_drop (FET003): dropped onto a 45 degree ramp, the asset touches it, moves down it and does not sink in.
+"""slope_drop (FET_003): dropped onto a 45 degree ramp, the asset touches it, moves down it and does not sink in.
 
 Scene: a floor and a static ramp (core.ramp) descending toward +Y, both with friction 0.5 / 0.4 and restitution 0,
 sized to the asset (at least minimum_slope_length along the slope, 6x its largest horizontal extent). The asset
@@ -32,7 +32,7 @@ from .view import VIEW
 class SlopeDropTest(PhysicsTest[SlopeDropConfig]):
     name = "slope_drop"
     version = "3.3.0"
-    features = ("FET003_BASE_PHYSX",)
+    features = ("FET_003_PHYSX", "FET_003_NEWTON", "FET_003_STANDARD")
     summary = "Dropped onto a 45° ramp: touches it, slides or rolls at least 5 cm down, never sinks in or launches."
     Config = SlopeDropConfig
     codes = (Code,)

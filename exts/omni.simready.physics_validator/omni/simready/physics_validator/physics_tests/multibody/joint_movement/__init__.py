@@ -1,4 +1,4 @@
-"""joint_movement (FET004): every movable joint, pushed toward its open end by a velocity drive, moves its bodies."""
+"""joint_movement (FET_004): every movable joint, pushed toward its open end by a velocity drive, moves its bodies."""
 
 from .codes import JointMovementCode
 from .test import JointMovementTest

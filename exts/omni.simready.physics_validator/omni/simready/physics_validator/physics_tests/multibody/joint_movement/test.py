@@ -1,4 +1,4 @@
-"""joint_movement (FET004): every movable joint, pushed toward its open end, moves its bodies.
+"""joint_movement (FET_004): every movable joint, pushed toward its open end, moves its bodies.
 
 Scene: gravity off, no floor, the base pinned (engine-side; free loose parts are held where they are authored).
 Every selected joint gets a drive of the test's own (probe.py: critically damped on its estimated inertia, holding it
@@ -62,7 +62,7 @@ class Tracker:
 class JointMovementTest(PhysicsTest[JointMovementConfig]):
     name = "joint_movement"
     version = "2.2.0"
-    features = ("FET004_BASE_NEUTRAL", "FET004_ROBOT_PHYSX")
+    features = ("FET_004_ROBOT_PHYSX", "FET_004_ROBOT_NEWTON", "FET_004_PHYSX", "FET_004_NEWTON", "FET_004_STANDARD")
     summary = "Every movable joint, pushed by a velocity drive toward its open end, moves its bodies most of the way."
     Config = JointMovementConfig
     codes = (Code,)
