@@ -173,6 +173,11 @@ class TestContext(Generic[ConfigT]):
             return None
         return value if math.isfinite(value) and value > 0 else None
 
+    def body_jacobian(self, body_path: str) -> np.ndarray:
+        """(6, n) the runtime's Jacobian of a body's origin (linear rows, then angular), over `dof_joints`
+        (`engine_capabilities.reads_jacobian`; core.engine.Engine.body_jacobian)."""
+        return np.asarray(self.engine.body_jacobian(body_path), dtype=float)
+
     def reset(self) -> None:
         self.engine.reset()
 

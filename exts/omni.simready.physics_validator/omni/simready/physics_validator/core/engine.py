@@ -56,6 +56,8 @@ class EngineCapabilities:
     # built_model(): what the runtime built (articulations and their root links, couplings that act, shapes that
     # collide, bodies that move and feel gravity, start poses: core.built_model), the facts the tests judge by
     reads_built_model: bool = False
+    # body_jacobian(path): the runtime's own articulation Jacobian of a body (jacobian_ik's damped least squares)
+    reads_jacobian: bool = False
     # describe() names the libraries behind the engine and its settings (every engine describes at least
     # its name and version)
     describes_components: bool = False
@@ -180,6 +182,12 @@ class Engine(Protocol):
         """What the runtime built from the asset at the last load (core.built_model.BuiltModel, SI): the articulations
         with the link each is rooted at, the couplings that act, the shapes that collide, the bodies that move and feel
         gravity, where each body starts, and what the engine held for the scene (`capabilities().reads_built_model`)."""
+
+    def body_jacobian(self, body_path: str) -> np.ndarray:
+        """(6, n) the runtime's articulation Jacobian of one body over the DOF joints (`capabilities().reads_jacobian`):
+        rows 0-2 the world-frame velocity of the body frame's origin, rows 3-5 its angular velocity (rad/s), per unit
+        of each DOF joint's velocity (rad/s or m/s, the sign of `joint_velocities`); zero columns for joints outside the
+        body's articulation. Raises EngineError for a body outside every articulation."""
 
     def runtime_values(self) -> "RuntimeValues":
         """What the runtime parsed per DOF joint and body, and what that runtime is (core.readback.RuntimeValues),

@@ -214,3 +214,17 @@ def collider_surface(collider) -> tuple[np.ndarray, float] | None:
     if shape == "mesh" and collider.mesh_points is not None and len(collider.mesh_points):
         return np.asarray(collider.mesh_points, float), 0.0
     return None
+
+
+def skew(v) -> np.ndarray:
+    """The matrix of v x (): skew(v) @ w == cross(v, w)."""
+    x, y, z = (float(c) for c in v)
+    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+
+
+def shift_jacobian(jacobian, offset) -> np.ndarray:
+    """A body's (6, n) Jacobian (linear rows of one point, then angular rows) moved to the point `offset` (world
+    vector) away on the same body: v' = v + w x offset, so J_v' = J_v - skew(offset) J_w."""
+    out = np.array(jacobian, dtype=float)
+    out[:3] -= skew(offset) @ out[3:]
+    return out

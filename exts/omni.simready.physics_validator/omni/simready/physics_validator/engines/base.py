@@ -261,6 +261,9 @@ class EngineBase:
     def built_model(self):
         raise self._missing("built_model", "reads_built_model")
 
+    def body_jacobian(self, body_path: str) -> np.ndarray:
+        raise self._missing("body_jacobian", "reads_jacobian")
+
     # -- reads for loops that run every step: engines that offer one override it and claim it --------------
     def outer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         raise self._missing("outer_bounds", "outer_bounds")

@@ -23,6 +23,7 @@ class NewtonEngine(EngineBase):
     name = "newton"
     CAPABILITIES = EngineCapabilities(
         reads_joint_velocity_limits=True, reads_body_masses=True, reads_runtime_values=True, reads_built_model=True,
+        reads_jacobian=True,
         single_joint_position_targets=True,
         joint_velocity_targets=True,
         # NewtonActuator prims are parsed by Newton's importer and stepped before every solver step (_advance);
@@ -89,6 +90,15 @@ class NewtonEngine(EngineBase):
         from .built import read_built_model
 
         return read_built_model(self)
+
+    def body_jacobian(self, body_path: str) -> np.ndarray:
+        """The runtime's Jacobian of one body's origin over the DOF joints (jacobian.py)."""
+        from .jacobian import body_jacobian
+
+        index = self._body_index.get(body_path)
+        if index is None:
+            raise EngineError(f"body_jacobian: Newton simulates no body {body_path}")
+        return body_jacobian(self._model, self._state0, index, self._dofs, self._body_com)
 
     def body_masses(self) -> dict[str, float]:
         """Mass per simulated body (kg), as Newton computed it."""

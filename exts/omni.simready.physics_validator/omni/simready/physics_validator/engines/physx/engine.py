@@ -31,6 +31,7 @@ from ..base import EngineBase, EngineCapabilities, EngineError
 from .attachments import Attachment, make_room, register, unregister
 from .built import built_articulations, elected_cache, read_built_model
 from .discovery import Built, discover
+from .jacobian import ArticulationJacobian
 from .fastpath import Stepper
 from .reads import StateIO
 from .settings import TARGETS, PhysxSettings
@@ -42,7 +43,7 @@ from .wrenches import step_wrenches
 LOG_DRAIN_STEPS = 240  # runtime log records are collected this often while stepping (and on every warnings read)
 
 
-class OvPhysxEngine(EngineBase):
+class OvPhysxEngine(ArticulationJacobian, EngineBase):
     """ovphysx on the asset's own USD. `target`: "isaacsim-5" (default) or "latest" (see legacy.py);
     `workdir`: where wrapper stages go (default: a temporary folder); `keep_wrapper`: leave it there."""
 
@@ -50,7 +51,7 @@ class OvPhysxEngine(EngineBase):
     CAPABILITIES = EngineCapabilities(
         reads_joint_limits=True, reads_drive_gains=True, reads_joint_velocity_limits=True, reads_mass_matrix=True,
         reads_body_masses=True, reads_runtime_values=True, reads_built_model=True, describes_components=True,
-        single_joint_position_targets=True,
+        single_joint_position_targets=True, reads_jacobian=True,
         joint_velocity_targets=True, outer_bounds=True, single_body_pose=True,
         # PhysX 5.12 builds a revolute articulation joint without limits as eREVOLUTE: its drive target must lie in
         # [-2 pi, 2 pi] ("setDriveTarget() only supports target angle in range [-2Pi, 2Pi] for joints of type

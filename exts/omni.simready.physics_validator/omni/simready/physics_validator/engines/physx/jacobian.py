@@ -1,0 +1,65 @@
+"""The articulation Jacobian of one body, as ovphysx's Omni PhysX runtime computes it (the session read's `jacobian`
+column of an ARTICULATION, ovphysx docs/read_write/readable.md), in SI over the engine's DOF joints.
+
+Layout (measured on a 3R arm and the panda, and checked against finite differences by the engine conformance suite):
+per articulation a row-major (rows, cols) matrix, `jacobianShape`; a fixed base gives 6 rows for every link after
+the root and one column per DOF (dofJointPath order), a floating base 6 rows for every link and 6 root columns first.
+A link's six rows are the world-frame velocity of its centre of mass, then its angular velocity; links are in the
+order the ARTICULATION_LINK read lists them. Angular columns are per radian, linear ones per stage length; rows are in
+the stage's frame and length. Signs follow each joint's authored body order, as our joint positions do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.engine import EngineError
+from ...core.geometry import shift_jacobian
+from .session import read_columns
+
+
+class ArticulationJacobian:
+    """`body_jacobian` for the physx engine (mixed into OvPhysxEngine: the engine module is at its line cap)."""
+
+    def body_jacobian(self, body_path: str) -> np.ndarray:
+        engine = self  # an OvPhysxEngine
+        built, frame, runtime = engine.built, engine._frame, engine._runtime
+        sot = runtime.SimObjectType
+        columns = read_columns(engine._physx, sot.ARTICULATION, ["jacobian", "jacobianShape", "linkCount", "isFixedBase"])
+        links = list(read_columns(engine._physx, sot.ARTICULATION_LINK, ["mass"]).get("mass", {}))
+        start = 0
+        for prim, count in columns.get("linkCount", {}).items():
+            members, start = links[start:start + int(count[0])], start + int(count[0])
+            if body_path not in members or prim not in built.articulations:
+                continue
+            rows, cols = (int(v) for v in columns["jacobianShape"][prim])
+            matrix = columns["jacobian"][prim][: rows * cols].reshape(rows, cols)
+            fixed = bool(int(columns["isFixedBase"][prim][0]))
+            link = members.index(body_path) - (1 if fixed else 0)
+            if link < 0:
+                return np.zeros((6, len(built.dofs)))  # a fixed root does not move
+            block = matrix[6 * link: 6 * link + 6]
+            a, offset = built.articulations.index(prim), (0 if fixed else 6)
+            out = np.zeros((6, len(built.dofs)))
+            for i, dof in enumerate(built.dofs):
+                if dof.art == a:
+                    column = block[:, offset + dof.col]
+                    per_si = 1.0 if dof.angular else 1.0 / frame.meters_per_unit  # per metre of a prismatic joint
+                    out[:3, i] = frame.vector_to_si(column[:3], frame.meters_per_unit) * per_si  # stage -> SI Z-up
+                    out[3:, i] = frame.to_si_rotation @ column[3:] * per_si
+            return shift_jacobian(out, -self._com_offset(body_path))
+        raise EngineError(f"body_jacobian: {body_path} is not a link of any articulation PhysX built")
+
+    def _com_offset(self, body_path: str) -> np.ndarray:
+        """World vector from the body frame's origin to its centre of mass (m)."""
+        engine = self
+        built = engine.built
+        row = built.wrench_row.get(body_path)
+        if row is None:
+            return np.zeros(3)
+        pose = engine.body_pose(body_path)
+        if pose is None:
+            return np.zeros(3)
+        from ...core.geometry import rotate
+
+        return rotate(pose[1], built.com_local[row])
