@@ -11,10 +11,12 @@ the stage's frame and length. Signs follow each joint's authored body order, as 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...core.engine import EngineError
-from ...core.geometry import shift_jacobian
+from ...core.geometry import rotate, shift_jacobian
 from .session import read_columns
 
 
@@ -22,44 +24,43 @@ class ArticulationJacobian:
     """`body_jacobian` for the physx engine (mixed into OvPhysxEngine: the engine module is at its line cap)."""
 
     def body_jacobian(self, body_path: str) -> np.ndarray:
-        engine = self  # an OvPhysxEngine
-        built, frame, runtime = engine.built, engine._frame, engine._runtime
-        sot = runtime.SimObjectType
-        columns = read_columns(engine._physx, sot.ARTICULATION, ["jacobian", "jacobianShape", "linkCount", "isFixedBase"])
-        links = list(read_columns(engine._physx, sot.ARTICULATION_LINK, ["mass"]).get("mass", {}))
-        start = 0
-        for prim, count in columns.get("linkCount", {}).items():
-            members, start = links[start:start + int(count[0])], start + int(count[0])
-            if body_path not in members or prim not in built.articulations:
-                continue
-            rows, cols = (int(v) for v in columns["jacobianShape"][prim])
-            matrix = columns["jacobian"][prim][: rows * cols].reshape(rows, cols)
-            fixed = bool(int(columns["isFixedBase"][prim][0]))
-            link = members.index(body_path) - (1 if fixed else 0)
-            if link < 0:
-                return np.zeros((6, len(built.dofs)))  # a fixed root does not move
-            block = matrix[6 * link: 6 * link + 6]
-            a, offset = built.articulations.index(prim), (0 if fixed else 6)
-            out = np.zeros((6, len(built.dofs)))
-            for i, dof in enumerate(built.dofs):
-                if dof.art == a:
-                    column = block[:, offset + dof.col]
-                    per_si = 1.0 if dof.angular else 1.0 / frame.meters_per_unit  # per metre of a prismatic joint
-                    out[:3, i] = frame.vector_to_si(column[:3], frame.meters_per_unit) * per_si  # stage -> SI Z-up
-                    out[3:, i] = frame.to_si_rotation @ column[3:] * per_si
-            return shift_jacobian(out, -self._com_offset(body_path))
-        raise EngineError(f"body_jacobian: {body_path} is not a link of any articulation PhysX built")
+        return read_body_jacobian(self, body_path)
 
-    def _com_offset(self, body_path: str) -> np.ndarray:
-        """World vector from the body frame's origin to its centre of mass (m)."""
-        engine = self
-        built = engine.built
-        row = built.wrench_row.get(body_path)
-        if row is None:
-            return np.zeros(3)
-        pose = engine.body_pose(body_path)
-        if pose is None:
-            return np.zeros(3)
-        from ...core.geometry import rotate
 
-        return rotate(pose[1], built.com_local[row])
+def read_body_jacobian(engine: Any, body_path: str) -> np.ndarray:
+    """`engine`: the OvPhysxEngine (typed Any: the engine imports this module). (6, n): the origin's velocity and the angular velocity of `body_path` per unit of each DOF joint's velocity."""
+    built, frame, runtime = engine.built, engine._frame, engine._runtime
+    sot = runtime.SimObjectType
+    columns = read_columns(engine._physx, sot.ARTICULATION, ["jacobian", "jacobianShape", "linkCount", "isFixedBase"])
+    links = list(read_columns(engine._physx, sot.ARTICULATION_LINK, ["mass"]).get("mass", {}))
+    start = 0
+    for prim, count in columns.get("linkCount", {}).items():
+        members, start = links[start:start + int(count[0])], start + int(count[0])
+        if body_path not in members or prim not in built.articulations:
+            continue
+        rows, cols = (int(v) for v in columns["jacobianShape"][prim])
+        matrix = columns["jacobian"][prim][: rows * cols].reshape(rows, cols)
+        fixed = bool(int(columns["isFixedBase"][prim][0]))
+        link = members.index(body_path) - (1 if fixed else 0)
+        if link < 0:
+            return np.zeros((6, len(built.dofs)))  # a fixed root does not move
+        block = matrix[6 * link: 6 * link + 6]
+        a, offset = built.articulations.index(prim), (0 if fixed else 6)
+        out = np.zeros((6, len(built.dofs)))
+        for i, dof in enumerate(built.dofs):
+            if dof.art == a:
+                column = block[:, offset + dof.col]
+                per_si = 1.0 if dof.angular else 1.0 / frame.meters_per_unit  # per metre of a prismatic joint
+                out[:3, i] = frame.vector_to_si(column[:3], frame.meters_per_unit) * per_si  # stage -> SI Z-up
+                out[3:, i] = frame.to_si_rotation @ column[3:] * per_si
+        return shift_jacobian(out, -_com_offset(engine, body_path))
+    raise EngineError(f"body_jacobian: {body_path} is not a link of any articulation PhysX built")
+
+
+def _com_offset(engine: Any, body_path: str) -> np.ndarray:
+    """World vector from the body frame's origin to its centre of mass (m)."""
+    row = engine.built.wrench_row.get(body_path)
+    pose = engine.body_pose(body_path)
+    if row is None or pose is None:
+        return np.zeros(3)
+    return rotate(pose[1], engine.built.com_local[row])
