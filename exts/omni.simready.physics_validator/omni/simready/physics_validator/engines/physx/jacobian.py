@@ -28,7 +28,8 @@ class ArticulationJacobian:
 
 
 def read_body_jacobian(engine: Any, body_path: str) -> np.ndarray:
-    """`engine`: the OvPhysxEngine (typed Any: the engine imports this module). (6, n): the origin's velocity and the angular velocity of `body_path` per unit of each DOF joint's velocity."""
+    """(6, n): the origin's velocity and the angular velocity of `body_path` per unit of each DOF joint's velocity.
+    `engine`: the OvPhysxEngine (typed Any: the engine module imports this one)."""
     built, frame, runtime = engine.built, engine._frame, engine._runtime
     sot = runtime.SimObjectType
     columns = read_columns(engine._physx, sot.ARTICULATION, ["jacobian", "jacobianShape", "linkCount", "isFixedBase"])
