@@ -12,7 +12,12 @@ import copy
 import math
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from .markers import AssetMarkers
 
 IDENTITY_QUAT = (1.0, 0.0, 0.0, 0.0)
 
@@ -304,6 +309,7 @@ class AssetModel:
     robot_type: str | None = None  # isaac:robotType, normalised
     physics_runtime: str | None = None  # the runtime whose variants were selected when reading (PhysX, Newton)
     runtime_variants: list = field(default_factory=list)  # core.usd.variants.VariantChoice made for it
+    markers: "AssetMarkers" = field(default_factory=lambda: _no_markers())  # gripper sites, grasp lines (core.markers)
 
     # -- queries used by tests and engines --------------------------------------------------------
     @property
@@ -370,6 +376,12 @@ class AssetModel:
         lo = np.min([b[0] for b in boxes], axis=0)
         hi = np.max([b[1] for b in boxes], axis=0)
         return lo, hi
+
+
+def _no_markers() -> "AssetMarkers":
+    from .markers import AssetMarkers
+
+    return AssetMarkers()
 
 
 def _under(path: str | None, root: str) -> bool:

@@ -19,6 +19,7 @@ from ..units import StageFrame
 from .articulations import mark_loops, read_actuators_and_mimics, read_articulation
 from .bodies import check_bodies, read_body, read_material
 from .joints import JOINT_TYPES, read_joint
+from .markers import read_markers
 from .read_context import ReadContext
 from .shapes import SHAPE_TYPES, read_collider, read_collision_filters
 from .spellings import read_spellings
@@ -70,6 +71,7 @@ def read_stage(stage, path: str, runtime: str | None = None) -> AssetModel:
     check_bodies(ctx)
     read_spellings(ctx)  # every authored spelling of what a runtime reads (the runtime readback compares them)
     model.robot_type = robot_type(stage)
+    model.markers = read_markers(ctx)  # gripper sites, grasp lines, robot links, tool frames (after the bodies)
     model.physics_runtime, model.runtime_variants = runtime, choices
     return model
 
