@@ -12,20 +12,10 @@ import copy
 import math
 from dataclasses import dataclass, field
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-if TYPE_CHECKING:
-    from .markers import AssetMarkers
-
-IDENTITY_QUAT = (1.0, 0.0, 0.0, 0.0)
-
-
-@dataclass
-class Pose:
-    pos: np.ndarray = field(default_factory=lambda: np.zeros(3))
-    quat: np.ndarray = field(default_factory=lambda: np.array(IDENTITY_QUAT))
+from .markers import AssetMarkers
+from .pose import IDENTITY_QUAT, Pose  # noqa: F401 - the model's poses, imported from here by the readers and tests
 
 
 @dataclass
@@ -309,7 +299,7 @@ class AssetModel:
     robot_type: str | None = None  # isaac:robotType, normalised
     physics_runtime: str | None = None  # the runtime whose variants were selected when reading (PhysX, Newton)
     runtime_variants: list = field(default_factory=list)  # core.usd.variants.VariantChoice made for it
-    markers: "AssetMarkers" = field(default_factory=lambda: _no_markers())  # gripper sites, grasp lines (core.markers)
+    markers: AssetMarkers = field(default_factory=AssetMarkers)  # gripper sites, grasp lines, robot links (core.markers)
 
     # -- queries used by tests and engines --------------------------------------------------------
     @property
@@ -376,12 +366,6 @@ class AssetModel:
         lo = np.min([b[0] for b in boxes], axis=0)
         hi = np.max([b[1] for b in boxes], axis=0)
         return lo, hi
-
-
-def _no_markers() -> "AssetMarkers":
-    from .markers import AssetMarkers
-
-    return AssetMarkers()
 
 
 def _under(path: str | None, root: str) -> bool:

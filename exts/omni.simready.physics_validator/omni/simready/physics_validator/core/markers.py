@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .asset_model import Pose
+from .pose import Pose
 
 
 @dataclass

@@ -22,7 +22,8 @@ Plotter = Callable[["TestResult", dict], list[tuple[Any, str]]]
 class JudgedMetric:
     """A metric the verdict is decided on and the rule that judges it.
 
-    rule: "max" (value <= threshold), "true" / "false" (the flag must be so), "zero" (must be 0).
+    rule: "max" (value <= threshold), "min" (value >= threshold), "true" / "false" (the flag must be so), "zero" (must be
+    0).
     The threshold is a config key (`threshold_key`), another metric of the result (`threshold_metric`, a bound
     measured on the asset), or computed from the effective config (`threshold_of`, shown as `threshold_label`), or
     none for flag and zero rules.

@@ -60,14 +60,16 @@ def is_bad(value, threshold, rule: str) -> bool | None:
         return value is True if isinstance(value, bool) else None
     if rule == "zero":
         return value not in (0, None) if isinstance(value, (int, float)) else None
-    if rule == "max":
+    if rule in ("max", "min"):
         if value is None:
             return None
         try:
             value, threshold = float(value), float(threshold)
         except (TypeError, ValueError):
             return None
-        return not (math.isfinite(value) and value <= threshold) if math.isfinite(threshold) else None
+        if not math.isfinite(threshold):
+            return None
+        return not (math.isfinite(value) and (value <= threshold if rule == "max" else value >= threshold))
     return None
 
 
@@ -104,20 +106,20 @@ def metric_rows(result, test_view: TestView = GENERIC_VIEW) -> tuple[list[dict],
         if metric not in result.metrics:
             continue
         value, unit = result.metrics[metric], units.get(metric, "")
-        limit_text, limit = "", None
+        limit_text, limit, bound = "", None, "≥" if rule == "min" else "≤"
         if judged.threshold_of is not None:
             try:
                 limit = judged.threshold_of(cfg)
-                limit_text = f"≤ {text(limit, unit)} ({judged.threshold_label})"
+                limit_text = f"{bound} {text(limit, unit)} ({judged.threshold_label})"
             except (KeyError, TypeError, ValueError):
                 limit_text = ""
         elif judged.threshold_metric is not None and judged.threshold_metric in result.metrics:
             limit = result.metrics[judged.threshold_metric]
-            limit_text = f"≤ {text(limit, units.get(judged.threshold_metric, unit))} ({judged.threshold_metric})"
+            limit_text = f"{bound} {text(limit, units.get(judged.threshold_metric, unit))} ({judged.threshold_metric})"
         elif judged.threshold_key is not None and judged.threshold_key in cfg:
             limit = cfg[judged.threshold_key]
             used.add(judged.threshold_key)
-            limit_text = f"≤ {text(limit, unit)} ({judged.threshold_key})"
+            limit_text = f"{bound} {text(limit, unit)} ({judged.threshold_key})"
         else:
             limit_text = {"true": "must be yes", "false": "must be no", "zero": "must be 0"}.get(rule, "")
         rows.append({"name": metric, "value": text(value, unit), "limit": limit_text,
