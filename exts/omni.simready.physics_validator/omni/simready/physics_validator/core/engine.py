@@ -77,6 +77,9 @@ class EngineCapabilities:
     # PhysX 5 bounds such an eREVOLUTE joint's target to [-2 pi, 2 pi] and wraps its position there
     revolute_target_bound: float = math.inf
     # -- what the engine simulates ---------------------------------------------------------------------------
+    # load() simulates the model it is given (a test rig's, core.rig), not a stage open elsewhere (the Kit engine
+    # simulates the stage open in Kit: a rig layer beside the asset file is not on it)
+    simulates_given_model: bool = True
     # actuator prim types it runs (e.g. "NewtonActuator"); a joint driven only by another type is not
     # commandable on this engine (driven-joint selection: "actuator_only")
     simulated_actuator_schemas: frozenset[str] = frozenset()

@@ -11,6 +11,7 @@ from .ramp import RampSpec
 
 if TYPE_CHECKING:
     from .asset_model import AssetModel
+    from .rig import TestRig
 
 __all__ = ["DriveOverride", "GroundSpec", "RampSpec", "SceneSpec"]
 
@@ -56,6 +57,8 @@ class SceneSpec:
     # Joint path -> the drive the engine simulates on it instead of the authored one (joint_movement's
     # velocity probe). Engines that simulate the asset's USD author it in their own layer.
     drive_overrides: dict[str, DriveOverride] = field(default_factory=dict)
+    # A rig the test built around the asset (core.rig): the engine loads its model instead of the asset's.
+    rig: "TestRig | None" = None
     solver_position_iterations: int = 16
     solver_velocity_iterations: int = 1
 

@@ -159,7 +159,9 @@ class TestSession:
         if self.done:
             return False
         self.ctx.scene = scene
-        self._guard(lambda: self.engine.load(self.asset, scene))
+        if scene is not None and scene.rig is not None:  # the test's rig around the asset (core.rig)
+            self.ctx.asset = scene.rig.model
+        self._guard(lambda: self.engine.load(self.ctx.asset, scene))
         if self.done:
             return False
         self._guard(self.ctx.adopt_built_model)
@@ -254,6 +256,8 @@ class TestSession:
         if self.done:
             return
         self.done = True
+        if self.ctx.scene is not None and self.ctx.scene.rig is not None:
+            self.ctx.scene.rig.close()  # its temporary layer: the engine has read it
         if self._engine_warnings_seen is not None:  # loaded: add what the engine reported while stepping
             self._copy_engine_warnings()
         self.result.simulated_seconds = simulated_seconds(self)

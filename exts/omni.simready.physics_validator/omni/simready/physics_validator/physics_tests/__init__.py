@@ -22,6 +22,8 @@ from .driven.state_accuracy import StateAccuracyTest
 from .driven.velocity_limit import VelocityLimitTest
 from .ground.ground_drop import GroundDropTest
 from .ground.slope_drop import SlopeDropTest
+from .manipulation.gripper_close_lift_cube import GripperCloseLiftCubeTest
+from .manipulation.gripper_close_lift_sphere import GripperCloseLiftSphereTest
 from .multibody.joint_movement import JointMovementTest
 
 BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
@@ -36,6 +38,8 @@ BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     JointMovementTest,
     SlopeDropTest,
     JacobianIkTest,
+    GripperCloseLiftSphereTest,
+    GripperCloseLiftCubeTest,
 )
 
 _REGISTRY: TestRegistry | None = None

@@ -23,10 +23,11 @@ from ..core.status import Status
 
 def ready(result: TestResult, scene: SceneSpec | None) -> bool:
     """The test's engine loaded the asset as authored, stepped and did not fail: its runtime can be read. A test
-    whose scene simulates drives of its own in place of the authored ones (joint_movement's velocity probe) is
-    never read: the readback would report the test's drives as the asset's."""
+    whose scene simulates drives of its own in place of the authored ones (joint_movement's velocity probe), or a rig
+    around the asset (core.rig: a gantry, an object), is never read: the readback would report the test's as the
+    asset's."""
     return (result.status != Status.ERROR and result.simulated_seconds > 0
-            and scene is not None and not scene.drive_overrides)
+            and scene is not None and not scene.drive_overrides and scene.rig is None)
 
 
 def read_back(engine, asset: AssetModel, scene: SceneSpec | None = None) -> RuntimeReadback | None:

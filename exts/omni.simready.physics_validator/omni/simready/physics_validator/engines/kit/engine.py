@@ -76,7 +76,7 @@ class KitPhysxEngine(EngineBase):
     # on ovphysx, not in Kit)
     CAPABILITIES = EngineCapabilities(reads_runtime_values=True, single_joint_position_targets=True,
                                       joint_velocity_targets=True, revolute_target_bound=2.0 * math.pi,
-                                      mimic_joints=True, physics_runtime="PhysX")
+                                      mimic_joints=True, physics_runtime="PhysX", simulates_given_model=False)
 
     def __init__(self, mode: str = "manual", target: str | None = None, usd_context_name: str = "", stage=None):
         """`stage`: manual mode only, a stage of pxr's UsdUtils.StageCache that is not the open one, e.g. from
