@@ -186,7 +186,7 @@ class CloseLift:
                                     ("gantry", self.gantry_q())):
                     self.grip.series[name].append(value)
             bottom = float(position[2]) - t.object_size / 2
-            if k > lifted and not bottom > t.drop_height:
+            if (k > lifted and not bottom > t.drop_height) or not slip <= t.object_size:  # on the floor, or out of the jaws
                 self.grip.metrics["max_slip"] = worst
                 self.fail(Code.DROPPED, f"the object fell out during the {ctx.label} (its bottom {bottom * 100:.1f} cm "
                                         f"above the floor)")

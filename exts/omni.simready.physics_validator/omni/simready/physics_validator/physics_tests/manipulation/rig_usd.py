@@ -56,12 +56,13 @@ class RigAuthor:
             xformable.SetXformOpOrder([op, *ops], xformable.GetResetXformStack())
 
     def disable_world_welds(self, bodies: set[str]) -> list[str]:
-        """The joints holding these bodies to the world are switched off in the rig (the gantry holds them now)."""
+        """The joints holding these bodies to the world are deactivated in the rig (the gantry holds them now; a joint
+        only disabled is still parsed, and its frames, left where the asset was, draw a 'disjointed body transforms'
+        warning from PhysX)."""
         disabled = []
         for joint in self.asset.world_anchors:
             if {joint.body0, joint.body1} & bodies:
-                self.stage.GetPrimAtPath(joint.path).CreateAttribute(
-                    "physics:jointEnabled", __import__("pxr").Sdf.ValueTypeNames.Bool).Set(False)
+                self.stage.GetPrimAtPath(joint.path).SetActive(False)
                 disabled.append(joint.path)
         return disabled
 
