@@ -37,7 +37,7 @@ def smoothstep(x: float) -> float:
 
 
 class CloseLift:
-    def __init__(self, ctx: "TestContext[GripperConfig]", plan: GripperPlan):
+    def __init__(self, ctx: "TestContext", plan: GripperPlan):
         self.ctx, self.plan, self.cfg = ctx, plan, ctx.config
         self.t = self.cfg.thresholds_for(plan.site.max_opening, plan.site.max_payload)
         self.jaws = [ctx.asset.joints[p] for p in plan.jaws]

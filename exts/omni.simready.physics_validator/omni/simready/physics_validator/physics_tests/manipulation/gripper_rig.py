@@ -52,9 +52,9 @@ def complete_site(asset: "AssetModel") -> "GripperSite | None":
 
 def jaw_joints(asset: "AssetModel", base: str) -> list["JointInfo"]:
     """The driven joints beyond the base (mimic followers follow their leader; passive joints are dragged)."""
-    links = tree_from(asset, base)
-    return [links[b].joint for b in links if links[b].joint.is_dof and not links[b].joint.is_mimic_follower
-            and links[b].joint.enabled and links[b].joint.drive is not None and links[b].joint.drive.active]
+    joints = [link.joint for link in tree_from(asset, base).values()]
+    return [j for j in joints if j.is_dof and j.enabled and not j.is_mimic_follower and j.drive is not None
+            and j.drive.active]
 
 
 def plan_rig(asset: "AssetModel", site: "GripperSite", config: "GripperConfig", shape: str,
