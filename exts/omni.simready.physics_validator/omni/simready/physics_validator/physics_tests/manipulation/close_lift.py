@@ -19,7 +19,6 @@ from .gripper_rig import GANTRY, OBJECT, GripperPlan
 
 if TYPE_CHECKING:
     from ...core.context import TestContext
-    from .gripper_config import GripperConfig
 
 
 @dataclass
