@@ -24,6 +24,7 @@ SUFFIXES: dict[str, tuple[str, float]] = {
     "m/s": ("speed", 1.0), "mm/s": ("speed", 0.001),
     "m/s^2": ("acceleration", 1.0), "m/s²": ("acceleration", 1.0),
     "kg": ("mass", 1.0), "g": ("mass", 0.001), "kg/m": ("mass per length", 1.0), "N/m": ("stiffness", 1.0),
+    "kg/m^3": ("density", 1.0),
 }
 # a setting's declared unit -> (kind, factor of one setting unit in the kind's base unit)
 UNITS: dict[str, tuple[str, float]] = {
@@ -31,7 +32,7 @@ UNITS: dict[str, tuple[str, float]] = {
     "%": ("ratio", 0.01), "x": ("ratio", 1.0), "ratio": ("ratio", 1.0), "s": ("time", 1.0), "N": ("force", 1.0),
     "Hz": ("frequency", 1.0), "rad/s": ("angular speed", 1.0), "deg/s": ("angular speed", math.pi / 180.0),
     "m/s": ("speed", 1.0), "m/s²": ("acceleration", 1.0),
-    "kg": ("mass", 1.0), "kg/m": ("mass per length", 1.0), "N/m": ("stiffness", 1.0),
+    "kg": ("mass", 1.0), "kg/m": ("mass per length", 1.0), "N/m": ("stiffness", 1.0), "kg/m^3": ("density", 1.0),
 }
 NUMBER_WITH_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\d\s].*?)\s*$")
 

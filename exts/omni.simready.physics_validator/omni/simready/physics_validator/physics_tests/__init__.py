@@ -22,6 +22,7 @@ from .driven.state_accuracy import StateAccuracyTest
 from .driven.velocity_limit import VelocityLimitTest
 from .ground.ground_drop import GroundDropTest
 from .ground.slope_drop import SlopeDropTest
+from .manipulation.grasp_and_lift import GraspAndLiftTest
 from .manipulation.gripper_close_lift_cube import GripperCloseLiftCubeTest
 from .manipulation.gripper_close_lift_sphere import GripperCloseLiftSphereTest
 from .multibody.joint_movement import JointMovementTest
@@ -40,6 +41,7 @@ BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     JacobianIkTest,
     GripperCloseLiftSphereTest,
     GripperCloseLiftCubeTest,
+    GraspAndLiftTest,
 )
 
 _REGISTRY: TestRegistry | None = None

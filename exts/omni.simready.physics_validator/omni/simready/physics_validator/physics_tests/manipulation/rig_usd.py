@@ -147,29 +147,37 @@ class RigAuthor:
             prim.AddAppliedSchema(api)
 
     def prismatic(self, path: str, body0: str, pose0, body1: str, pose1, axis: str, limits: tuple[float, float],
-                  stiffness: float, damping: float, max_force: float) -> None:
-        """A driven prismatic joint along `axis` of the joint frame; frames given as SI world poses of each body
-        (pose0/pose1: the bodies' world poses at build time; the joint frame is the world-aligned frame at body1's
-        origin). Gains in SI (N/m, N s/m, N)."""
+                  stiffness: float, damping: float, max_force: float, frame_quat=None) -> None:
+        """A driven prismatic joint along `axis` of its frame: the frame at body1's origin, world-aligned or turned by
+        `frame_quat` (wxyz, world), given the bodies' SI world poses at build time. Gains in SI (N/m, N s/m, N)."""
+        self.joint("prismatic", path, body0, pose0, body1, pose1, axis, limits, (stiffness, damping, max_force),
+                   frame_quat)
+
+    def joint(self, kind: str, path: str, body0: str, pose0, body1: str, pose1, axis: str, limits: tuple[float, float],
+              gains: tuple[float, float, float], frame_quat=None) -> None:
+        """A driven revolute or prismatic joint (limits in rad or m; gains in SI per radian or per metre)."""
         from pxr import Gf, UsdPhysics
 
         f = self.frame
-        joint = UsdPhysics.PrismaticJoint.Define(self.stage, path)
+        angular = kind == "revolute"
+        joint = (UsdPhysics.RevoluteJoint if angular else UsdPhysics.PrismaticJoint).Define(self.stage, path)
         joint.CreateBody0Rel().SetTargets([body0])
         joint.CreateBody1Rel().SetTargets([body1])
         joint.CreateAxisAttr(axis)
-        frame = (np.asarray(pose1[0], float), np.array([1.0, 0.0, 0.0, 0.0]))
+        turn = np.array([1.0, 0.0, 0.0, 0.0]) if frame_quat is None else np.asarray(frame_quat, float)
+        frame = (np.asarray(pose1[0], float), turn)
         for (pos, quat), pos_attr, rot_attr in ((compose(*inverse(*pose0), *frame), joint.CreateLocalPos0Attr,
                                                  joint.CreateLocalRot0Attr),
                                                 (compose(*inverse(*pose1), *frame), joint.CreateLocalPos1Attr,
                                                  joint.CreateLocalRot1Attr)):
             pos_attr(Gf.Vec3f(*[f.length_from_si(v) for v in pos]))
             rot_attr(Gf.Quatf(*[float(v) for v in quat]))
-        joint.CreateLowerLimitAttr(f.length_from_si(limits[0]))
-        joint.CreateUpperLimitAttr(f.length_from_si(limits[1]))
-        drive = UsdPhysics.DriveAPI.Apply(joint.GetPrim(), "linear")
+        coordinate, effort = f.joint_coordinate_scale(angular), f.joint_effort_scale(angular)
+        joint.CreateLowerLimitAttr(limits[0] / coordinate)
+        joint.CreateUpperLimitAttr(limits[1] / coordinate)
+        drive = UsdPhysics.DriveAPI.Apply(joint.GetPrim(), "angular" if angular else "linear")
         drive.CreateTypeAttr("force")
-        coordinate, effort = f.joint_coordinate_scale(False), f.joint_effort_scale(False)
+        stiffness, damping, max_force = gains
         drive.CreateStiffnessAttr(stiffness * coordinate / effort)
         drive.CreateDampingAttr(damping * coordinate / effort)
         drive.CreateMaxForceAttr(max_force / effort)
