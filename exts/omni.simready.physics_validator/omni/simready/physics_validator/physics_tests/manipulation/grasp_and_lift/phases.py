@@ -2,7 +2,8 @@
 slowly, settle, lift, hold, shake in a horizontal circle, hold, open, watch the body fall.
 
 Slip is the grasp line's midpoint (carried by its body) in the jaws' frame (the wrist's axes, midway between the
-pads), from the end of the close to the end of the second hold: one number for NVIDIA's drop (10 cm), floor and separation (5 cm) checks, held to `max_slip`.
+pads), from the end of the close to the end of the second hold: one number for NVIDIA's drop (10 cm), floor and
+separation (5 cm) checks, held to `max_slip`.
 """
 
 from __future__ import annotations
