@@ -83,3 +83,15 @@ def test_an_engine_without_the_runtimes_jacobian_skips_with_the_reason(folder):
     engine = require_engine("sapien")
     result = run_test(build_arm(folder / "sapien.usda", **ARM), "jacobian_ik", engine)
     assert result.status is Status.SKIP and result.code == "NO_JACOBIAN" and "Jacobian" in result.reason
+
+
+def test_ik_target_reach_skips_with_the_lula_reason_and_grippers_are_not_arms(folder):
+    from tests.fixtures.manipulation import build_gripper
+
+    arm = run_test(build_arm(folder / "lula.usda", **ARM), "ik_target_reach", "physx")
+    assert arm.status is Status.SKIP and arm.code == "LULA_UNAVAILABLE"
+    assert "Lula" in arm.reason and "Isaac Sim" in arm.reason and arm.simulated_seconds == 0
+    gripper_asset = build_gripper(folder / "parallel.usda")
+    for name in ("ik_target_reach", "jacobian_ik"):
+        result = run_test(gripper_asset, name, "physx")
+        assert result.status is Status.NOT_APPLICABLE and result.code == "GRIPPER", (name, result.reason)

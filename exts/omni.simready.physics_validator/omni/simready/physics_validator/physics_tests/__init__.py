@@ -15,6 +15,7 @@ from ..core.plugin import PhysicsTest, TestRegistry, load_entry_points
 from .driven.drive_gain_validation import DriveGainValidationTest
 from .driven.effort_limit import EffortLimitTest
 from .driven.full_range_sweep import FullRangeSweepTest
+from .driven.ik_target_reach import IkTargetReachTest
 from .driven.jacobian_ik import JacobianIkTest
 from .driven.mimic_joint import MimicJointTest
 from .driven.multi_joint_coordination import MultiJointCoordinationTest
@@ -39,6 +40,7 @@ BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     JointMovementTest,
     SlopeDropTest,
     JacobianIkTest,
+    IkTargetReachTest,
     GripperCloseLiftSphereTest,
     GripperCloseLiftCubeTest,
     GraspAndLiftTest,

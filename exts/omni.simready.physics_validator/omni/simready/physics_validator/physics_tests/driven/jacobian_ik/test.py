@@ -34,8 +34,14 @@ from .view import VIEW
 SERIES_EVERY = 4
 
 
-def independent_joints(asset) -> list:
-    return [j for j in asset.dof_joints if not j.is_mimic_follower and not j.loop_closing and not j.is_passive]
+def is_standalone_gripper(asset) -> bool:
+    """NVIDIA's rule (robot_type.is_standalone_gripper), read on the asset: one independent joint at most, or every
+    independent joint a jaw beyond a gripper site's body."""
+    from ...manipulation.gripper_rig import jaw_joints
+
+    independent = {j.path for j in asset.dof_joints if not j.is_mimic_follower and not j.loop_closing and not j.is_passive}
+    jaws = {j.path for site in asset.markers.gripper_sites if site.body for j in jaw_joints(asset, site.body)}
+    return len(independent) <= 1 or independent <= jaws
 
 
 class JacobianIkTest(DrivenJointTest[JacobianIkConfig]):
@@ -57,8 +63,8 @@ class JacobianIkTest(DrivenJointTest[JacobianIkConfig]):
         if asset.robot_type in ("gripper", "end_effector", "end-effector"):
             return Precheck(Status.NOT_APPLICABLE, f"a gripper (isaac:robotType = {asset.robot_type}): no arm to solve "
                                                    "inverse kinematics for", code=Code.GRIPPER)
-        if asset.markers.gripper_sites and len(independent_joints(asset)) <= 1:
-            return Precheck(Status.NOT_APPLICABLE, "a gripper: a gripper site and one independent joint, no arm to solve "
+        if asset.markers.gripper_sites and is_standalone_gripper(asset):
+            return Precheck(Status.NOT_APPLICABLE, "a gripper: a gripper site and no joint but its jaws, no arm to solve "
                                                    "inverse kinematics for", code=Code.GRIPPER)
         return None
 
