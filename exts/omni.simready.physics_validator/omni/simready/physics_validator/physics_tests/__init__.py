@@ -24,8 +24,8 @@ from .driven.velocity_limit import VelocityLimitTest
 from .ground.ground_drop import GroundDropTest
 from .ground.slope_drop import SlopeDropTest
 from .manipulation.grasp_and_lift import GraspAndLiftTest
-from .manipulation.gripper_close_lift_cube import GripperCloseLiftCubeTest
-from .manipulation.gripper_close_lift_sphere import GripperCloseLiftSphereTest
+from .manipulation.gripper.gripper_close_lift_cube import GripperCloseLiftCubeTest
+from .manipulation.gripper.gripper_close_lift_sphere import GripperCloseLiftSphereTest
 from .multibody.joint_movement import JointMovementTest
 
 BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ...core.geometry import compose, inverse, quat_to_matrix
+from ...core.geometry import compose, inverse
 from ...core.rig import RIG_ROOT
 from ...core.units import StageFrame
 
@@ -190,8 +190,10 @@ def rotation_taking(source: tuple[np.ndarray, np.ndarray], target: tuple[np.ndar
         a = np.asarray(a, float) / np.linalg.norm(a)
         b = np.asarray(b, float) - np.dot(b, a) * a
         n = np.linalg.norm(b)
-        b = b / n if n > 1e-9 else np.cross(a, [1.0, 0.0, 0.0] if abs(a[0]) < 0.9 else [0.0, 1.0, 0.0])
-        b = b / np.linalg.norm(b)
+        if n <= 1e-9:  # b along a: any perpendicular (the world axis least along a)
+            b = np.cross(a, np.eye(3)[int(np.argmin(np.abs(a)))])
+            n = np.linalg.norm(b)
+        b = b / n
         return np.column_stack([a, b, np.cross(a, b)])
 
     return basis(*target) @ basis(*source).T
@@ -217,8 +219,3 @@ def _mul(a, b):
     from ...core.geometry import quat_mul
 
     return quat_mul(a, b)
-
-
-def check_rotation(rotation: np.ndarray) -> bool:
-    return bool(np.allclose(rotation @ rotation.T, np.eye(3), atol=1e-6)) and np.allclose(
-        quat_to_matrix(quat_of(rotation)), rotation, atol=1e-6)

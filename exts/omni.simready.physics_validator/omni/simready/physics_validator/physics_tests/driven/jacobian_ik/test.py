@@ -37,7 +37,7 @@ SERIES_EVERY = 4
 def is_standalone_gripper(asset) -> bool:
     """NVIDIA's rule (robot_type.is_standalone_gripper), read on the asset: one independent joint at most, or every
     independent joint a jaw beyond a gripper site's body."""
-    from ...manipulation.gripper_rig import jaw_joints
+    from ...manipulation.gripper.gripper_rig import jaw_joints
 
     independent = {j.path for j in asset.dof_joints if not j.is_mimic_follower and not j.loop_closing and not j.is_passive}
     jaws = {j.path for site in asset.markers.gripper_sites if site.body for j in jaw_joints(asset, site.body)}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...core.results import TestResult
-from ...plotting.common import FAIL_COLOR, arr, pyplot
+from ....core.results import TestResult
+from ....plotting.common import FAIL_COLOR, arr, pyplot
 from .gripper_config import GripperConfig
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from ...core.config import TestConfig
-from ...core.setting_units import unit
+from ....core.config import TestConfig
+from ....core.setting_units import unit
 
 
 @dataclass(frozen=True)

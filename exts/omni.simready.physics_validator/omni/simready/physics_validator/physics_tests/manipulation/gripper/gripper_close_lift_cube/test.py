@@ -1,5 +1,5 @@
 """gripper_close_lift_cube (FET_028, NVIDIA's 1.4.0): a cube (flat faces: the jaws' squeeze decides) at 85 % of the
-rated payload, closed on, lifted, held, shaken and released (manipulation/base.py, close_lift.py).
+rated payload, closed on, lifted, held, shaken and released (manipulation/gripper/base.py, close_lift.py).
 Spec: docs/tests/gripper_close_lift_cube.md."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The gripper tests' fix hints, by code."""
 
-from ...core.hints import HintTable
+from ....core.hints import HintTable
 from .codes import GripperCode as Code
 
 SITE_TEMPLATE = (

@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...core.geometry import box_corners, collider_world_aabb, compose, inverse
-from ...core.rig import RIG_ROOT, build_rig
-from ..driven.jacobian_ik.chain import tree_from
-from .rig_usd import ANCHOR, RigAuthor, moved_pose, rotation_taking
+from ....core.geometry import box_corners, collider_world_aabb, compose, inverse
+from ....core.rig import RIG_ROOT, build_rig
+from ...driven.jacobian_ik.chain import tree_from
+from ..rig_usd import ANCHOR, RigAuthor, moved_pose, rotation_taking
 
 if TYPE_CHECKING:
-    from ...core.asset_model import AssetModel, JointInfo
-    from ...core.markers import GripperSite
+    from ....core.asset_model import AssetModel, JointInfo
+    from ....core.markers import GripperSite
     from .gripper_config import GripperConfig
 
 GANTRY = f"{RIG_ROOT}/gantry_z"

@@ -1,6 +1,6 @@
 """How reports show the gripper tests: the slip beside max_slip, the release fall beside min_fall, and the plot."""
 
-from ...core.test_view import JudgedMetric, TestView
+from ....core.test_view import JudgedMetric, TestView
 from .plot import gripper_plot
 
 VIEW = TestView(

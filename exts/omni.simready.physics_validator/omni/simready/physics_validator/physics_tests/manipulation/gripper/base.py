@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import ClassVar, Iterator, TypeVar
 
-from ...core.context import TestContext
-from ...core.plugin import PhysicsTest, Precheck
-from ...core.quantities import listed
-from ...core.scene import GroundSpec, SceneSpec
-from ...core.status import Status
+from ....core.context import TestContext
+from ....core.plugin import PhysicsTest, Precheck
+from ....core.quantities import listed
+from ....core.scene import GroundSpec, SceneSpec
+from ....core.status import Status
 from .close_lift import CloseLift
 from .codes import GripperCode as Code
 from .fix_rules import FIX_RULES

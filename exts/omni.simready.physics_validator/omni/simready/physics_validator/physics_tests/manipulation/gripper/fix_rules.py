@@ -2,7 +2,7 @@
 stiffness, which `fix` tunes for the driven-joint tests, and on pad friction, which it does not; sizing a jaw's force
 from a payload is not among its rules (docs/fix.md)."""
 
-from ...core.fix_rules import FixRules
+from ....core.fix_rules import FixRules
 
 
 class GripperFixRules(FixRules):

@@ -1,5 +1,5 @@
 """gripper_close_lift_sphere (FET_028, NVIDIA's 1.4.0): a sphere (a single point of each pad: the pads' friction
-decides) at 50 % of the rated payload, closed on, lifted, held, shaken and released (manipulation/base.py, close_lift.py).
+decides) at 50 % of the rated payload, closed on, lifted, held, shaken and released (manipulation/gripper/base.py, close_lift.py).
 Spec: docs/tests/gripper_close_lift_sphere.md."""
 
 from __future__ import annotations

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
-from ...core.geometry import compose, inverse
+from ....core.geometry import compose, inverse
 from .codes import GripperCode as Code
 from .gripper_rig import GANTRY, OBJECT, GripperPlan
 
 if TYPE_CHECKING:
-    from ...core.context import TestContext
+    from ....core.context import TestContext
 
 
 @dataclass

@@ -1,11 +1,11 @@
-"""gripper_close_lift_sphere's settings: the family's (manipulation/gripper_config.py), the object at 50 % of the rated
+"""gripper_close_lift_sphere's settings: the family's (manipulation/gripper/gripper_config.py), the object at 50 % of the rated
 payload (NVIDIA's), and what they make of one gripper in SI (`thresholds_for`, the family's)."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
-from ....core.setting_units import unit
+from .....core.setting_units import unit
 from ..gripper_config import GripperConfig
 
 

@@ -1,6 +1,6 @@
 """The gripper tests' verdict codes (gripper_close_lift_sphere and _cube give the same)."""
 
-from ...core.codes import VerdictCode
+from ....core.codes import VerdictCode
 
 
 class GripperCode(VerdictCode):
