@@ -373,3 +373,17 @@ def test_a_reader_closing_the_pipe_early_is_no_error(tmp_path, args):
     assert "BrokenPipe" not in proc.stderr and "error" not in proc.stderr.lower() and "Traceback" not in proc.stderr
     if args[0] == "validate":
         assert json.loads((out / "report.json").read_text())["assets"][0]["tests"][0]["status"] == "PASS"
+
+
+def test_an_old_feature_name_selects_its_new_one_with_a_notice(tmp_path):
+    """`--tests FET003_BASE_PHYSX` (pre-2026.8) runs what `--tests FET_003_PHYSX` runs and says so on stderr."""
+    box = box_asset(tmp_path / "box.usda", size=0.1)
+    done = subprocess.run([sys.executable, "-m", "omni.simready.physics_validator.cli", "validate", str(box), "--tests",
+                           "FET003_BASE_PHYSX", "--out", str(tmp_path / "out"), "--no-video", "--no-html", "--in-process",
+                           "--quiet"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "notice: FET003_BASE_PHYSX is the pre-2026.8 name of the SimReady feature FET_003_PHYSX" in done.stderr
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    names = {t["name"] for a in report["assets"] for t in a["tests"]}
+    assert names == {"ground_drop", "slope_drop"}
+    assert all(t["features"][0] == "FET_003_PHYSX" for a in report["assets"] for t in a["tests"])

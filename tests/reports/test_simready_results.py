@@ -113,3 +113,36 @@ def test_nvidias_reporter_reads_our_results(report, tmp_path, simready_python):
     assert wrong["status"] == "fail" and wrong["engine"] == "physx" and "LIMITS_INCOMPATIBLE" not in wrong["message"]
     assert wrong["metrics"]["pairs_failed"]["value"] == 1 and wrong["feature"] == "FET_022_PHYSX"
     assert (tmp_path / "report" / "test_results_index.json").is_file()  # their JSON report, written by their code
+
+
+def test_nvidias_reporter_reads_the_manipulation_and_reach_results(tmp_path, simready_python):
+    """Issue 32's tests in --format simready: a gripper holding its sphere, a prop too heavy to lift, an arm reaching its
+    targets and ik_target_reach skipping, read back by NVIDIA's reporter under their 2026.8 feature IDs."""
+    from tests.fixtures.arms import build_arm
+    from tests.fixtures.manipulation import build_gripper, build_prop
+
+    engine = require_engine("physx")
+    folder = tmp_path / "assets"
+    folder.mkdir()
+    gripper_path = build_gripper(folder / "gripper.usda")
+    prop_path = build_prop(folder / "anvil.usda", mass=60.0)
+    arm_path = build_arm(folder / "arm.usda", joints=4, axes=("Z", "Y", "Y", "Y"))
+    results = {gripper_path: [run_test(gripper_path, "gripper_close_lift_sphere", engine)],
+               prop_path: [run_test(prop_path, "grasp_and_lift", engine)],
+               arm_path: [run_test(arm_path, "jacobian_ik", engine), run_test(arm_path, "ik_target_reach", engine)]}
+    run = RunReport(engine=EngineInfo(name="physx", version="ovphysx test"),
+                    assets=[AssetResult(path=str(p), tests=t) for p, t in results.items()])
+    out = tmp_path / "out"
+    write_simready_results(run, out, default_registry())
+    done = subprocess.run([str(simready_python), "-c", READ_BACK, str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    cells = json.loads(done.stdout.strip().splitlines()[-1])
+    grip = cells["gripper.usda::gripper_close_lift_sphere"]
+    assert grip["status"] == "pass" and grip["version"] == "1.4.0" and grip["feature"] == "FET_028_ISAAC"
+    assert grip["metrics"]["max_slip"]["unit"] == "m" and grip["metrics"]["max_slip"]["value"] < 0.01
+    anvil = cells["anvil.usda::grasp_and_lift"]
+    assert anvil["status"] == "fail" and anvil["feature"] == "FET_005_STANDARD" and anvil["version"] == "1.3.0"
+    assert anvil["metrics"]["lines_held"]["value"] == 0
+    reach = cells["arm.usda::jacobian_ik"]
+    assert reach["status"] == "pass" and reach["feature"] == "FET_022_PHYSX" and reach["metrics"]["pass_rate"]["value"] == 1.0
+    assert cells["arm.usda::ik_target_reach"]["status"] == "skipped" and "Lula" in cells["arm.usda::ik_target_reach"]["message"]
