@@ -42,9 +42,11 @@ def test_tests_are_selected_by_feature_family():
     driven = [t.name for t in registry.select(["FET022"])]
     assert {"velocity_limit", "state_accuracy", "mimic_joint", "multi_joint_coordination"} <= set(driven)
     assert [t.name for t in registry.select(["FET004"])] == ["joint_movement"]
+    assert [t.name for t in registry.select(["FET_028"])] == ["gripper_close_lift_sphere", "gripper_close_lift_cube"]
+    assert [t.name for t in registry.select(["FET005"])] == ["grasp_and_lift"]
     assert {t.name for t in registry.select(["FET_003"])} == {"ground_drop", "slope_drop"}
     assert [t.name for t in registry.select(["slope_drop", "FET003"])] == ["slope_drop", "ground_drop"]
-    with pytest.raises(UnknownTestError, match="feature families: FET_003, FET_004, FET_022"):
+    with pytest.raises(UnknownTestError, match="feature families: FET_003, FET_004, FET_005, FET_022, FET_028"):
         registry.select(["FET999"])
 
 
