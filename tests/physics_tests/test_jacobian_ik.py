@@ -1,8 +1,12 @@
 """jacobian_ik on real engines: a sound 4R arm reaches every target its kinematics sample and none beyond its reach;
 its twin whose shoulder drive cannot carry the arm (maxForce 1 N m against about 4 N m of gravity load) fails with the
-shoulder named; grippers are not arms; an engine without the runtime's Jacobian skips with the reason."""
+shoulder named; its twin whose shoulder cannot travel the range its limits author (a static collar stops the link at
+15-25 deg where the limits say 120 deg, and targets are sampled from the limits) fails with the shoulder named; grippers
+are not arms; an engine without the runtime's Jacobian skips with the reason."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -44,6 +48,15 @@ def test_a_sound_arm_reaches_its_targets_and_a_weak_shoulder_does_not(folder, en
     shoulder = rows(weak)["joint2"]
     assert shoulder.status is Status.FAIL and shoulder.code == "JOINT_BLOCKED" and "joint2" in weak.reason
     assert shoulder.measured["max_lag"] > shoulder.limits["blocked_lag"]
+
+
+def test_an_arm_whose_shoulder_cannot_travel_its_authored_range_misses_its_targets(folder, engine):
+    stopped = run_test(build_arm(folder / "collar.usda", collar=2, **ARM), "jacobian_ik", engine)
+    assert stopped.status is Status.FAIL and stopped.code == "TARGETS_MISSED", stopped.reason
+    assert stopped.metrics["pass_rate"] < JacobianIkConfig().min_pass_rate  # the deciding metric
+    shoulder = rows(stopped)["joint2"]
+    assert shoulder.status is Status.FAIL and shoulder.code == "JOINT_BLOCKED" and "joint2" in stopped.reason
+    assert shoulder.measured["max_lag"] > math.radians(45)  # held by the collar far short of targets inside its limits
 
 
 def test_targets_come_from_the_authored_kinematics_and_unreachable_ones_are_beyond_any_pose(folder):

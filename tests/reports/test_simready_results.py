@@ -116,7 +116,7 @@ def test_nvidias_reporter_reads_our_results(report, tmp_path, simready_python):
 
 
 def test_nvidias_reporter_reads_the_manipulation_and_reach_results(tmp_path, simready_python):
-    """Issue 32's tests in --format simready: a gripper holding its sphere, a prop too heavy to lift, an arm reaching its
+    """Issue 32's tests in --format simready: a gripper holding its sphere and its cube, a prop too heavy to lift, an arm reaching its
     targets and ik_target_reach skipping, read back by NVIDIA's reporter under their 2026.8 feature IDs."""
     from tests.fixtures.arms import build_arm
     from tests.fixtures.manipulation import build_gripper, build_prop
@@ -127,7 +127,8 @@ def test_nvidias_reporter_reads_the_manipulation_and_reach_results(tmp_path, sim
     gripper_path = build_gripper(folder / "gripper.usda")
     prop_path = build_prop(folder / "anvil.usda", mass=60.0)
     arm_path = build_arm(folder / "arm.usda", joints=4, axes=("Z", "Y", "Y", "Y"))
-    results = {gripper_path: [run_test(gripper_path, "gripper_close_lift_sphere", engine)],
+    results = {gripper_path: [run_test(gripper_path, "gripper_close_lift_sphere", engine),
+                              run_test(gripper_path, "gripper_close_lift_cube", engine)],
                prop_path: [run_test(prop_path, "grasp_and_lift", engine)],
                arm_path: [run_test(arm_path, "jacobian_ik", engine), run_test(arm_path, "ik_target_reach", engine)]}
     run = RunReport(engine=EngineInfo(name="physx", version="ovphysx test"),
@@ -140,6 +141,8 @@ def test_nvidias_reporter_reads_the_manipulation_and_reach_results(tmp_path, sim
     grip = cells["gripper.usda::gripper_close_lift_sphere"]
     assert grip["status"] == "pass" and grip["version"] == "1.4.0" and grip["feature"] == "FET_028_ISAAC"
     assert grip["metrics"]["max_slip"]["unit"] == "m" and grip["metrics"]["max_slip"]["value"] < 0.01
+    cube = cells["gripper.usda::gripper_close_lift_cube"]
+    assert cube["status"] == "pass" and cube["feature"] == "FET_028_ISAAC" and cube["metrics"]["object_mass"]["value"] == 0.85
     anvil = cells["anvil.usda::grasp_and_lift"]
     assert anvil["status"] == "fail" and anvil["feature"] == "FET_005_STANDARD" and anvil["version"] == "1.3.0"
     assert anvil["metrics"]["lines_held"]["value"] == 0

@@ -1,11 +1,13 @@
 """A test rig: what a test builds around the asset before the engine loads it (a gantry holding a gripper, an object to
-grasp, a test-owned parallel jaw), as a USD layer of its own that sublayers the asset, and the asset model read from it.
+grasp, a test-owned parallel jaw), as a USD layer of its own that sublayers the asset, and the asset model read from
+it.
 
-Every engine then simulates the rig as it would an asset (physx and Kit compose it, newton imports it, sapien builds
-from its model): the rig's joints are DOF joints of `dof_joints`, its bodies are in `body_poses()`. The layer lives in a
-temporary folder of its own (the worker's TMPDIR), never beside the asset, and is removed when the test's session
-closes; the asset's own layers are only sublayered. A test asks for a rig through `SceneSpec.rig`; the session loads
-`rig.model` instead of the asset and the test sees it as `ctx.asset`. The runtime readback never reads a rig.
+An engine then simulates the rig as it would an asset (physx composes it, newton imports it, sapien builds from its
+model; the Kit engine simulates the stage open in Kit and says so: EngineCapabilities.simulates_given_model): the rig's
+joints are DOF joints of `dof_joints`, its bodies are in `body_poses()`. The layer lives in a temporary folder of its
+own (the worker's TMPDIR), never beside the asset, and is removed when the test's session closes; the asset's own
+layers are only sublayered. A test asks for a rig through `SceneSpec.rig`; the session loads `rig.model` instead of the
+asset and the test sees it as `ctx.asset`. The runtime readback never reads a rig.
 """
 
 from __future__ import annotations
