@@ -116,8 +116,8 @@ def test_nvidias_reporter_reads_our_results(report, tmp_path, simready_python):
 
 
 def test_nvidias_reporter_reads_the_manipulation_and_reach_results(tmp_path, simready_python):
-    """Issue 32's tests in --format simready: a gripper holding its sphere and its cube, a prop too heavy to lift, an arm reaching its
-    targets and ik_target_reach skipping, read back by NVIDIA's reporter under their 2026.8 feature IDs."""
+    """Issue 32's tests in --format simready: a gripper holding its sphere and its cube, a prop too heavy to lift, an arm
+    reaching its targets and ik_target_reach skipping, read back by NVIDIA's reporter under their 2026.8 feature IDs."""
     from tests.fixtures.arms import build_arm
     from tests.fixtures.manipulation import build_gripper, build_prop
 
