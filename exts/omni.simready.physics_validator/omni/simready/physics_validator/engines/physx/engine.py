@@ -50,9 +50,8 @@ class OvPhysxEngine(ArticulationJacobian, EngineBase):
     name = "physx"
     CAPABILITIES = EngineCapabilities(
         reads_joint_limits=True, reads_drive_gains=True, reads_joint_velocity_limits=True, reads_mass_matrix=True,
-        reads_body_masses=True, reads_runtime_values=True, reads_built_model=True, describes_components=True,
-        single_joint_position_targets=True, reads_jacobian=True,
-        joint_velocity_targets=True, outer_bounds=True, single_body_pose=True,
+        reads_body_masses=True, reads_runtime_values=True, reads_built_model=True, reads_jacobian=True, outer_bounds=True,
+        describes_components=True, single_joint_position_targets=True, joint_velocity_targets=True, single_body_pose=True,
         # PhysX 5.12 builds a revolute articulation joint without limits as eREVOLUTE: its drive target must lie in
         # [-2 pi, 2 pi] ("setDriveTarget() only supports target angle in range [-2Pi, 2Pi] for joints of type
         # eREVOLUTE"; the old target stays) and its position wraps within that range (measured on pb_r2d2's wheels).
