@@ -104,6 +104,8 @@ def test_ik_target_reach_skips_with_the_lula_reason_and_grippers_are_not_arms(fo
     arm = run_test(build_arm(folder / "lula.usda", **ARM), "ik_target_reach", "physx")
     assert arm.status is Status.SKIP and arm.code == "LULA_UNAVAILABLE"
     assert "Lula" in arm.reason and "Isaac Sim" in arm.reason and arm.simulated_seconds == 0
+    one_joint = run_test(build_arm(folder / "one.usda", joints=1), "ik_target_reach", "physx")
+    assert one_joint.code == "LULA_UNAVAILABLE", one_joint.reason  # no gripper signal: an arm, as NVIDIA's rule
     gripper_asset = build_gripper(folder / "parallel.usda")
     for name in ("ik_target_reach", "jacobian_ik"):
         result = run_test(gripper_asset, name, "physx")

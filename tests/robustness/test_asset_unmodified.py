@@ -111,8 +111,12 @@ def test_kit_session_sublayer_never_dirties_or_rewrites_a_user_layer(arm):
     user_layers = [layer for layer in stage.GetUsedLayers() if not layer.anonymous]
     assert len(user_layers) >= 3
     composed_before = stage.ExportToString()
+    planned = 0
     for name, test_cls in default_registry().items():
         test = test_cls()
+        if test.precheck(asset, config.for_test(name)) is not None:
+            continue  # as the session: no scene for a test its precheck decided (a gripper test on an arm)
+        planned += 1
         scene = test.scene(asset, config.for_test(name))
         plan = plan_validation_layer(asset, scene, existing_scenes=physics_scene_paths(stage))
         layer = ValidationLayer(stage, plan).apply()
@@ -127,5 +131,6 @@ def test_kit_session_sublayer_never_dirties_or_rewrites_a_user_layer(arm):
         assert not [lyr.identifier for lyr in user_layers if lyr.dirty], f"{name} dirtied a user layer"
         layer.remove()
         assert stage.ExportToString() == composed_before, f"{name} left an edit on the composed stage"
+    assert planned >= 8  # ground_drop, slope_drop, joint_movement, jacobian_ik and the driven tests that apply
     stage.Save()  # a user pressing Save after validating writes nothing to the asset
     assert changed_files(before, snapshot(folder)) == []

@@ -35,10 +35,13 @@ SERIES_EVERY = 4
 
 
 def is_standalone_gripper(asset) -> bool:
-    """NVIDIA's rule (robot_type.is_standalone_gripper), read on the asset: one independent joint at most, or every
-    independent joint a jaw beyond a gripper site's body."""
+    """NVIDIA's rule (robot_type.is_standalone_gripper), read on the asset: a gripper signal (a gripper site, or a mimic
+    coupling authored on a joint) and one independent joint at most, or every independent joint a jaw beyond a gripper
+    site's body. Without a signal an asset is an arm, as theirs (a one-joint arm keeps its reach checks)."""
     from ...manipulation.gripper.gripper_rig import jaw_joints
 
+    if not asset.markers.gripper_sites and not any(j.mimic_reference for j in asset.joints.values()):
+        return False
     independent = {j.path for j in asset.dof_joints if not j.is_mimic_follower and not j.loop_closing and not j.is_passive}
     jaws = {j.path for site in asset.markers.gripper_sites if site.body for j in jaw_joints(asset, site.body)}
     return len(independent) <= 1 or independent <= jaws
@@ -63,9 +66,9 @@ class JacobianIkTest(DrivenJointTest[JacobianIkConfig]):
         if asset.robot_type in ("gripper", "end_effector", "end-effector"):
             return Precheck(Status.NOT_APPLICABLE, f"a gripper (isaac:robotType = {asset.robot_type}): no arm to solve "
                                                    "inverse kinematics for", code=Code.GRIPPER)
-        if asset.markers.gripper_sites and is_standalone_gripper(asset):
-            return Precheck(Status.NOT_APPLICABLE, "a gripper: a gripper site and no joint but its jaws, no arm to solve "
-                                                   "inverse kinematics for", code=Code.GRIPPER)
+        if is_standalone_gripper(asset):
+            return Precheck(Status.NOT_APPLICABLE, "a gripper: a gripper site or a mimic coupling, and no joint but its "
+                                                   "jaws: no arm to solve inverse kinematics for", code=Code.GRIPPER)
         return None
 
     def run(self, ctx: TestContext[JacobianIkConfig]) -> Iterator[None]:

@@ -7,10 +7,10 @@ NO_LINES = ("Author grasp lines (GSP.001): a BasisCurves prim named grasp_identi
             "points where a parallel jaw's pads meet the surface.")
 NO_BODY = "Apply UsdPhysics.RigidBodyAPI (and CollisionAPI on its meshes) to the prop."
 FAILED = (
-    "No grasp line held: the rows say why per line. A body that slides out of a real gripper's squeeze (capped at "
-    "max_jaw_force) is too heavy for a hand-held prop, or its surface too slippery: check physics:mass (a unit error "
-    "makes a mug 300 kg), its physics material's friction (0.5 or more for plastic, wood, metal) and that the collider "
-    "covers the grasp line."
+    "No grasp line held: the rows say why per line. A body that slides out of a real gripper's squeeze (the reason "
+    "gives it, capped at a real gripper's rating) is too heavy for a hand-held prop, or its surface too slippery: check "
+    "physics:mass (a unit error makes a mug 300 kg), its physics material's friction (0.5 or more for plastic, wood, "
+    "metal) and that the collider covers the grasp line."
 )
 NOT_REACHED = "The grasp line lies where the jaw cannot get to it: check the grasp_identifier's points are on the prop."
 PADS_MET = "The pads met: no collider at the grasp line. Extend the collision approximation over the grasped region."
