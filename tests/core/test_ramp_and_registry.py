@@ -67,3 +67,12 @@ def test_features_carry_tier_core_2026_8_names_and_old_names_are_read_with_a_not
     assert feature_for_engine(["FET_022_PHYSX", "FET_022_NEWTON", "FET_022_ISAAC"], "newton") == "FET_022_NEWTON"
     assert feature_for_engine(["FET_022_PHYSX", "FET_022_NEWTON"], "physx") == "FET_022_PHYSX"
     assert feature_for_engine(["FET_028_ISAAC"], "newton") == "FET_028_ISAAC"
+
+
+def test_a_test_that_runs_only_when_asked_for_is_left_out_of_the_default_selection():
+    """ik_target_reach SKIPs wherever we run: a plain run leaves it out; its name or its feature selects it."""
+    registry = default_registry()
+    default = [t.name for t in registry.select(None)]
+    assert "ik_target_reach" not in default and "jacobian_ik" in default and len(default) == len(registry) - 1
+    assert [t.name for t in registry.select(["ik_target_reach"])] == ["ik_target_reach"]
+    assert "ik_target_reach" in [t.name for t in registry.select(["FET_022_PHYSX"])]

@@ -132,7 +132,7 @@ def test_6_a_flat_box_opening_its_flaps_is_no_explosion(folder, engine, test):
     """The three tests watched the volume alone: the flat box's bounding box grows more than tenfold as its flaps open
     and they FAILed 'exploded' where full_range_sweep passed; with the reach bound they pass it, as its tall twin."""
     for flat in (True, False):
-        result = run_test(R.flat_box_with_flaps(folder / f"c6_{flat}_{engine}.usda", flat=flat), test, engine)
+        result = run_test(R.flat_box_with_flaps(folder / f"c6_{flat}_{engine}_{test}.usda", flat=flat), test, engine)
         assert result.status is Status.PASS, (flat, result.reason)
         failed = "pairs_failed" if test == "mimic_joint" else "joints_failed"
         assert result.metrics[failed] == 0
@@ -145,7 +145,7 @@ def test_7_a_part_that_does_not_fall_as_built_fails_the_drop(folder, engine, sec
     where it is released, so ground_drop FAILs DOES_NOT_FALL (it PASSed: the other part landed). Newton 1.8 has no
     per-body gravity switch and imports a disabled body as a dynamic one: the part falls, and the drop passes there."""
     result = run_test(R.box_and_a_second_part(folder / f"c7_{second}_{engine}.usda", second), "ground_drop", engine)
-    healthy = run_test(R.box_and_a_second_part(folder / f"c7_falls_{engine}.usda", "falls"), "ground_drop", engine)
+    healthy = run_test(R.box_and_a_second_part(folder / f"c7_falls_{engine}_{second}.usda", "falls"), "ground_drop", engine)
     assert healthy.status is Status.PASS and healthy.metrics["ground_drop_passed"] is True
     if engine == "physx":
         assert result.status is Status.FAIL and result.code == "DOES_NOT_FALL", result.reason
@@ -172,7 +172,7 @@ def test_9_a_body_resetting_its_xform_stack_is_lifted_with_the_asset(folder, eng
     """The lift reaches a body with !resetXformStack!: the crate starts at the drop height and lands (it started on the
     floor and FAILed 'never touched'), as its twin does."""
     for resets in (True, False):
-        result = run_test(R.crate_resetting_its_xform_stack(folder / f"c9_{resets}_{engine}.usda", resets), test, engine)
+        result = run_test(R.crate_resetting_its_xform_stack(folder / f"c9_{resets}_{engine}_{test}.usda", resets), test, engine)
         assert result.status is Status.PASS, (resets, result.reason)
         if test == "ground_drop":
             assert result.metrics["effective_fall"] > 0.1 and result.metrics["touch_time"] > 0.0

@@ -42,3 +42,14 @@ def test_a_prop_without_grasp_lines_skips_with_the_reason(folder):
     result = run_test(build_prop(folder / "bare.usda", lines=False), "grasp_and_lift", "physx")
     assert result.status is Status.SKIP and result.code == "NO_GRASP_LINES"
     assert "grasp_identifier" in result.reason
+
+
+@pytest.mark.parametrize("drives", [True, False])
+def test_an_arm_without_grasp_lines_is_not_applicable(folder, drives):
+    """A robot is no prop: without lines it is NOT_APPLICABLE (not a SKIP that would leave every arm INCOMPLETE), driven
+    or as a URDF import arrives (no drives); the prop without lines above still SKIPs."""
+    from tests.fixtures.arms import build_arm
+
+    asset = build_arm(folder / f"arm_{drives}.usda", joints=3, world_anchor=True, passive=() if drives else (1, 2, 3))
+    result = run_test(asset, "grasp_and_lift", "physx")
+    assert result.status is Status.NOT_APPLICABLE and result.code == "NOT_A_PROP", result.reason

@@ -252,18 +252,22 @@ def test_the_first_screen_shows_every_verdict_and_the_first_hint(tmp_path, brows
     asset = build_arm(tmp_path / f"{arm}.usda", joints=3, world_anchor=True, **kwargs)
     config = ValidationConfig.defaults(default_registry())
     config.run.isolate, config.run.video = False, False
-    names = list(default_registry().names())
+    names = [t.name for t in default_registry().select(None)]  # what a plain `validate` runs
     report = validate([str(asset)], names, config, "physx", tmp_path / "out")
     index = write_html_report(report, tmp_path / "out", default_registry())
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     page.goto(index.resolve().as_uri())
     page.screenshot(path=str(artifacts_dir() / f"html_first_screen_{arm}.png"))
-    rows = page.eval_on_selector_all("table.glance tbody tr", """rows => rows.map(r => {
+    rows = page.eval_on_selector_all("table.glance tbody tr", """rows => rows.flatMap(r => {
         const b = r.getBoundingClientRect();
-        return [r.dataset.test, r.dataset.status, b.bottom, r.querySelector('.hint') ? r.querySelector('.hint').innerText : ''];
+        const hint = r.querySelector('.hint') ? r.querySelector('.hint').innerText : '';
+        const tests = r.dataset.tests ? r.dataset.tests.split(' ') : [r.dataset.test];  // the tests that do not apply: one row
+        return tests.map(t => [t, r.dataset.status, b.bottom, hint]);
     })""")
     assert sorted(r[0] for r in rows) == sorted(names)
     assert {(t, s) for t, s, _, _ in rows} == {(r.name, r.status.value) for r in report.assets[0].tests}
+    not_applicable = [r.name for r in report.assets[0].tests if r.status.value == "NOT_APPLICABLE"]
+    assert len(not_applicable) >= 4 and page.locator("table.glance tr.not-applicable").count() == 1
     assert all(bottom <= 900 for _, _, bottom, _ in rows), rows
     first_hint = next(h for r in report.assets[0].tests if r.status.value not in ("PASS", "NOT_APPLICABLE")
                       for h in r.fix_hints[:1])

@@ -72,7 +72,8 @@ def test_validate_runs_then_finishes(panel):
     assert panel.state == PanelState.IDLE and panel.can_validate and not panel.can_stop
     request = panel.validate()
     assert panel.state == PanelState.RUNNING and panel.can_stop and not panel.can_validate
-    assert request.tests == panel.registry.names() and request.target == "/Arm" and request.kind == "all"
+    assert request.tests == [t.name for t in panel.registry.select(None)] and request.target == "/Arm" and request.kind == "all"
+    assert "ik_target_reach" not in request.tests  # it SKIPs wherever we run: unticked unless the user ticks it
     panel.on_test_started("ground_drop")
     panel.on_progress("ground_drop", 5.0, "settling")
     assert 0 < panel.progress < 1 / len(request.tests)
@@ -365,3 +366,11 @@ def test_headless_stop_reports_the_running_test_and_starts_no_other(tmp_path):
     assert started == ["ground_drop"] and vm.state == PanelState.DONE and not vm.complete
     assert [r.name for r in vm.results] == ["ground_drop"] and vm.result("ground_drop").status == Status.PASS
     assert vm.report().not_run == ["velocity_limit"]
+
+
+def test_a_test_that_runs_only_when_asked_for_is_offered_unticked(panel):
+    """ik_target_reach SKIPs wherever we run (Lula): listed, unticked; ticked, the run takes it."""
+    option = next(t for t in panel.tests if t.name == "ik_target_reach")
+    assert not option.enabled and all(t.enabled for t in panel.tests if t.name != "ik_target_reach")
+    panel.set_test_enabled("ik_target_reach", True)
+    assert "ik_target_reach" in panel.validate().tests

@@ -278,7 +278,8 @@ def glance(asset, registry) -> list[dict]:
 
     out: list[dict] = []
     given: set[str] = set()
-    for result in sorted(asset.tests, key=rank):
+    not_applicable = [r for r in asset.tests if r.status == Status.NOT_APPLICABLE]
+    for result in sorted((r for r in asset.tests if r.status != Status.NOT_APPLICABLE), key=rank):
         hint = " ".join(result.fix_hints[0].split()) if result.fix_hints and result.status != Status.PASS else ""
         command = fix_command(asset.path, [result], registry) if result.status != Status.PASS else ""
         out.append({"name": result.name, "status": Status(result.status).value, "label": verdict_label(result),
@@ -286,4 +287,10 @@ def glance(asset, registry) -> list[dict]:
                     "reason": result.reason, "hint": "" if hint in given else hint, "hint_as_above": bool(hint) and hint in given,
                     "command": "" if command in given else command, "command_as_above": bool(command) and command in given})
         given.update(v for v in (hint, command) if v)
+    if not_applicable:  # one row: the tests that do not apply, by reason (they ask nothing of the author)
+        by_reason: dict[str, list[str]] = {}
+        for result in not_applicable:
+            by_reason.setdefault(result.reason, []).append(result.name)
+        out.append({"names": [r.name for r in not_applicable], "status": Status.NOT_APPLICABLE.value,
+                    "short": short_label(not_applicable[0]), "reasons": [(names, why) for why, names in by_reason.items()]})
     return out

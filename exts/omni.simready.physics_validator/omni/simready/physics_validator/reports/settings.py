@@ -42,7 +42,9 @@ def test_listing(registry, width: int) -> list[str]:
         # a setting and its unit never split across lines (NBSP is no break point for textwrap)
         defaults = ", ".join(f"{key}={with_unit(default_text(field), unit_of(test_cls.Config, key))}".replace(" ", NBSP)
                              for key, field in test_cls.Config.model_fields.items())
-        for text, first, rest in ((test_cls.summary, "  ", "  "), (defaults, "  defaults: ", "    ")):
+        asked = "" if test_cls.runs_by_default else f" Runs only when asked for (--tests {name})."
+        summary = test_cls.summary + asked
+        for text, first, rest in ((summary, "  ", "  "), (defaults, "  defaults: ", "    ")):
             wrapped = textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False)
             lines += [line.replace(NBSP, " ") for line in wrapped]
     return lines

@@ -97,7 +97,7 @@ class ValidatorViewModel(ReadbackPanel):
         self.config = config or ValidationConfig.defaults(self.registry)
         self.runner = runner
         self.state = PanelState.IDLE
-        self.tests = [TestOption(name, getattr(cls, "summary", "") or "") for name, cls in self.registry.items()]
+        self.tests = [TestOption(name, cls.summary or "", cls.runs_by_default) for name, cls in self.registry.items()]
         self.asset_path = ""
         self.default_prim: str | None = None
         self.selection: list[str] = []

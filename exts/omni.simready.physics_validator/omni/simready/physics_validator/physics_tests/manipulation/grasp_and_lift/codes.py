@@ -6,6 +6,7 @@ from ....core.codes import VerdictCode
 class GraspCode(VerdictCode):
     OK = "OK"  # PASS: at least one grasp line held through lift, hold, shake and hold, then released (a verdict or a line)
     NO_GRASP_LINES = "NO_GRASP_LINES"  # SKIP: no grasp_identifier_* curve on the asset
+    NOT_A_PROP = "NOT_A_PROP"  # NOT_APPLICABLE: no lines on a robot or mechanism (a DOF joint, a gripper site, a robot type)
     NO_RIGID_BODY = "NO_RIGID_BODY"  # PRECHECK_FAILURE: grasp lines but nothing that moves
     NO_RIG = "NO_RIG"  # SKIP: the engine simulates a stage open elsewhere, not the test's rig
     ALL_LINES_FAILED = "ALL_LINES_FAILED"  # FAIL: no grasp line held (each line's code in its row)

@@ -42,6 +42,9 @@ class GraspAndLiftTest(PhysicsTest[GraspConfig]):
         self.plan: GraspPlan | None = None
 
     def precheck(self, asset, config: GraspConfig) -> Precheck | None:
+        if not asset.markers.grasp_lines and is_robot(asset):
+            return Precheck(Status.NOT_APPLICABLE, "no grasp lines on a robot or mechanism: FET_005 lifts a prop by the "
+                                                   "grasp lines (GSP.001) its author gives it", code=Code.NOT_A_PROP)
         if not asset.markers.grasp_lines:
             return Precheck(Status.SKIP, "no grasp lines: no grasp_identifier_* curve says where a jaw may grasp the "
                                          "asset", HINTS.for_codes([Code.NO_GRASP_LINES]), code=Code.NO_GRASP_LINES)
@@ -108,3 +111,11 @@ class GraspAndLiftTest(PhysicsTest[GraspConfig]):
             status=Status.PASS if out.passed else Status.FAIL, code=out.code, reason=out.reason,
             measured={k: v for k, v in out.metrics.items()}, limits={"max_slip": ctx.config.max_slip},
             units={"max_slip": "m", "rise": "m", "fall": "m", "position_error": "m"}))
+
+
+def is_robot(asset) -> bool:
+    """A robot or mechanism rather than a rigid prop: it says so (isaac:robotType, a gripper site, robot links) or it
+    articulates (a revolute or prismatic joint: a URDF arm arrives without drives, and a drawer is no lifted prop)."""
+    markers = asset.markers
+    return bool(asset.robot_type or markers.gripper_sites or markers.robot_links
+                or any(j.is_dof for j in asset.joints.values()))
