@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ..core.media import MEDIA_CHOICES
 from ..core.status import ExitCode, Status, UsageError, exit_code_for
 from ..reports.command_line import say_error, say_notice, say_notices, say_warning
 from ..reports.pipe_console import PipeConsole
@@ -40,8 +41,9 @@ def add_parser(sub) -> None:
         "validate", help="run the tests on USD files or folders",
         usage="%(prog)s PATH... [--tests A,B] [--engine NAME | --compare E1,E2] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
         "       [--out DIR] [--json FILE] [--junit FILE] [--format simready] [-j N] [--executor local|ray] [--changed-only]\n"
-        "       [--fail-on-skip] [--no-video] [--no-html] [--in-process] [--watchdog S] [--max-test-seconds S]\n"
-        "       [--progress tests|assets] [--quiet] [--debug]",
+        "       [--fail-on-skip] [--no-video] [--media failing|all] [--no-html] [--in-process] [--watchdog S]\n"
+        "       [--max-test-seconds S]"
+        " [--progress tests|assets] [--quiet] [--debug]",
     )
     validate.add_argument("paths", nargs="+", metavar="PATH", help=".usd/.usda/.usdc/.usdz file or a folder of them")
     validate.add_argument("--tests", help="comma-separated test names, features or feature families, e.g. FET_022 or "
@@ -63,6 +65,11 @@ def add_parser(sub) -> None:
     )
     add_path_arguments(validate)  # --relative-to ROOT, --absolute-paths (reports/path_privacy.py)
     validate.add_argument("--no-video", action="store_true", help="do not record videos")
+    validate.add_argument(
+        "--media", choices=MEDIA_CHOICES,
+        help="whose videos and plots are drawn: failing (default: FAIL, WARN, ERROR, PASS with warnings; every test "
+             "keeps its replay) or all",
+    )
     validate.add_argument("--no-html", action="store_true", help="do not write the HTML report")
     validate.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation; faster)")
     validate.add_argument(
@@ -135,6 +142,8 @@ def run(args, console: Console) -> int:
         raise UsageError("; ".join(problems))
     if args.no_video:
         config.run.video = False
+    if args.media:
+        config.run.media = args.media
     if args.in_process:
         config.run.isolate = False
     for flag, key, value in (("--watchdog", "watchdog_seconds", args.watchdog),
@@ -184,7 +193,7 @@ def run(args, console: Console) -> int:
             report = validate_batch(
                 args.paths, tests, config, engine, engine_out, progress=progress, debug=args.debug,
                 jobs=args.jobs, executor=args.executor, ray_address=args.ray_address, changed_only=args.changed_only,
-                pages=None if args.no_html else plots_ahead(engine_out / "html"),  # plots drawn by each test's worker
+                pages=None if args.no_html else plots_ahead(engine_out / "html", config.run.media),  # drawn in the workers
             )
         except InputError as exc:
             raise UsageError(str(exc)) from None
@@ -193,7 +202,8 @@ def run(args, console: Console) -> int:
         json_path = Path(args.json) if args.json and not args.compare else engine_out / "report.json"
         junit_path = Path(args.junit) if args.junit and not args.compare else engine_out / "junit.xml"
         privacy = privacy_of(args, [a.path for a in report.assets], engine_out)  # --relative-to, --format simready
-        written = write_reports(report, json_path, junit_path, None if args.no_html else engine_out, console, privacy)
+        written = write_reports(report, json_path, junit_path, None if args.no_html else engine_out, console, privacy,
+                                config.run.media)
         if "simready" in args.format:
             written += write_simready(report, engine_out, console, privacy)
         if not args.quiet and not args.compare:
@@ -280,9 +290,9 @@ def write_comparison(reports: dict, out_dir: Path, args, console: Console) -> No
 
 
 def write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | None, console: Console,
-                  privacy=None):
+                  privacy=None, media: str = "all"):
     """JSON and JUnit (each failure named, never raised), then HTML when `html_dir` is given; `privacy`:
-    reports.path_privacy."""
+    reports.path_privacy; `media`: whose plots the HTML draws (core.media)."""
     from ..physics_tests import default_registry
     from ..reports.json_report import write_json_report
     from ..reports.junit import write_junit_report
@@ -300,7 +310,7 @@ def write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | No
             say_warning(console, f"HTML report not written: {exc} (reinstall: {install_command()})")
         else:
             try:
-                written.append(("HTML", write_html_report(report, html_dir, default_registry(), privacy)))
+                written.append(("HTML", write_html_report(report, html_dir, default_registry(), privacy, media)))
             except Exception as exc:  # noqa: BLE001 - the JSON/JUnit reports are already safe on disk
                 console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
     return written

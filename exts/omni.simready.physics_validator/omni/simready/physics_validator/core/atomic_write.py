@@ -51,12 +51,14 @@ def real_folder(path: str | os.PathLike) -> Path:
     return path
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """`text` as UTF-8 at `path`, by replace (fsynced: reports and cache entries)."""
-    with replacing(path, durable=True) as tmp:
+def write_atomic(path: str | os.PathLike, text: str, durable: bool = True) -> None:
+    """`text` as UTF-8 at `path`, by replace. `durable` (reports): fsynced before the rename. What a run makes again
+    when it is lost (cache entries, series, replays, timelines, plot manifests) passes False: an fsync costs 3-45 ms on
+    a busy disk, once per test, and the rename alone already keeps a reader from seeing half a file."""
+    with replacing(path, durable=durable) as tmp:
         tmp.write_text(text, encoding="utf-8")
 
 
-def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
-    with replacing(path, durable=True) as tmp:
+def write_bytes_atomic(path: str | os.PathLike, data: bytes, durable: bool = True) -> None:
+    with replacing(path, durable=durable) as tmp:
         tmp.write_bytes(data)

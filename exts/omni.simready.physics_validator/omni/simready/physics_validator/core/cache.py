@@ -69,8 +69,18 @@ def asset_content_hash(path: str | os.PathLike, root_digest: str = "") -> str | 
     file later changes the hash; a FIFO or device enters by what it is. `root_digest`: the asset file's own sha256
     when the caller has it already (a run hashes each asset file once).
     """
+    return content_hash_of(path, scan(Path(path), MAX_PARSE_BYTES), root_digest)
+
+
+def dependency_scan(path: str | os.PathLike):
+    """The walk `asset_content_hash` keys an asset by (core.usd.dependencies.scan within MAX_PARSE_BYTES). A worker
+    holds it while it reads the asset: the reader's own walk then finds every layer open (parsed once)."""
+    return scan(Path(path), MAX_PARSE_BYTES)
+
+
+def content_hash_of(path: str | os.PathLike, deps, root_digest: str = "") -> str | None:
+    """`asset_content_hash` from a walk already made (`dependency_scan`)."""
     root = Path(path)
-    deps = scan(root, MAX_PARSE_BYTES)
     if not deps.files or deps.files[0] != root.absolute() or deps.unfollowed:
         return None
     base = root.absolute().parent
@@ -155,7 +165,7 @@ class ResultCache:
         from .atomic_write import write_atomic
 
         entry = {"key": key, "asset": asset_path, "result": result.model_dump(mode="json")}
-        write_atomic(self._path(key), json.dumps(entry, separators=(",", ":")))
+        write_atomic(self._path(key), json.dumps(entry, separators=(",", ":")), durable=False)  # lost: run again
 
     def __len__(self) -> int:
         return sum(1 for _ in self.folder.glob("*/*.json")) if self.folder.is_dir() else 0

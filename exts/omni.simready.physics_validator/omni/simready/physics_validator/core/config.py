@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Mapping, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from .media import MediaPolicy
 from .setting_bounds import bounded
 from .setting_units import UnitError, convert, si_factor, unit, unit_of
 from .status import UsageError
@@ -101,6 +102,10 @@ class RunConfig(BaseModel):
         json_schema_extra=unit("s"),
     )
     video: bool = Field(True, description="Record a video per test (needs the [video] extra).")
+    media: MediaPolicy = Field(
+        "failing", description="Whose video and plots are drawn: 'failing' (FAIL, WARN, ERROR, PASS with warnings) or "
+                               "'all' (core.media).",
+    )
     video_width: int = Field(640, ge=16)
     video_height: int = Field(360, ge=16)
     isolate: bool = Field(True, description="Run each asset in a worker process (crash/hang isolation).")

@@ -1,19 +1,20 @@
-"""Per-test recording: an H.264 video, a USD replay layer and a timeline of chapters.
+"""Per-test recording: a USD replay layer, a timeline of chapters and, drawn from them, an H.264 video.
 
 Interface used by the runner (stable):
 
     rec = start_recording(ctx, asset_path, test_name, out_dir, capture_fps, width, height)
-    # -> Recording | None. Registers an observer on ctx (ctx.add_observer) that captures a frame
-    #    every physics_fps // capture_fps steps from ctx.engine.body_poses(), ctx.bounds(),
-    #    ctx.label and ctx.time. None (plus a ctx.warn) when rendering is unavailable here;
-    #    the test still runs and its verdict is unchanged.
+    # -> Recording | None. Registers an observer on ctx (ctx.add_observer) that keeps, every
+    #    physics_fps // capture_fps steps, ctx.engine.body_poses(), ctx.bounds(), ctx.label, the joint under
+    #    test and the applied forces (no drawing while the test runs). None (plus a ctx.warn) when no video
+    #    can be made here; the test still runs and its verdict is unchanged.
     ... session.run_to_end() ...
-    artifacts = rec.close(result)
+    artifacts = rec.close(result)               # render=False: the replay and timeline only
     # -> {"video": "<out_dir>/<test>.mp4", "replay": "<out_dir>/<test>.replay.usda",
     #     "timeline": "<out_dir>/<test>.timeline.json", "poster": "<out_dir>/<test>.poster.jpg"};
     #    keys are present only when written. The poster is the verdict card (a still for reports).
     #    The timeline also holds, per frame, the camera, the joint under test and the forces drawn,
     #    and the card's box and lines, so tests can check the pictures against the physics.
+    render_video(VideoJob.of(asset_path, timeline, result, width, height))   # the video of a closed recording
 
 Video: offscreen CPU rendering (pyvista/VTK on Mesa EGL), the asset's render geometry posed by
 the engine, in a blue room with a floor, camera framing the asset; the joint under test (named by
@@ -27,15 +28,19 @@ Needs the `[video]` extra (pyvista, vtk, imageio-ffmpeg, pillow). See docs/repor
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .recorder import Recording
+from .video_job import VideoJob, VideoOutcome, render_video
 
 if TYPE_CHECKING:
     from ..core.context import TestContext
 
-__all__ = ["Recording", "start_recording", "rendering_available"]
+__all__ = ["Recording", "VideoJob", "VideoOutcome", "render_video", "start_recording", "rendering_available"]
+
+VIDEO_MODULES = ("pyvista", "vtkmodules", "imageio_ffmpeg", "PIL")
 
 
 def rendering_available() -> tuple[bool, str]:
@@ -60,24 +65,18 @@ def start_recording(
     width: int,
     height: int,
 ) -> Recording | None:
-    """Attach a recorder to `ctx`; None (with a warning on the result) when it cannot record."""
-    try:
-        import imageio_ffmpeg  # noqa: F401
-
-        from .render_geometry import load_render_geometry
-        from .renderer import SceneRenderer
-
-        asset = getattr(ctx, "asset", None)
-        bodies = getattr(asset, "bodies", None) or {}
-        frames = {path: (body.world_pose.pos, body.world_pose.quat) for path, body in bodies.items()}
-        geometry = load_render_geometry(str(asset_path), frames or None, list(bodies) or None)
-        renderer = SceneRenderer(geometry, width, height)
-    except Exception as exc:  # noqa: BLE001 - no video is a warning, never a verdict
-        ctx.warn(f"video: not recorded ({type(exc).__name__}: {exc})")
+    """Attach a recorder to `ctx`; None (with a warning on the result) when no video can be made of this asset here.
+    Nothing is drawn yet (the [video] extra is only looked up), so a test pays only for keeping its poses."""
+    missing = [name for name in VIDEO_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        ctx.warn(f"video: not recorded (missing {', '.join(missing)}: install the [video] extra)")
+        return None
+    if not Path(asset_path).is_file():
+        ctx.warn(f"video: not recorded (FileNotFoundError: {asset_path} is not a file to draw the asset from)")
         return None
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    recording = Recording(ctx, str(asset_path), test_name, out_dir, capture_fps, renderer)
+    recording = Recording(ctx, str(asset_path), test_name, out_dir, capture_fps, width, height)
     ctx.add_observer(recording)
     ctx.watched = True  # the video shows the motion: steps kept for people are simulated
     return recording

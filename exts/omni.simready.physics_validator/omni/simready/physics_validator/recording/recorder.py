@@ -1,19 +1,21 @@
-"""Recording: a TestContext observer that renders, encodes and keeps the poses for the replay.
+"""Recording: a TestContext observer that keeps what a test's video shows, frame by frame, without drawing it.
 
-Every `physics_fps // capture_fps` steps (the reference suite's capture interval) it reads the
-engine's body poses and bounds, renders one frame with the overlay (test, time, ctx.label), and
-streams it to the encoder. A change of ctx.label starts a chapter. When the label names a joint
-("joint <name>: ..."), that joint's child body is tinted and its anchor marked; the forces the test
-applied this step (ctx.applied_forces) are drawn as arrows from their application points; a change of ctx.label
-captures a frame too, so a load shorter than the capture interval still shows. A floor is drawn only when the test's
-scene has a ground (ctx.scene). `close(result)` appends the final frames (the asset's last pose shrunk above a
-verdict strip that never covers it; also the poster), finishes the mp4, writes the USD replay and a timeline JSON
-(chapters + per-frame bounds), and returns the artifact paths. A failure inside recording is a
-warning on the result, never a changed verdict.
+Every `physics_fps // capture_fps` steps (the reference suite's capture interval), and at each change of ctx.label
+(a load shorter than the interval still shows), it keeps the engine's body poses and bounds, the label, the joint
+under test (its child body and anchor) and the forces the test applied this step (ctx.applied_forces, with their
+application points). A change of ctx.label starts a chapter. Capturing is cheap (tens of microseconds a frame):
+the test runs at the engine's pace.
+
+`close(result)` writes the recording: the USD replay layer (replay.py), the poses for the renderer
+(`<test>.poses.npz`) and the timeline (chapters, per-frame bounds, joint, forces; the floor of the test's scene).
+With `render=True` it then draws the video from them here (video_job.py); a batch run instead hands the drawing to
+its worker pool (`video_job.render_video` as a job), off the physics' critical path, for the tests the media policy
+draws (core.media). A failure inside recording is a warning on the result, never a changed verdict.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -21,23 +23,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.atomic_write import replacing, write_atomic
+from ..core.atomic_write import write_atomic, write_bytes_atomic
 from ..core.file_names import bounded
 from ..core.geometry import quat_to_matrix
-from .encoder import VideoEncoder
-from .overlay import Overlay
-from .renderer import FORCE_COLOR, SceneRenderer, arrow_length
+from .video_job import POSES_SUFFIX, VideoJob, render_video
 
 if TYPE_CHECKING:
     from ..core.context import TestContext
     from ..core.results import TestResult
 
-FINAL_CARD_SECONDS = 1.5
-MIN_CARD_SECONDS, CARD_SHARE = 0.5, 0.25  # a short video's card: at least 0.5 s, at most a quarter of it
 JOINT_LABEL = re.compile(r"^joint (?P<name>[^:]+):")
-CAPTION_RGB = (255, 255, 255)
-TIME_RGB = (208, 216, 230)
-FORCE_RGB = (int(round(255 * FORCE_COLOR[0])), int(round(255 * FORCE_COLOR[1])), int(round(255 * FORCE_COLOR[2])))
 
 
 def safe_file_stem(name: str) -> str:
@@ -46,45 +41,39 @@ def safe_file_stem(name: str) -> str:
 
 class Recording:
     def __init__(self, ctx: "TestContext", asset_path: str, test_name: str, out_dir: Path, capture_fps: float,
-                 renderer: SceneRenderer):
+                 width: int = 640, height: int = 360):
         self.ctx = ctx
         self.asset_path = str(asset_path)
         self.test_name = test_name
         self.out_dir = Path(out_dir)
+        self.width, self.height = int(width), int(height)
         physics_fps = float(getattr(ctx.config, "physics_fps", 0.0) or (1.0 / ctx.dt))
         self.interval = max(1, int(physics_fps // max(capture_fps, 1e-9)))
         self.fps = physics_fps / self.interval
-        self.renderer = renderer
-        self.overlay = Overlay(renderer.width, renderer.height)
         asset_model = getattr(ctx, "asset", None)
         self._joints: dict = {}  # joint name -> JointInfo
         for joint in (getattr(asset_model, "joints", None) or {}).values():
             self._joints.setdefault(joint.name, joint)
         self._bodies = getattr(asset_model, "bodies", None) or {}
-        self._size = 1.0
-        self.card_box: tuple[int, int, int, int] | None = None
-        self.card_lines: list[str] = []
         stem = safe_file_stem(test_name)
         self.video_path = self.out_dir / f"{stem}.mp4"
         self.replay_path = self.out_dir / f"{stem}.replay.usda"
         self.timeline_path = self.out_dir / f"{stem}.timeline.json"
         self.poster_path = self.out_dir / f"{stem}.poster.jpg"
+        self.poses_path = self.out_dir / f"{stem}{POSES_SUFFIX}"
         asset = Path(asset_path)
         self.title = f"{test_name}  ·  {asset.parent.name}/{asset.name}" if asset.parent.name else f"{test_name}  ·  {asset.name}"
         self.poses: list[dict[str, tuple[np.ndarray, np.ndarray]]] = []
         self.frames: list[dict] = []
         self.chapters: list[dict] = []
         self.problems: list[str] = []
-        self.encoder: VideoEncoder | None = None
         self.stopped = False
         self.closed = False
-        self.render_seconds = 0.0
         self._steps_seen = 0
         self._last_label: str | None = None
-        self._last_bounds: tuple[np.ndarray, np.ndarray] | None = None
-        self._room_built = False
-        self.floor = True  # whether the room has a floor (the test's scene has a ground)
-        self.asset_box: tuple[int, int, int, int] | None = None  # where the final frames show the asset (pixels)
+        self.floor: bool | None = None  # whether the test's scene has a ground (set at the first frame)
+        self.floor_height = 0.0
+        self.timeline: dict = {}  # what close() wrote (the video job adds the camera and the card)
 
     # -- observer -----------------------------------------------------------------------------------
     def __call__(self, ctx: "TestContext") -> None:
@@ -101,56 +90,39 @@ class Recording:
             self._problem(f"video: recording stopped at t={ctx.time:.3f} s: {type(exc).__name__}: {exc}")
 
     def _capture(self, ctx: "TestContext") -> None:
-        import time
-
-        started = time.perf_counter()
         poses = {p: (np.array(pos, float), np.array(quat, float)) for p, (pos, quat) in ctx.body_poses().items()}
         lo, hi = (np.array(v, float) for v in ctx.bounds())
         label = ctx.label or ""
         if label != self._last_label:
-            self.chapters.append({"label": label or self.test_name, "video_time": round(len(self.frames) / self.fps, 4),
+            self.chapters.append({"label": label or self.test_name, "caption": label,
+                                  "video_time": round(len(self.frames) / self.fps, 4),
                                   "sim_time": round(float(ctx.time), 6), "frame": len(self.frames)})
             self._last_label = label
-        if not self._room_built:
-            self._build_room(ctx, lo, hi)
+        if self.floor is None:
+            self.floor, self.floor_height = self._floor(ctx, lo)
+        frame = {"sim_time": round(float(ctx.time), 6), "bounds_min": _finite(lo), "bounds_max": _finite(hi)}
         joint = self._joint_of(label)
-        body, anchor = self._joint_scene(joint, poses)
-        forces = self._forces(ctx, poses)
-        view = (lo, hi)
-        for _, force, point in forces:  # keep the arrows in frame too
-            norm = float(np.linalg.norm(force))
-            if norm > 0 and np.all(np.isfinite(point)):
-                tip = point + force / norm * arrow_length(self._size)
-                view = (np.fmin(view[0], np.fmin(point, tip)), np.fmax(view[1], np.fmax(point, tip)))
-        image = self.renderer.render(poses, view, highlight=body, marker=anchor,
-                                     forces=[(p, f) for _, f, p in forces], size=self._size)
-        lines = [(self.title, CAPTION_RGB), (f"t = {ctx.time:.3f} s", TIME_RGB), (label, CAPTION_RGB)]
-        if forces:
-            magnitude = max(float(np.linalg.norm(f)) for _, f, _ in forces)
-            lines.append((f"load {magnitude:.3g} N (arrow)", FORCE_RGB))
-        image = self.overlay.caption(image, lines)
-        if self.encoder is None:
-            self.encoder = VideoEncoder(self.video_path, self.fps, self.renderer.width, self.renderer.height)
-        self.encoder.append(image)
-        self.poses.append(poses)
-        frame = {"sim_time": round(float(ctx.time), 6), "bounds_min": _finite(lo), "bounds_max": _finite(hi),
-                 "camera": self.renderer.camera_state()}
         if joint is not None:
             frame["joint"] = joint.name
+            body, anchor = self._joint_scene(joint, poses)
+            if body is not None:
+                frame["highlight"] = body
+                frame["marker"] = _finite(anchor)
+        forces = self._forces(ctx, poses)
         if forces:
             frame["forces"] = [{"body": b, "force": _finite(f), "point": _finite(p)} for b, f, p in forces]
+        self.poses.append(poses)
         self.frames.append(frame)
-        self._last_bounds = (lo, hi)
-        self.render_seconds += time.perf_counter() - started
 
-    def _build_room(self, ctx: "TestContext", lo: np.ndarray, hi: np.ndarray) -> None:
-        diag = float(np.linalg.norm(hi - lo)) if np.all(np.isfinite(hi - lo)) else 1.0
-        center = (lo + hi) / 2.0 if np.all(np.isfinite(lo + hi)) else np.zeros(3)
-        self.floor = ctx.scene is None or ctx.scene.ground is not None  # a scene without ground gets no floor drawn
-        floor_z = self._floor_height(ctx, lo) if self.floor else float(center[2])
-        self.renderer.build_room(floor_z, center[:2], max(8.0 * diag, 3.0), floor=self.floor)
-        self._size = diag if np.isfinite(diag) and diag > 0 else 1.0
-        self._room_built = True
+    def _floor(self, ctx: "TestContext", lo: np.ndarray) -> tuple[bool, float]:
+        """(the scene has a ground, its height): the ground of the scene the test asked for (SceneSpec.ground), else
+        (no scene known) a floor under the asset."""
+        if ctx.scene is not None and ctx.scene.ground is None:
+            return False, 0.0
+        ground = ctx.scene.ground if ctx.scene is not None else None
+        if ground is not None:
+            return True, float(ground.height)
+        return True, float(lo[2]) if np.isfinite(lo[2]) else 0.0
 
     def _joint_of(self, label: str):
         match = JOINT_LABEL.match(label)
@@ -158,8 +130,6 @@ class Recording:
 
     def _joint_scene(self, joint, poses) -> tuple[str | None, np.ndarray | None]:
         """(the body the joint moves, the joint's anchor in the world) for the joint under test."""
-        if joint is None:
-            return None, None
         for body, local in ((joint.body1, joint.local_pose1), (joint.body0, joint.local_pose0)):
             pose = poses.get(body) if body else None
             if pose is not None:
@@ -180,33 +150,13 @@ class Recording:
             out.append((body, np.asarray(force, float), np.asarray(point, float)))
         return out
 
-    def _floor_height(self, ctx: "TestContext", lo: np.ndarray) -> float:
-        """The ground of the scene the test asked for (SceneSpec.ground) when it has one, else under the asset."""
-        ground = ctx.scene.ground if ctx.scene is not None else None
-        if ground is not None:
-            return float(ground.height)
-        return float(lo[2]) if np.isfinite(lo[2]) else 0.0
-
     # -- finish -------------------------------------------------------------------------------------
-    def close(self, result: "TestResult") -> dict[str, str]:
-        """Finish the video (with a verdict card), write the replay and the timeline; artifact paths."""
+    def close(self, result: "TestResult", render: bool = True) -> dict[str, str]:
+        """Write the replay, the poses and the timeline; with `render`, draw the video from them now. Artifact paths."""
         if self.closed:
             return {}
         self.closed = True
         artifacts: dict[str, str] = {}
-        try:
-            if self.frames and self.encoder is not None:
-                card = self._final_card(result)
-                self.encoder.close()
-                artifacts["video"] = str(self.video_path)
-                if _save_jpeg(card, self.poster_path):
-                    artifacts["poster"] = str(self.poster_path)
-        except Exception as exc:  # noqa: BLE001
-            if self.encoder is not None:
-                self.encoder.abort(exc)  # no truncated video left
-            self._problem(f"video: not written: {type(exc).__name__}: {exc}")
-        finally:
-            self.renderer.close()
         if self.poses:
             try:
                 from .replay import write_replay
@@ -217,47 +167,60 @@ class Recording:
             except Exception as exc:  # noqa: BLE001
                 self._problem(f"replay: not written: {type(exc).__name__}: {exc}")
         if self.frames:
-            timeline = {
-                "test": self.test_name,
-                "fps": self.fps,
-                "capture_interval_steps": self.interval,
-                "frame_count": len(self.frames),
-                "final_card_frames": self._card_frames() if "video" in artifacts else 0,
-                "final_card_box": list(self.card_box) if self.card_box and "video" in artifacts else None,
-                "final_asset_box": list(self.asset_box) if self.asset_box and "video" in artifacts else None,
-                "floor": self.floor,
-                "final_card_lines": self.card_lines,
-                "size": [self.renderer.width, self.renderer.height],
-                "chapters": self.chapters,
-                "frames": self.frames,
-            }
             try:
-                write_atomic(self.timeline_path, json.dumps(timeline, indent=1))
+                self._write_poses()
+                self.timeline = self._timeline()
+                write_atomic(self.timeline_path, json.dumps(self.timeline, indent=1), durable=False)
                 artifacts["timeline"] = str(self.timeline_path)
             except OSError as exc:
                 self._problem(f"timeline: not written: {exc.strerror or exc}")
+        if render and "timeline" in artifacts:
+            outcome = render_video(VideoJob.of(self.asset_path, str(self.timeline_path), result, self.width, self.height))
+            artifacts.update(outcome.artifacts)
+            self.problems.extend(outcome.problems)
+            self.timeline = outcome.timeline or self.timeline
         for problem in self.problems:
             if problem not in result.warnings:
                 result.warnings.append(problem)
         return artifacts
 
-    def _card_frames(self) -> int:
-        """The card's length: 1.5 s, but never more than a quarter of the video (at least 0.5 s)."""
-        seconds = min(FINAL_CARD_SECONDS, max(MIN_CARD_SECONDS, CARD_SHARE * len(self.frames) / self.fps))
-        return max(1, int(round(seconds * self.fps)))
+    def _write_poses(self) -> None:
+        """Every captured pose as (frames, bodies, 7) [x y z qw qx qy qz] in the SI Z-up world (NaN: no pose), with
+        each body's frame as the asset model reads it (where its render geometry is placed)."""
+        paths = sorted({p for frame in self.poses for p in frame})
+        poses = np.full((len(self.poses), len(paths), 7), np.nan)
+        for i, frame in enumerate(self.poses):
+            for j, path in enumerate(paths):
+                pose = frame.get(path)
+                if pose is not None:
+                    poses[i, j, :3], poses[i, j, 3:] = pose
+        rest = np.full((len(paths), 7), np.nan)
+        for j, path in enumerate(paths):
+            body = self._bodies.get(path)
+            if body is not None:
+                rest[j, :3], rest[j, 3:] = body.world_pose.pos, body.world_pose.quat
+        buffer = io.BytesIO()
+        np.savez(buffer, paths=np.array(paths, dtype=str), poses=poses, rest=rest)
+        write_bytes_atomic(self.poses_path, buffer.getvalue(), durable=False)
 
-    def _final_card(self, result: "TestResult") -> np.ndarray:
-        """The last frames and the poster: the asset's final pose, shrunk into the frame above a verdict strip that
-        never covers it, the strip above the player's control bar."""
-        verdict = result.status.value if hasattr(result.status, "value") else str(result.status)
-        last_time = self.frames[-1]["sim_time"]
-        image = self.renderer.render(self.poses[-1], self._last_bounds, size=self._size)
-        image, self.asset_box, self.card_box, self.card_lines = self.overlay.strip_card(
-            image, verdict, result.reason or "", f"{self.title}  ·  t = {last_time:.3f} s")
-        assert self.encoder is not None  # opened with the first frame
-        for _ in range(self._card_frames()):
-            self.encoder.append(image)
-        return image
+    def _timeline(self) -> dict:
+        return {
+            "test": self.test_name,
+            "title": self.title,
+            "fps": self.fps,
+            "capture_interval_steps": self.interval,
+            "frame_count": len(self.frames),
+            "final_card_frames": 0,
+            "final_card_box": None,
+            "final_asset_box": None,
+            "floor": bool(self.floor),
+            "floor_height": self.floor_height,
+            "final_card_lines": [],
+            "size": [self.width, self.height],
+            "poses": self.poses_path.name,
+            "chapters": self.chapters,
+            "frames": self.frames,
+        }
 
     def _problem(self, message: str) -> None:
         self.problems.append(message)
@@ -267,22 +230,11 @@ class Recording:
             pass
 
 
-def _save_jpeg(image: np.ndarray, path: Path) -> bool:
-    """The verdict card as the video's poster image (Pillow, when installed), written by replace."""
-    try:
-        from PIL import Image
-    except ImportError:
-        return False
-    with replacing(path) as tmp:
-        Image.fromarray(image).save(tmp, format="JPEG", quality=85)
-    return True
-
-
 def _transform(pose, local) -> np.ndarray:
     pos, quat = pose
     return np.asarray(pos, float) + quat_to_matrix(quat) @ np.asarray(local, float)
 
 
-def _finite(values: np.ndarray) -> list:
+def _finite(values) -> list:
     """JSON has no NaN/Inf: an exploded frame keeps null there."""
-    return [float(v) if np.isfinite(v) else None for v in values]
+    return [float(v) if np.isfinite(v) else None for v in np.asarray(values, float)]

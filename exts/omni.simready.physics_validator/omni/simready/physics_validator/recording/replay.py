@@ -9,6 +9,7 @@ in usdview or Isaac Sim exactly where the asset would be. timeCodesPerSecond is 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -34,26 +35,37 @@ def _rigid_part(world: np.ndarray) -> np.ndarray:
     return out
 
 
-def write_replay(
-    out_path: Path,
-    asset_path: str,
-    frames: list[dict[str, tuple[np.ndarray, np.ndarray]]],
-    fps: float,
-    comment: str = "",
-) -> Path:
-    """Write the replay layer; `frames[i]` maps body path -> (pos, quat wxyz) in the SI Z-up world."""
+@dataclass
+class _AssetFrames:
+    """What a replay needs of the asset, read once per asset (its tests' replays share it): the stage frame and
+    metadata, and for each body its authored world matrix, the non-rigid rest of it (scale, pivots) and its nearest
+    body ancestor with the parent prim's world matrix."""
+
+    stage_frame: StageFrame
+    up_axis: str
+    meters_per_unit: float
+    default_prim: str | None
+    body_paths: list[str]
+    rest_world: dict[str, np.ndarray]
+    shape: dict[str, np.ndarray]
+    parents: dict[str, tuple[str | None, np.ndarray]]
+
+
+_FRAMES: dict = {}  # (asset path, file stamp, bodies) -> _AssetFrames: the last asset replayed in this process
+
+
+def _asset_frames(asset_path: str, bodies: list[str]) -> _AssetFrames:
     from pxr import Sdf, Usd, UsdGeom
 
-    out_path = Path(out_path)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
+    stat = Path(asset_path).stat()
+    key = (str(Path(asset_path).resolve()), stat.st_mtime_ns, stat.st_size, tuple(bodies))
+    if key in _FRAMES:
+        return _FRAMES[key]
     source = Usd.Stage.Open(str(asset_path), load=Usd.Stage.LoadAll)
     if source is None:
         raise RuntimeError(f"cannot open {asset_path}")
-    stage_frame = StageFrame.of_stage(source)
     cache = UsdGeom.XformCache(Usd.TimeCode.Default())
-
-    body_paths = sorted({p for frame in frames for p in frame}, key=lambda p: (p.count("/"), p))
-    body_paths = [p for p in body_paths if source.GetPrimAtPath(p)]
+    body_paths = [p for p in sorted(bodies, key=lambda p: (p.count("/"), p)) if source.GetPrimAtPath(p)]
     rest_world = {p: gf_to_numpy(cache.GetLocalToWorldTransform(source.GetPrimAtPath(p))) for p in body_paths}
     # The non-rigid rest of each body's matrix (scale, pivots) is kept as authored.
     shape = {p: np.linalg.inv(_rigid_part(w)) @ w for p, w in rest_world.items()}
@@ -72,33 +84,61 @@ def write_replay(
         parent_prim = source.GetPrimAtPath(path).GetParent()
         parent_world = gf_to_numpy(cache.GetLocalToWorldTransform(parent_prim)) if parent_prim else np.eye(4)
         parents[path] = (nearest_body_ancestor(path), parent_world)
+    default_prim = source.GetDefaultPrim()
+    frames = _AssetFrames(StageFrame.of_stage(source), UsdGeom.GetStageUpAxis(source), UsdGeom.GetStageMetersPerUnit(source),
+                          str(default_prim.GetPath()) if default_prim else None, body_paths, rest_world, shape, parents)
+    _FRAMES.clear()
+    _FRAMES[key] = frames
+    return frames
+
+
+def write_replay(
+    out_path: Path,
+    asset_path: str,
+    frames: list[dict[str, tuple[np.ndarray, np.ndarray]]],
+    fps: float,
+    comment: str = "",
+) -> Path:
+    """Write the replay layer; `frames[i]` maps body path -> (pos, quat wxyz) in the SI Z-up world."""
+    from pxr import Sdf
+
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    asset = _asset_frames(str(asset_path), sorted({p for frame in frames for p in frame}))
+    body_paths, rest_world, shape, parents = asset.body_paths, asset.rest_world, asset.shape, asset.parents
 
     # Absolute: the replay keeps working when the report folder is moved or copied to a review share.
     asset_ref = str(Path(asset_path).resolve())
-    layer = Sdf.Layer.CreateAnonymous(".usda")  # written out by replace at the end, never opened from `out_path`
-    stage = Usd.Stage.Open(layer, load=Usd.Stage.LoadAll)
-    default_prim = source.GetDefaultPrim()
-    under_default = default_prim and all(
-        Sdf.Path(p).HasPrefix(default_prim.GetPath()) for p in body_paths
+    # Written as specs into an anonymous layer (the asset is never composed here) and out by replace at the end.
+    layer = Sdf.Layer.CreateAnonymous(".usda")
+    under_default = asset.default_prim is not None and all(
+        Sdf.Path(p).HasPrefix(Sdf.Path(asset.default_prim)) for p in body_paths
     )
     if under_default:
-        prim = stage.OverridePrim(default_prim.GetPath())
-        prim.GetReferences().AddReference(asset_ref, default_prim.GetPath())
-        stage.SetDefaultPrim(prim)
+        assert asset.default_prim is not None
+        root = Sdf.CreatePrimInLayer(layer, asset.default_prim)
+        root.specifier = Sdf.SpecifierOver
+        root.referenceList.Prepend(Sdf.Reference(asset_ref, asset.default_prim))
+        layer.defaultPrim = Sdf.Path(asset.default_prim).name
     else:
         layer.subLayerPaths.append(asset_ref)
-    UsdGeom.SetStageUpAxis(stage, UsdGeom.GetStageUpAxis(source))
-    UsdGeom.SetStageMetersPerUnit(stage, UsdGeom.GetStageMetersPerUnit(source))
-    stage.SetTimeCodesPerSecond(fps)
-    stage.SetFramesPerSecond(fps)
-    stage.SetStartTimeCode(0)
-    stage.SetEndTimeCode(max(len(frames) - 1, 0))
+    pseudo = layer.pseudoRoot
+    pseudo.SetInfo("upAxis", asset.up_axis)
+    pseudo.SetInfo("metersPerUnit", float(asset.meters_per_unit))
+    layer.timeCodesPerSecond = fps
+    layer.framesPerSecond = fps
+    layer.startTimeCode = 0
+    layer.endTimeCode = max(len(frames) - 1, 0)
     layer.comment = comment or f"physics_validator replay of {asset_path}"
 
-    ops = {}
-    for path in body_paths:
-        xformable = UsdGeom.Xformable(stage.GetPrimAtPath(path))
-        ops[path] = xformable.MakeMatrixXform()
+    attributes = {}
+    for path in body_paths:  # an over with one matrix op: written as specs, the asset is never composed here
+        spec = Sdf.CreatePrimInLayer(layer, path)
+        spec.specifier = Sdf.SpecifierOver
+        attribute = Sdf.AttributeSpec(spec, "xformOp:transform", Sdf.ValueTypeNames.Matrix4d)
+        order = Sdf.AttributeSpec(spec, "xformOpOrder", Sdf.ValueTypeNames.TokenArray, variability=Sdf.VariabilityUniform)
+        order.default = ["xformOp:transform"]
+        attributes[path] = attribute.path
 
     for index, frame in enumerate(frames):
         world_now: dict[str, np.ndarray] = {}
@@ -107,13 +147,13 @@ def write_replay(
             if pose is None:
                 continue
             pos, quat = pose
-            world = stage_frame.rigid_from_si(pos, quat) @ shape[path]
+            world = asset.stage_frame.rigid_from_si(pos, quat) @ shape[path]
             world_now[path] = world
             ancestor, parent_world = parents[path]
             if ancestor is not None and ancestor in world_now:
                 # The parent moved with its body: carry the authored body->parent offset along.
                 parent_world = world_now[ancestor] @ np.linalg.inv(rest_world[ancestor]) @ parent_world
             local = np.linalg.inv(parent_world) @ world
-            ops[path].Set(_to_gf(local), Usd.TimeCode(index))
-    write_atomic(out_path, layer.ExportToString())
+            layer.SetTimeSample(attributes[path], float(index), _to_gf(local))
+    write_atomic(out_path, layer.ExportToString(), durable=False)
     return out_path

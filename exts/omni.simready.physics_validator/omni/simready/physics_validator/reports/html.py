@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.atomic_write import real_folder, replacing, write_atomic
+from ..core.media import drawn, not_drawn_note
 from ..core.plugin import TestRegistry
 from ..core.results import RunReport, TestResult
 from ..core.status import Status
@@ -50,10 +51,12 @@ def test_anchor(path: str, test: str) -> str:
     return f"{asset_anchor(path)}-{_slug(test)}"
 
 
-def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, privacy: "PathPrivacy | None" = None) -> Path:
+def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, privacy: "PathPrivacy | None" = None,
+                      media: str = "all") -> Path:
     """Write `<out_dir>/html/index.html` with its media; returns the index path. Each test's section is drawn
     by the view its test declares (`registry.view_of`); with `privacy` (reports.path_privacy) every text on the page
-    shows paths relative to its root (links between the page and its media are relative anyway)."""
+    shows paths relative to its root (links between the page and its media are relative anyway). `media` (core.media):
+    whose plots are drawn here when no worker drew them; an undrawn test says how to get them."""
     import jinja2
 
     html_dir = real_folder(Path(out_dir) / "html")
@@ -70,7 +73,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, 
     for _index, asset in ordered:
         slug = asset_anchor(asset.path)
         folder = media_folder(html_dir, asset.path)
-        tests = [_test_view(result, slug, folder, html_dir, registry, kept, Path(out_dir))
+        tests = [_test_view(result, slug, folder, html_dir, registry, kept, Path(out_dir), media)
                  for result in sorted(asset.tests, key=view.rank)]
         cells = {t["r"].name: t for t in tests}
         status = asset.verdict  # the headline: INCOMPLETE where a test that applies could not run
@@ -102,12 +105,12 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, 
 
 
 def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, registry: TestRegistry,
-               kept: set[Path], out_dir: Path) -> dict:
+               kept: set[Path], out_dir: Path, media: str) -> dict:
     test_view: TestView = registry.view_of(result.name)
-    drawn = _plots_of(result, folder, registry)
-    kept.update(Path(p["path"]) for p in drawn)
+    plots_drawn = _plots_of(result, folder, registry, media)
+    kept.update(Path(p["path"]) for p in plots_drawn)
     kept.add(manifest_path(folder, result.name))
-    plots = [{"src": _rel(p["path"], html_dir), "title": p["title"]} for p in drawn]
+    plots = [{"src": _rel(p["path"], html_dir), "title": p["title"]} for p in plots_drawn]
     metrics, settings = view.metric_rows(result, test_view)
     rows = sorted(result.joints, key=lambda r: view.RANK.get(Status(r.status).value, 9))
     status = result.status.value
@@ -119,7 +122,8 @@ def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, regi
         "short": view.short_label(result),
         "words": view.verdict_words(result),
         "open": status in view.OPEN,
-        "video": _media(result, "video", folder, html_dir, out_dir, kept),
+        "video": (video := _media(result, "video", folder, html_dir, out_dir, kept)),
+        "undrawn": not_drawn_note(result, media) if not video and not plots_drawn and _recorded(result) else "",
         "poster": _media(result, "poster", folder, html_dir, out_dir, kept),
         "warning_groups": view.warning_groups(result.warnings),
         "chapters": view.chapter_groups(_chapters(result), result.joints),
@@ -200,13 +204,21 @@ def _media(result: TestResult, key: str, folder: Path, html_dir: Path, out_dir: 
     return _rel(target, html_dir)
 
 
-def _plots_of(result: TestResult, folder: Path, registry: TestRegistry) -> list[dict]:
-    """The plots a worker drew for this very result (pages.PlotsAhead), else drawn here; [{"path", "title"}]."""
-    drawn = drawn_plots(result, folder)
-    if drawn is not None:
-        return drawn
+def _plots_of(result: TestResult, folder: Path, registry: TestRegistry, media: str) -> list[dict]:
+    """The plots a worker drew for this very result (pages.PlotsAhead), else drawn here when the media policy draws
+    them (core.media); [{"path", "title"}]."""
+    done = drawn_plots(result, folder)
+    if done is not None:
+        return done
+    if not drawn(result, media):
+        return []
     series = _series_of(result)
     return draw_plots(result, series, folder, registry) if series else []
+
+
+def _recorded(result: TestResult) -> bool:
+    """Whether the test left something to draw from (a replay, a timeline or series)."""
+    return bool(result.series) or any(k in result.artifacts for k in ("replay", "timeline", "series"))
 
 
 def _series_of(result: TestResult) -> dict[str, list[float]]:

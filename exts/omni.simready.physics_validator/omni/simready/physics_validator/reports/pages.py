@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..core.atomic_write import real_folder, write_atomic
 from ..core.file_names import bounded
+from ..core.media import drawn
 from ..core.plugin import TestRegistry
 from ..core.results import TestResult
 from ..plotting.common import load_json
@@ -64,7 +65,7 @@ def draw_plots(result: TestResult, series: dict, folder: Path, registry: TestReg
     plots = write_plots(result, series, folder, slug(result.name), registry.view_of(result.name))
     if plots:
         manifest = {"key": result_key(result), "plots": [{"file": Path(p["path"]).name, "title": p["title"]} for p in plots]}
-        write_atomic(manifest_path(folder, result.name), json.dumps(manifest))
+        write_atomic(manifest_path(folder, result.name), json.dumps(manifest), durable=False)
     return plots
 
 
@@ -81,21 +82,22 @@ def drawn_plots(result: TestResult, folder: Path) -> list[dict] | None:
 
 class PlotsAhead:
     """`AssetJob.pages` of a run that writes an HTML report to `html_dir`: called in the worker after each
-    test with the asset's path, the result (series in memory) and the registry. Picklable: it crosses to the
-    worker processes with the job."""
+    test with the asset's path, the result (series in memory) and the registry; draws the plots of the results the
+    media policy draws (core.media). Picklable: it crosses to the worker processes with the job."""
 
-    def __init__(self, html_dir: str | os.PathLike):
+    def __init__(self, html_dir: str | os.PathLike, media: str = "all"):
         self.html_dir = str(html_dir)
+        self.media = media
 
     def __call__(self, asset_path: str, result: TestResult, registry: TestRegistry) -> None:
-        if result.series:
+        if result.series and drawn(result, self.media):
             draw_plots(result, result.series, media_folder(self.html_dir, asset_path), registry)
 
 
-def plots_ahead(html_dir: str | os.PathLike) -> PlotsAhead | None:
+def plots_ahead(html_dir: str | os.PathLike, media: str = "all") -> PlotsAhead | None:
     """The page maker of a run writing its HTML report to `html_dir`, or None without matplotlib (the report
     then says what is missing, once)."""
-    return PlotsAhead(html_dir) if importlib.util.find_spec("matplotlib") is not None else None
+    return PlotsAhead(html_dir, media) if importlib.util.find_spec("matplotlib") is not None else None
 
 
 _ANCHOR_FOLDER = re.compile(r"^a-[A-Za-z0-9_-]*-[0-9a-f]{8}$")

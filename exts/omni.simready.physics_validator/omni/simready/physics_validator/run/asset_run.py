@@ -25,8 +25,10 @@ from typing import Callable, Iterator
 
 from ..core.asset_model import AssetModel
 from ..core.atomic_write import real_folder, write_atomic
+from ..core.cache import content_hash_of, dependency_scan
 from ..core.config import TestConfig, ValidationConfig
 from ..core.engine import Engine, EngineUnavailable
+from ..core.media import drawn
 from ..core.readback_links import link as link_readback
 from ..core.codes import CommonCode
 from ..core.results import AssetResult, RuntimeReadback, TestResult
@@ -57,6 +59,7 @@ class RunHooks:
     test_ended: Callable[[TestResult], None] | None = None
     progress: Callable[[], None] | None = None  # physics is stepping (at most once per HEARTBEAT_SECONDS)
     readback: Callable[[RuntimeReadback], None] | None = None  # the asset's runtime readback, once it is read
+    content: Callable[[str | None], None] | None = None  # the asset's content hash (AssetJob.content_key), before tests
 
 
 # A recorder factory: (session, folder for this test's artifacts or None) -> object with
@@ -199,12 +202,16 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
         runtime = engine_class(job.engine).CAPABILITIES.physics_runtime or None
     except Exception:  # noqa: BLE001 - an unavailable engine is reported per test by make_engine
         runtime = None
-    asset, load_error = load_asset(job.path, job.target, runtime)
+    walk = dependency_scan(job.path) if job.content_key and hooks is not None and hooks.content else None
+    asset, load_error = load_asset(job.path, job.target, runtime)  # finds the walk's layers open: parsed once
+    if walk is not None and hooks is not None and hooks.content is not None:
+        hooks.content(content_hash_of(job.path, walk, job.sha256))
+        del walk
     hooks = _with_pages(hooks, job)
     run = AssetRun(
         job.path, job.tests, config, make_engine,
         asset=asset, load_error=load_error, sha256=job.sha256, out_dir=job.out_dir,
-        start_recorder=(lambda s, d: _start_video(s, job.path, d, config)) if config.run.video else None,
+        start_recorder=(lambda s, d: _start_video(s, job, d)) if config.run.video else None,
         hooks=hooks, debug=job.debug,
     )
     try:
@@ -273,7 +280,7 @@ def _close_test(session: TestSession, engine: Engine, recording, test_dir: Path 
         try:
             _artifact_folder(test_dir)
             path = test_dir / "series.json"
-            write_atomic(path, json.dumps(result.series, separators=(",", ":")))
+            write_atomic(path, json.dumps(result.series, separators=(",", ":")), durable=False)
             result.artifacts["series"] = str(path)
         except OSError as exc:
             result.warnings.append(f"series: not written: {exc.strerror or exc}")
@@ -290,20 +297,34 @@ def _artifact_folder(test_dir: Path) -> None:
     real_folder(test_dir)
 
 
-def _start_video(session: TestSession, asset_path: str, test_dir: Path | None, config: ValidationConfig):
-    """The headless recorder (VTK video, USD replay, timeline), or None with a warning on the result."""
+class _Video:
+    """A test's recording as AssetRun closes it: the replay and timeline always; the video drawn right here when the
+    job does not leave it to its caller (AssetJob.defer_videos) and the media policy draws it (core.media)."""
+
+    def __init__(self, recording, job: AssetJob):
+        self.recording, self.job = recording, job
+
+    def close(self, result: TestResult) -> dict[str, str]:
+        render = not self.job.defer_videos and drawn(result, self.job.config.run.media)
+        return self.recording.close(result, render=render)
+
+
+def _start_video(session: TestSession, job: AssetJob, test_dir: Path | None):
+    """The headless recorder (poses kept while the test runs; replay, timeline, video), or None with a warning."""
     if test_dir is None:
         return None
     try:
         from ..recording import start_recording
     except ImportError:
         return None
+    config = job.config
     try:
         _artifact_folder(test_dir)
-        return start_recording(
-            session.ctx, asset_path, session.test.name, test_dir, session.config.capture_fps,
+        recording = start_recording(
+            session.ctx, job.path, session.test.name, test_dir, session.config.capture_fps,
             config.run.video_width, config.run.video_height,
         )
     except Exception as exc:  # noqa: BLE001
         session.ctx.warn(f"video: recording unavailable: {exc}")
         return None
+    return _Video(recording, job) if recording is not None else None

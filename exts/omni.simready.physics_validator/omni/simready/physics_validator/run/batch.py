@@ -116,6 +116,8 @@ class _Batch:
     cache: ResultCache | None
     notify: _Notify
     pages: Callable[[str, Any, Any], None] | None = None  # AssetJob.pages
+    keys_from_workers: bool = False  # each worker reports its asset's content hash (AssetJob.content_key)
+    key_parts: dict[str, tuple[str, dict]] = field(default_factory=dict)  # test -> (version, config): once per run
 
 
 def validate_batch(
@@ -156,7 +158,10 @@ def validate_batch(
     report.assets.extend(_problem_result(path, reason, names, config) for path, reason in problems)
     engine_key = json.dumps(info.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
     cache = ResultCache(out_dir) if out_dir is not None else None
-    batch = _Batch(names, config, engine, engine_key, out_dir, debug, changed_only, cache, _Notify(progress), pages)
+    batch = _Batch(names, config, engine, engine_key, out_dir, debug, changed_only, cache, _Notify(progress), pages,
+                   keys_from_workers=bool(getattr(runner, "reports_content", False)) and not changed_only)
+    registry = default_registry()
+    batch.key_parts = {name: (registry.get(name).version, config.for_test(name).model_dump(mode="json")) for name in names}
     assets: list[_BatchAsset] = []
     try:
         with stoppable():  # Ctrl-C or SIGTERM (the CLI: run.interrupts) stops planning or the run, never the reports
@@ -182,7 +187,10 @@ def validate_batch(
 def _plan_asset(batch: _Batch, path: Path) -> _BatchAsset:
     """Its cache keys, the verdicts the cache can give (with `changed_only`) and the job for the rest."""
     sha256 = file_sha256(path)  # each asset file hashed once per run
-    asset = _BatchAsset(path, sha256, _cache_keys(batch, path, sha256))
+    # The keys' content hash walks and hashes every layer: done by the worker that reads the asset anyway, unless the
+    # cache must be read before anything runs (changed_only) or the executor cannot report it (Ray).
+    keys = {} if batch.keys_from_workers else _cache_keys(batch, asset_content_hash(path, sha256) if batch.cache else None)
+    asset = _BatchAsset(path, sha256, keys)
     reused = _cached_verdicts(batch.cache, asset) if batch.changed_only else {}
     todo = [name for name in batch.names if name not in reused]
     if reused:
@@ -199,23 +207,19 @@ def _plan_asset(batch: _Batch, path: Path) -> _BatchAsset:
         debug=batch.debug,
         sha256=sha256,
         pages=batch.pages,
+        content_key=batch.keys_from_workers and batch.cache is not None,
     )
     return asset
 
 
-def _cache_keys(batch: _Batch, path: Path, sha256: str) -> dict[str, str]:
-    """test -> cache key: the asset's content (with its layers), the test's version and config, the run settings,
-    the engine block and the tool's version."""
-    content = asset_content_hash(path, sha256) if batch.cache is not None else None
-    if content is None:
+def _cache_keys(batch: _Batch, content: str | None) -> dict[str, str]:
+    """test -> cache key: the asset's content (with its layers: core.cache.asset_content_hash), the test's version and
+    config, the run settings, the engine block and the tool's version ({} without a cache or a content hash)."""
+    if content is None or batch.cache is None:
         return {}
-    registry = default_registry()
     run_config = batch.config.run.model_dump()
-    return {
-        name: result_cache_key(content, name, registry.get(name).version, batch.config.for_test(name).model_dump(mode="json"),
-                               run_config, batch.engine_key, __version__)
-        for name in batch.names
-    }
+    return {name: result_cache_key(content, name, version, test_config, run_config, batch.engine_key, __version__)
+            for name, (version, test_config) in batch.key_parts.items()}
 
 
 def _cached_verdicts(cache: ResultCache | None, asset: _BatchAsset) -> dict[str, TestResult]:
@@ -230,6 +234,12 @@ def _dispatch(batch: _Batch, runner, assets: list[_BatchAsset]) -> None:
         return
     for kind, index, payload in runner.events([asset.job for asset in running]):
         asset = running[index]
+        if kind == "media":  # a test's video, drawn after its verdict (run.local): onto the result, cached again
+            _add_video(batch.cache, asset, payload)
+            continue
+        if kind == "content":  # the asset's content hash, from the worker that read it: its cache keys
+            asset.cache_keys = _cache_keys(batch, payload)
+            continue
         if kind == "failed":
             payload = _failed_result(asset.job, str(payload), batch.config)
         for result in [payload] if kind == "test" else payload.tests:
@@ -243,6 +253,17 @@ def _dispatch(batch: _Batch, runner, assets: list[_BatchAsset]) -> None:
         asset.result = _merge(asset.result, payload, batch.names)
         asset.finished = True
         batch.notify("asset_finished", asset.result)
+
+
+def _add_video(cache: ResultCache | None, asset: _BatchAsset, drawn) -> None:
+    """A drawn video (run.videos.VideoDrawn) onto the result of its test; the cache entry written again with it."""
+    from .videos import apply
+
+    for result in asset.in_flight:
+        if result.name == drawn.test:
+            apply(result, drawn.artifacts, drawn.problems)
+            asset.cached.discard(result.name)
+            _cache_verdict(cache, asset, result)
 
 
 def _cache_verdict(cache: ResultCache | None, asset: _BatchAsset, result: TestResult) -> None:

@@ -1,9 +1,16 @@
-"""Local executor: N assets at a time, each in a spawned worker process of this run's pool.
+"""Local executor: N jobs at a time in spawned worker processes of this run's pool: assets, and their videos.
 
 Every asset goes through `run_asset_isolated`, which turns hangs and native crashes into ERROR
 verdicts and replaces the lost worker. Here N supervisor threads each borrow one worker from the
-run's `WorkerPool`, so N assets run at once in at most N workers; a worker keeps its interpreter and
-imports for the next asset (or, with SIMREADY_WORKER_START=spawn, is replaced after every asset).
+run's `WorkerPool`, so N jobs run at once in at most N workers; a worker keeps its interpreter and
+imports for the next job (or, with SIMREADY_WORKER_START=spawn, is replaced after every asset).
+
+Videos are drawn off the physics' critical path: an asset's tests only record (AssetJob.defer_videos); each test
+the media policy draws (run.videos.wanted) becomes a drawing job in the same queue, taken before the next asset,
+so a free worker draws while another simulates (one asset with --jobs 2: the second worker draws the first test's
+video while the next tests run). An asset is reported once its physics and its videos are done; each drawn video is
+reported as a ("media", ...) event first (the batch caches the result again with its video).
+
 Events reach the caller in its own thread through a queue, which keeps cache writes and progress
 updates single-threaded. The pool is closed when the events end: idle workers exit, and on Ctrl-C
 (or any early end) busy ones are killed, so no worker outlives the run.
@@ -11,22 +18,28 @@ updates single-threaded. The pool is closed when the events end: idle workers ex
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import queue
 import threading
 from typing import Iterator
 
 from ..core.results import AssetResult, TestResult
+from . import videos
 from .asset_run import RunHooks, run_asset
 from .inputs import AssetJob
-from .worker import run_asset_isolated
+from .worker import run_asset_isolated, run_call_isolated
 from .worker_pool import WorkerPool, worker_mode
 
-# ("test", job index, TestResult) as each test ends, then ("asset", job index, AssetResult).
-Event = tuple[str, int, "TestResult | AssetResult"]
+# ("content", job index, its content hash) before its tests; ("test", job index, TestResult) as each test ends;
+# ("media", job index, VideoDrawn) as a video is drawn; then ("asset", job index, AssetResult), or ("failed", index, why).
+Event = tuple[str, int, object]
+ASSET, VIDEO = 1, 0  # queue priorities: a video before the next asset (it finishes an asset that already ran)
 
 
 class LocalExecutor:
     name = "local"
+    reports_content = True  # ("content", index, hash) before an asset's tests (AssetJob.content_key)
 
     def __init__(self, jobs: int, isolate: bool = True):
         self.jobs = max(1, int(jobs))
@@ -42,49 +55,108 @@ class LocalExecutor:
         if not self.isolate:  # the physics engine is not thread-safe: in-process means one at a time
             for index, job in enumerate(jobs):
                 tests: list[TestResult] = []
-                asset_result = run_asset(job, RunHooks(test_ended=tests.append))
+                contents: list = []
+                asset_result = run_asset(job, RunHooks(test_ended=tests.append, content=contents.append))
+                for digest in contents:
+                    yield ("content", index, digest)
                 for result in tests:
                     yield ("test", index, result)
                 yield ("asset", index, asset_result)
             return
-        todo: queue.Queue = queue.Queue()
-        for index, job in enumerate(jobs):
-            todo.put((index, job))
-        done: queue.Queue = queue.Queue()
-        stop = threading.Event()
-        pool = WorkerPool()
+        yield from _Schedule(self.jobs, jobs).events()
 
-        def supervise() -> None:
-            while not stop.is_set():
-                try:
-                    index, job = todo.get_nowait()
-                except queue.Empty:
-                    return
-                try:
-                    def on_test(result, i: int = index) -> None:
-                        done.put(("test", i, result))
 
-                    asset_result = run_asset_isolated(job, None, on_test, pool)
-                except BaseException as exc:  # noqa: BLE001 - the caller turns this into ERROR verdicts
-                    done.put(("failed", index, f"{type(exc).__name__}: {exc}"))
-                else:
-                    done.put(("asset", index, asset_result))
+class _Schedule:
+    """The queue of one run: asset jobs and the drawing jobs their tests ask for, taken by N supervisor threads."""
 
-        # Daemon threads: an interrupted run must not wait for in-flight assets at exit; closing the
+    def __init__(self, threads: int, jobs: list[AssetJob]):
+        self.jobs = [dataclasses.replace(job, defer_videos=True) for job in jobs]
+        videos_possible = any(job.config.run.video and job.out_dir for job in jobs)
+        self.threads = threads if videos_possible else min(threads, len(jobs))
+        self.todo: queue.PriorityQueue = queue.PriorityQueue()
+        self.order = itertools.count()
+        for index, job in enumerate(self.jobs):
+            self.todo.put((ASSET, next(self.order), ("asset", index, job)))
+        self.done: queue.Queue = queue.Queue()
+        self.stop = threading.Event()
+        self.pool = WorkerPool()
+        self.lock = threading.Lock()
+        self.unfinished = len(self.jobs)  # assets whose event has not been sent
+        self.drawing: dict[int, int] = {}  # asset index -> videos requested and not yet drawn
+        self.parked: dict[int, AssetResult] = {}  # physics done, videos still drawing
+
+    def events(self) -> Iterator[Event]:
+        # Daemon threads: an interrupted run must not wait for in-flight jobs at exit; closing the
         # pool kills their workers (which are daemonic as well).
-        threads = [threading.Thread(target=supervise, name=f"batch-{n}", daemon=True) for n in range(min(self.jobs, len(jobs)))]
+        threads = [threading.Thread(target=self._supervise, name=f"batch-{n}", daemon=True) for n in range(self.threads)]
         for thread in threads:
             thread.start()
-        remaining = len(jobs)
+        remaining = len(self.jobs)
         try:
             while remaining:
                 try:
-                    event = done.get(timeout=0.2)  # a timeout keeps Ctrl-C responsive
+                    event = self.done.get(timeout=0.2)  # a timeout keeps Ctrl-C responsive
                 except queue.Empty:
                     continue
                 if event[0] in ("asset", "failed"):
                     remaining -= 1
                 yield event
         finally:
-            stop.set()
-            pool.close(kill=remaining > 0)
+            self.stop.set()
+            self.pool.close(kill=remaining > 0)
+
+    def _supervise(self) -> None:
+        while not self.stop.is_set():
+            try:
+                _, _, item = self.todo.get(timeout=0.2)
+            except queue.Empty:
+                with self.lock:
+                    if not self.unfinished:
+                        return
+                continue
+            if item[0] == "asset":
+                self._run_asset(item[1], item[2])
+            else:
+                self._draw(item[1])
+
+    def _run_asset(self, index: int, job: AssetJob) -> None:
+        def on_test(result: TestResult) -> None:
+            self.done.put(("test", index, result))
+            if videos.wanted(result, job.config):
+                with self.lock:
+                    self.drawing[index] = self.drawing.get(index, 0) + 1
+                self.todo.put((VIDEO, next(self.order), ("video", videos.request(index, job.path, result, job.config))))
+
+        try:
+            asset_result = run_asset_isolated(job, None, on_test, self.pool,
+                                              on_content=lambda digest: self.done.put(("content", index, digest)))
+        except BaseException as exc:  # noqa: BLE001 - the caller turns this into ERROR verdicts
+            self._finish(index, ("failed", index, f"{type(exc).__name__}: {exc}"))
+            return
+        with self.lock:
+            if self.drawing.get(index):
+                self.parked[index] = asset_result
+                return
+        self._finish(index, ("asset", index, asset_result))
+
+    def _draw(self, request: videos.VideoRequest) -> None:
+        job = self.jobs[request.asset_index]
+        try:
+            drawn, error = run_call_isolated(videos.draw_video, request.job, job.config.run, None, self.pool)
+        except BaseException as exc:  # noqa: BLE001 - the pool was closed (Ctrl-C): no video, the run ends anyway
+            drawn, error = None, f"{type(exc).__name__}: {exc}"
+        if drawn is None:
+            why = error.splitlines()[0] if error else "no result"
+            drawn = videos.VideoDrawn(request.test, problems=[f"video: not written: {why}"])
+        drawn.test = request.test
+        self.done.put(("media", request.asset_index, drawn))
+        with self.lock:
+            self.drawing[request.asset_index] -= 1
+            finished = self.parked.pop(request.asset_index, None) if not self.drawing[request.asset_index] else None
+        if finished is not None:
+            self._finish(request.asset_index, ("asset", request.asset_index, finished))
+
+    def _finish(self, index: int, event: Event) -> None:
+        self.done.put(event)
+        with self.lock:
+            self.unfinished -= 1

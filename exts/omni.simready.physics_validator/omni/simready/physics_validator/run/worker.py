@@ -42,12 +42,15 @@ def run_asset_isolated(
     on_test_start: Callable[[str], None] | None = None,
     on_test_end: Callable[[TestResult], None] | None = None,
     pool: WorkerPool | None = None,
+    on_content: Callable[[str | None], None] | None = None,
 ) -> AssetResult:
     """Validate one asset in a worker process (a fresh one after a crash or hang); hangs and crashes
-    become ERROR verdicts. Without a pool, the process-wide `shared_pool()` lends the worker."""
+    become ERROR verdicts. Without a pool, the process-wide `shared_pool()` lends the worker. `on_content`: the
+    asset's content hash the worker reports (AssetJob.content_key)."""
     pool = pool or shared_pool()
     asset_result = AssetResult(path=job.path, sha256=job.sha256 or file_sha256(job.path))
     supervision = _AssetSupervision(job, asset_result, pool, on_test_start, on_test_end)
+    supervision.on_content = on_content
     try:
         while supervision.remaining:
             _lend_and_watch(pool, job.engine, supervision)
@@ -158,6 +161,8 @@ class _Supervision:
                     worker.ready, worker.warm_up_seconds = True, message[2]
                 elif kind == "alive":
                     last_progress = last_message
+                elif kind == "content":
+                    self.content(message[1])
                 elif kind == "start":
                     current, started_at = message[1], last_message
                     last_progress = started_at
@@ -205,6 +210,9 @@ class _Supervision:
     def started(self, name: str) -> None:
         """A unit began (the asset's test hook)."""
 
+    def content(self, digest: str | None) -> None:
+        """The job's asset content hash (an asset's cache keys)."""
+
     def _crashed(self, worker: Worker, current: str | None) -> bool:
         if self.pool.closed:  # the run was stopped (Ctrl-C) and its workers killed: no crash to report
             raise PoolClosed("the run was stopped while this job ran")
@@ -231,6 +239,12 @@ class _AssetSupervision(_Supervision):
         super().__init__(job.config.run, pool, list(job.tests))
         self.job, self.asset_result = job, asset_result
         self.on_test_start, self.on_test_end = on_test_start, on_test_end
+        self.on_content: Callable[[str | None], None] | None = None
+
+    def content(self, digest: str | None) -> None:
+        if self.on_content is not None:
+            self.on_content(digest)
+            self.on_content = None  # once: a replacement worker for the remaining tests reports it again
 
     def send(self, worker: Worker) -> None:
         worker.send_asset(dataclasses.replace(self.job, tests=list(self.remaining), sha256=self.asset_result.sha256))

@@ -7,6 +7,7 @@ what a worker keeps between jobs is the interpreter and its imported modules, no
 
 Messages to the parent (one pipe, pickled tuples):
   ("ready", pid, warm-up seconds)             once, after the heavy imports
+  ("content", sha256 or None)                the asset's content hash (AssetJob.content_key), before its tests
   ("start", test) ("alive",) ("result", json, series, peak MiB)   while an asset runs
   ("start", "call") ("alive",) ("returned", value) or ("raised", text)   while a call runs
   ("done", {"rss_mb", "retire", "runtime_readback"})   the job is finished (an asset's readback block, or None);
@@ -261,4 +262,7 @@ def _hooks(conn, hooks_cls):
     def alive() -> None:
         conn.send(("alive",))
 
-    return hooks_cls(started, ended, alive)
+    def content(digest) -> None:
+        conn.send(("content", digest))
+
+    return hooks_cls(started, ended, alive, content=content)

@@ -1,0 +1,67 @@
+"""Videos at a fraction of the run: which recorded tests get one, and drawing it as a job of the worker pool.
+
+A test's Recording keeps its poses while it runs and writes its replay and timeline when it ends (recording/). The
+video is drawn from those afterwards (`recording.render_video`), for the tests the media policy draws (core.media:
+by default FAIL, WARN, ERROR and a PASS with warnings): in the worker pool by the local executor (`run.local`), so a
+free core draws while the next test or asset simulates, or right after the test where it ran (in-process and Ray
+runs). `draw_video` is the pool's job; `apply` puts its outcome on the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.config import ValidationConfig
+from ..core.media import drawn
+from ..core.results import TestResult
+
+VIDEO_ARTIFACTS = ("video", "poster")
+
+
+@dataclass
+class VideoRequest:
+    """One video to draw for the pool: the job and which asset's test it belongs to."""
+
+    asset_index: int
+    test: str
+    job: object  # recording.VideoJob (plain data: it is pickled to a worker)
+
+
+@dataclass
+class VideoDrawn:
+    """The outcome of a drawing job, as the parent applies it to the result."""
+
+    test: str
+    artifacts: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def wanted(result: TestResult, config: ValidationConfig) -> bool:
+    """A recorded test whose video the run draws: videos on, a timeline written, no video yet, the policy draws it."""
+    return (config.run.video and "timeline" in result.artifacts and "video" not in result.artifacts
+            and drawn(result, config.run.media))
+
+
+def request(asset_index: int, asset_path: str, result: TestResult, config: ValidationConfig) -> VideoRequest:
+    from ..recording.video_job import VideoJob
+
+    job = VideoJob.of(asset_path, result.artifacts["timeline"], result, config.run.video_width, config.run.video_height)
+    return VideoRequest(asset_index, result.name, job)
+
+
+def draw_video(job) -> VideoDrawn:
+    """The pool's job (run in a worker by `worker.run_call_isolated`): one video, each frame a sign of progress."""
+    from ..recording.video_job import render_video
+    from .worker_main import physics_progressed
+
+    outcome = render_video(job, progress=physics_progressed)
+    return VideoDrawn(job.stem, dict(outcome.artifacts), list(outcome.problems), outcome.seconds)
+
+
+def apply(result: TestResult, artifacts: dict[str, str], problems: list[str]) -> None:
+    """A drawn video's artifacts and problems onto its result (problems as warnings, once each)."""
+    result.artifacts.update({k: v for k, v in artifacts.items() if k in VIDEO_ARTIFACTS})
+    for problem in problems:
+        if problem not in result.warnings:
+            result.warnings.append(problem)
