@@ -32,6 +32,7 @@ def drop_run(tmp_path_factory):
     ]
     config = ValidationConfig.defaults(default_registry())
     config.run.isolate = False
+    config.run.media = "all"  # the passing box's video too (by default only the failing one is drawn)
     out = root / "out"
     report = validate([str(a) for a in assets], ["ground_drop"], config, "physx", out)
     json_path = write_json_report(report, out / "report.json")

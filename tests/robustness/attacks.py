@@ -27,8 +27,9 @@ from .corpus import (CLI, PHYSICS, PRECHECK, Case, Outcome, _partial_report, _ru
                      interrupted_by)
 
 USAGE = frozenset()  # no run at all: a usage error before anything is validated
-DISK_BYTES = 64 * 1024  # the full disk: reports fit, a video does not
+DISK_BYTES = 96 * 1024  # the full disk: a test's recording and the reports fit, a video does not
 VIDEO_WATCHDOG = ("--watchdog", "60")  # encoding the video's last frames sends no heartbeat: 3 s is too short for it
+VIDEO_ALL = (*VIDEO_WATCHDOG, "--media", "all")  # every artifact a test can have: a passing test's video and replay too
 
 
 # -- inputs --------------------------------------------------------------------------------------------
@@ -173,6 +174,7 @@ def _planted(out_dir: Path, asset: Path) -> list[Path]:
     media = _media_folder(out_dir, asset)
     return [out_dir / ".write-test", out_dir / "report.json", out_dir / "junit.xml", test / "ground_drop.mp4",
             test / "ground_drop.poster.jpg", test / "ground_drop.replay.usda", test / "ground_drop.timeline.json",
+            test / "ground_drop.poses.npz",
             test / "series.json", out_dir / "html" / "index.html.tmp", out_dir / "html" / "index.html",
             media / "ground_drop-0.png", media / "ground_drop.plots.json"]
 
@@ -413,7 +415,7 @@ ATTACKS: list[Case] = [
     # 2. every file written by replace, never through a link planted in OUT
     Case("links_planted_in_out", "symlinks at every output path (reports, video, poster, replay, timeline, series, "
          "plots, HTML, temp names) to the input asset and to a file outside OUT", _good, PHYSICS, (0, 1),
-         mode="subprocess", video=True, html=True, prepare=_plant_links, check=_links_replaced, args=VIDEO_WATCHDOG),
+         mode="subprocess", video=True, html=True, prepare=_plant_links, check=_links_replaced, args=VIDEO_ALL),
     # 3. an output that is an input, or two outputs that are one file
     Case("json_names_input", "--json naming the input asset", _good, USAGE, (2,), args=("--json", "{input}/good.usda"),
          stderr="input", check=_nothing_ran),
@@ -474,7 +476,7 @@ ATTACKS: list[Case] = [
          args=("--config", "{input}/strings.toml"), stderr="video", check=_one_line_error),
     # 11. smaller: full disk, fix --out, foreign media, temp folders, an unwritable --json
     Case("full_disk", f"OUT on a full disk ({DISK_BYTES // 1024} KiB), videos on", _good, PHYSICS, (0,), mode="custom",
-         video=True, driver=_full_disk, check=_complete_media_or_none, args=VIDEO_WATCHDOG),
+         video=True, driver=_full_disk, check=_complete_media_or_none, args=VIDEO_ALL),
     Case("fix_out_is_the_asset_folder", "fix --out the asset's own folder, holding the user's good.fix.usda", _good, USAGE,
          (2,), mode="custom", driver=_fix_command, out=lambda w: w / "input", prepare=_users_layer_beside_asset,
          stderr="folder of"),

@@ -3,8 +3,8 @@
 Drawing is most of what a run costs beyond its physics (a video frame costs more than the physics steps it shows; a
 plot 0.1-0.4 s), and people watch the video and read the plots of a test that did not pass cleanly. So by default
 (`run.media = "failing"`) they are drawn for FAIL, WARN and ERROR verdicts and for a PASS with warnings about the
-asset (PASS*); every recorded test keeps its replay and timeline, so nothing of the motion is lost. `"all"` draws them
-for every test (`--media all`).
+asset (PASS*), with the USD replay layer; every recorded test keeps its recording (the poses and the timeline), so
+nothing of the motion is lost. `"all"` draws them for every test (`--media all`).
 """
 
 from __future__ import annotations

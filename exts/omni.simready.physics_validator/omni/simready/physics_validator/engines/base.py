@@ -41,7 +41,7 @@ differs (the Kit engine attaches to an open stage) overrides `load()` and calls 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Callable, ClassVar
 
 import numpy as np
 
@@ -93,9 +93,10 @@ class EngineBase:
         return cls()
 
     @staticmethod
-    def prepare_process() -> None:
-        """Start the engine's runtime in this process now (a spawned worker's warm-up), not at the first load.
-        Nothing to start by default."""
+    def prepare_process(notice: Callable[[str], None] | None = None) -> None:
+        """Start the engine's runtime in this process now (a spawned worker's warm-up, a run before its first test),
+        not at the first load. `notice`: told, before a long first-run preparation (Newton's kernel compile), what it
+        is; the caller gives that phase a budget of its own instead of the watchdog. Nothing to start by default."""
 
     # -- clock and DOFs ------------------------------------------------------------------------------
     @property

@@ -1,4 +1,4 @@
-"""Per-test recording: a USD replay layer, a timeline of chapters and, drawn from them, an H.264 video.
+"""Per-test recording: the poses and a timeline of chapters and, made from them, a USD replay layer and an H.264 video.
 
 Interface used by the runner (stable):
 
@@ -8,7 +8,7 @@ Interface used by the runner (stable):
     #    test and the applied forces (no drawing while the test runs). None (plus a ctx.warn) when no video
     #    can be made here; the test still runs and its verdict is unchanged.
     ... session.run_to_end() ...
-    artifacts = rec.close(result)               # render=False: the replay and timeline only
+    artifacts = rec.close(result)               # render=False: the timeline (and the poses beside it) only
     # -> {"video": "<out_dir>/<test>.mp4", "replay": "<out_dir>/<test>.replay.usda",
     #     "timeline": "<out_dir>/<test>.timeline.json", "poster": "<out_dir>/<test>.poster.jpg"};
     #    keys are present only when written. The poster is the verdict card (a still for reports).

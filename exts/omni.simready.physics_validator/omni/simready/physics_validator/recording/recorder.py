@@ -6,11 +6,11 @@ under test (its child body and anchor) and the forces the test applied this step
 application points). A change of ctx.label starts a chapter. Capturing is cheap (tens of microseconds a frame):
 the test runs at the engine's pace.
 
-`close(result)` writes the recording: the USD replay layer (replay.py), the poses for the renderer
-(`<test>.poses.npz`) and the timeline (chapters, per-frame bounds, joint, forces; the floor of the test's scene).
-With `render=True` it then draws the video from them here (video_job.py); a batch run instead hands the drawing to
-its worker pool (`video_job.render_video` as a job), off the physics' critical path, for the tests the media policy
-draws (core.media). A failure inside recording is a warning on the result, never a changed verdict.
+`close(result)` writes the recording: the poses (`<test>.poses.npz`, a few milliseconds) and the timeline (chapters,
+per-frame bounds, joint, forces; the floor of the test's scene). With `render=True` it then makes the USD replay
+layer and the video from them here (video_job.py); a batch run instead hands that to its worker pool
+(`video_job.render_video` as a job), off the physics' critical path, for the tests the media policy draws
+(core.media). A failure inside recording is a warning on the result, never a changed verdict.
 """
 
 from __future__ import annotations
@@ -152,20 +152,12 @@ class Recording:
 
     # -- finish -------------------------------------------------------------------------------------
     def close(self, result: "TestResult", render: bool = True) -> dict[str, str]:
-        """Write the replay, the poses and the timeline; with `render`, draw the video from them now. Artifact paths."""
+        """Write the poses and the timeline; with `render`, make the replay and the video from them now. Artifact
+        paths."""
         if self.closed:
             return {}
         self.closed = True
         artifacts: dict[str, str] = {}
-        if self.poses:
-            try:
-                from .replay import write_replay
-
-                write_replay(self.replay_path, self.asset_path, self.poses, self.fps,
-                             comment=f"{self.test_name} replay, {result.status.value}: {result.reason}")
-                artifacts["replay"] = str(self.replay_path)
-            except Exception as exc:  # noqa: BLE001
-                self._problem(f"replay: not written: {type(exc).__name__}: {exc}")
         if self.frames:
             try:
                 self._write_poses()

@@ -1,11 +1,12 @@
-"""A test's video, drawn from its recording after the test: off the physics' critical path.
+"""A test's replay and video, made from its recording after the test: off the physics' critical path.
 
 `render_video(VideoJob)` reads what the test's Recording wrote (the timeline: per-frame bounds, label chapters, the
-joint under test and the forces; the poses file: every body's pose per frame) and draws the frames as the runner
-used to while the test ran: the asset's render geometry posed in the blue room (the floor only where the test's
-scene has a ground), the joint under test highlighted with its anchor marked, the forces as arrows from their
-points, the caption (test, time, phase, load) and the verdict strip at the end (also the poster). It adds the
-camera of every frame and the card's boxes to the timeline (tests check pictures against the physics there).
+joint under test and the forces; the poses file: every body's pose per frame), writes the USD replay layer
+(replay.py) and draws the frames as the runner used to while the test ran: the asset's render geometry posed in the
+blue room (the floor only where the test's scene has a ground), the joint under test highlighted with its anchor
+marked, the forces as arrows from their points, the caption (test, time, phase, load) and the verdict strip at the
+end (also the poster). It adds the camera of every frame and the card's boxes to the timeline (tests check pictures
+against the physics there).
 
 A frame in which nothing moved by a quarter of a pixel since the last rendered one (a joint holding a waypoint, an
 asset at rest) reuses that image under a new caption (`SceneRenderer.render(reuse_px=...)`). A batch run calls this
@@ -59,7 +60,7 @@ class VideoJob:
 
 @dataclass
 class VideoOutcome:
-    artifacts: dict[str, str] = field(default_factory=dict)  # video, poster
+    artifacts: dict[str, str] = field(default_factory=dict)  # replay, video, poster
     problems: list[str] = field(default_factory=list)  # for the result's warnings
     timeline: dict | None = None  # the timeline as rewritten (camera per frame, the card's boxes)
     seconds: float = 0.0
@@ -92,6 +93,7 @@ def _draw(job: VideoJob, outcome: VideoOutcome, progress: Callable[[], None] | N
     folder = timeline_path.parent
     with np.load(folder / str(timeline.get("poses") or f"{job.stem}{POSES_SUFFIX}")) as data:
         paths, poses, rest = [str(p) for p in data["paths"]], np.array(data["poses"]), np.array(data["rest"])
+    _replay(job, timeline, paths, poses, outcome)
     renderer = SceneRenderer(_geometry(job.asset_path, paths, rest), job.width, job.height)
     encoder = None
     try:
@@ -158,6 +160,21 @@ def _draw(job: VideoJob, outcome: VideoOutcome, progress: Callable[[], None] | N
         raise
     finally:
         renderer.close()
+
+
+def _replay(job: VideoJob, timeline: dict, paths: list[str], poses: np.ndarray, outcome: VideoOutcome) -> None:
+    """The USD replay layer of the recording (replay.py) beside it; a failure is a problem, the video goes on."""
+    from .replay import write_replay
+
+    frames = [{path: (poses[i, j, :3], poses[i, j, 3:]) for j, path in enumerate(paths) if np.all(np.isfinite(poses[i, j]))}
+              for i in range(len(poses))]
+    path = Path(job.timeline_path).parent / f"{job.stem}.replay.usda"
+    try:
+        write_replay(path, job.asset_path, frames, float(timeline["fps"]),
+                     comment=f"{timeline.get('test', job.stem)} replay, {job.verdict}: {job.reason}")
+        outcome.artifacts["replay"] = str(path)
+    except Exception as exc:  # noqa: BLE001
+        outcome.problems.append(f"replay: not written: {type(exc).__name__}: {exc}")
 
 
 def _geometry(asset_path: str, paths: list[str], rest: np.ndarray) -> dict:

@@ -60,6 +60,7 @@ class RunHooks:
     progress: Callable[[], None] | None = None  # physics is stepping (at most once per HEARTBEAT_SECONDS)
     readback: Callable[[RuntimeReadback], None] | None = None  # the asset's runtime readback, once it is read
     content: Callable[[str | None], None] | None = None  # the asset's content hash (AssetJob.content_key), before tests
+    notice: Callable[[str], None] | None = None  # a first-run preparation starts (engine.prepare_process); None: stderr
 
 
 # A recorder factory: (session, folder for this test's artifacts or None) -> object with
@@ -199,7 +200,10 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
             raise EngineUnavailable(f"engine '{job.engine}' unavailable: {exc}") from None
 
     try:
-        runtime = engine_class(job.engine).CAPABILITIES.physics_runtime or None
+        cls = engine_class(job.engine)
+        runtime = cls.CAPABILITIES.physics_runtime or None
+        # before any test's clock starts: a first run's preparation (Newton's kernel compile) is never a hang
+        cls.prepare_process(hooks.notice if hooks is not None else None)
     except Exception:  # noqa: BLE001 - an unavailable engine is reported per test by make_engine
         runtime = None
     walk = dependency_scan(job.path) if job.content_key and hooks is not None and hooks.content else None

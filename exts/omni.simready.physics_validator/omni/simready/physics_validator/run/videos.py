@@ -1,7 +1,8 @@
 """Videos at a fraction of the run: which recorded tests get one, and drawing it as a job of the worker pool.
 
-A test's Recording keeps its poses while it runs and writes its replay and timeline when it ends (recording/). The
-video is drawn from those afterwards (`recording.render_video`), for the tests the media policy draws (core.media:
+A test's Recording keeps its poses while it runs and writes them with its timeline when it ends (recording/). The
+replay and the video are made from those afterwards (`recording.render_video`), for the tests the media policy draws
+(core.media:
 by default FAIL, WARN, ERROR and a PASS with warnings): in the worker pool by the local executor (`run.local`), so a
 free core draws while the next test or asset simulates, or right after the test where it ran (in-process and Ray
 runs). `draw_video` is the pool's job; `apply` puts its outcome on the result.
@@ -15,7 +16,7 @@ from ..core.config import ValidationConfig
 from ..core.media import drawn
 from ..core.results import TestResult
 
-VIDEO_ARTIFACTS = ("video", "poster")
+VIDEO_ARTIFACTS = ("replay", "video", "poster")
 
 
 @dataclass

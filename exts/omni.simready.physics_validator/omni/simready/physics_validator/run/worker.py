@@ -16,6 +16,8 @@ worker.
 from __future__ import annotations
 
 import dataclasses
+import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
@@ -35,6 +37,11 @@ __all__ = ["STARTUP_SECONDS", "WORKER_GRACE_SECONDS", "peak_rss_mb", "run_asset_
 
 WORKER_GRACE_SECONDS = 20.0  # at most this on top of the per-test watchdog, for load and video encoding
 STARTUP_SECONDS = 120.0  # a new worker's interpreter start, imports and engine set-up (~0.5-1 s measured)
+# A first-run preparation the worker announces (("phase", text): Newton's kernel compile, ~60 s on an idle 2-core
+# machine, 140 s+ on a loaded one): its own budget, instead of the startup limit or the watchdog.
+FIRST_RUN_SECONDS = 1800.0
+_SAID: set[str] = set()  # notices already shown by this process (a first-run phase is told once per run)
+_SAID_LOCK = threading.Lock()
 
 
 def run_asset_isolated(
@@ -96,6 +103,15 @@ def _call_here(fn: Callable[[Any], Any], arg: Any) -> tuple[Any, str]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
+def say_once(text: str) -> None:
+    """A worker's notice (a first-run phase), on stderr once per process however many workers announce it."""
+    with _SAID_LOCK:
+        if text in _SAID:
+            return
+        _SAID.add(text)
+    print(text, file=sys.stderr, flush=True)
+
+
 def _lend_and_watch(pool: WorkerPool, engine: str | None, supervision: "_Supervision") -> None:
     """One worker for `supervision`'s job: back to the pool when it finished cleanly, killed when it was lost."""
     worker = pool.acquire(engine)
@@ -147,6 +163,7 @@ class _Supervision:
         current: str | None = None
         now = time.monotonic()
         last_message = started_at = last_progress = now
+        phase_until: float | None = None  # a first-run phase is under way: no hang before this
         progress_limit = self.watchdog + self.grace
         max_seconds = self.max_unit_seconds + self.grace
         while True:
@@ -157,7 +174,11 @@ class _Supervision:
                     return self._crashed(worker, current)
                 last_message = time.monotonic()
                 kind = message[0]
-                if kind == "ready":
+                phase_until = None
+                if kind == "phase":
+                    phase_until = last_message + FIRST_RUN_SECONDS
+                    say_once(message[1])
+                elif kind == "ready":
                     worker.ready, worker.warm_up_seconds = True, message[2]
                 elif kind == "alive":
                     last_progress = last_message
@@ -184,6 +205,12 @@ class _Supervision:
             # The watchdog counts from the last sign of physics progress (a heartbeat at most every
             # second while steps complete), so a large robot that steps slowly is never taken for a hang.
             now = time.monotonic()
+            if phase_until is not None:
+                if now > phase_until:
+                    self._lost(current, f"hang: a first-run preparation took more than {FIRST_RUN_SECONDS:g} s; the "
+                                        "worker was stopped", CommonCode.HANG)
+                    return False
+                continue
             if not worker.ready:
                 if now - worker.started > max(STARTUP_SECONDS, progress_limit):
                     self._lost(None, f"hang: the worker process did not start within {now - worker.started:.0f} s; "

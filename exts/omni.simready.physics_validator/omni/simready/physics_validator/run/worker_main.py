@@ -6,6 +6,8 @@ parent dies. Each test gets a fresh engine instance (`asset_run.run_asset` creat
 what a worker keeps between jobs is the interpreter and its imported modules, nothing of an asset.
 
 Messages to the parent (one pipe, pickled tuples):
+  ("phase", text)                             a first-run preparation starts (Newton's kernel compile): it has
+                                             its own budget (worker.FIRST_RUN_SECONDS), not the watchdog
   ("ready", pid, warm-up seconds)             once, after the heavy imports
   ("content", sha256 or None)                the asset's content hash (AssetJob.content_key), before its tests
   ("start", test) ("alive",) ("result", json, series, peak MiB)   while an asset runs
@@ -117,11 +119,12 @@ def retire_reason(baseline_mb: float | None) -> str:
     return ""
 
 
-def warm_up(engine: str | None) -> None:
+def warm_up(engine: str | None, notice: Callable[[str], None] | None = None) -> None:
     """The heavy imports, once per worker: pxr, the tests (and their plugins), the engine's package.
 
     The engine class's `prepare_process()` (EngineBase; a no-op unless the engine has a runtime to start) starts it
-    for this process (ovphysx: import, CPU mode, threads, schema registration); it runs here, so the
+    for this process (ovphysx: import, CPU mode, threads, schema registration; Newton: its kernels compiled on a
+    first run, after `notice` told the parent, which gives that phase its own budget); it runs here, so the
     first asset does not pay for it and runs in the same process state as every later one. One engine
     instance is then created and closed.
     """
@@ -135,7 +138,7 @@ def warm_up(engine: str | None) -> None:
     try:
         from ..engines import create_engine, engine_class
 
-        engine_class(engine).prepare_process()
+        engine_class(engine).prepare_process(notice)
         create_engine(engine).close()
     except Exception:  # noqa: BLE001 - the asset's tests report an unavailable engine themselves
         pass
@@ -176,7 +179,7 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
     started = time.monotonic()
     status = 0
     try:
-        warm_up(engine)
+        warm_up(engine, lambda text: conn.send(("phase", text)))
         from .asset_run import RunHooks, run_asset
         from .inputs import AssetJob
 
@@ -265,4 +268,7 @@ def _hooks(conn, hooks_cls):
     def content(digest) -> None:
         conn.send(("content", digest))
 
-    return hooks_cls(started, ended, alive, content=content)
+    def notice(text: str) -> None:
+        conn.send(("phase", text))
+
+    return hooks_cls(started, ended, alive, content=content, notice=notice)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..base import EngineBase, EngineCapabilities, EngineError
 from . import bounds as nb
-from .runtime import announce_cold_compile, import_newton, mark_warm
+from .runtime import PROCESS_STATE, announce_cold_compile, compile_notice, import_newton, is_warm, mark_warm
 from .scene import build_scene
 
 wp, newton = import_newton()
@@ -37,6 +37,21 @@ class NewtonEngine(EngineBase):
     _dynamic_bodies: set[int]
     _bounds: nb.ShapeBounds | None
     _initial: dict
+
+    @staticmethod
+    def prepare_process(notice=None) -> None:
+        """Newton's kernels compiled now, once per kernel cache (warm_up.py), before any test's clock starts:
+        `notice` (default: stderr, once per process) is told first, so a first run reads as what it is."""
+        if is_warm():
+            return
+        from .warm_up import warm_kernels
+
+        if notice is None:
+            announce_cold_compile()
+        else:
+            notice(compile_notice())
+            PROCESS_STATE["announced"] = True
+        warm_kernels(NewtonEngine)
 
     def __init__(self) -> None:
         super().__init__()

@@ -16,7 +16,6 @@ from pathlib import Path
 
 CACHE_ENV = "SIMREADY_WARP_CACHE"
 DEFAULT_CACHE = Path.home() / ".cache" / "simready-physics" / "warp"
-COMPILE_NOTICE = "compiling Newton kernels (first run, ~30 s)..."
 
 PROCESS_STATE: dict = {}  # this process: the imported warp and newton modules, and the cold-compile notice flags
 
@@ -64,11 +63,21 @@ def _ready_marker() -> Path:
     return cache_root() / f"simready-newton-{newton.__version__}-warp-{wp.__version__}.ready"
 
 
+def is_warm() -> bool:
+    """Whether this cache holds the kernels a validation steps (warm_up.warm_kernels ran, or a run stepped)."""
+    return bool(PROCESS_STATE.get("warm")) or _ready_marker().exists()
+
+
+def compile_notice() -> str:
+    """What a first run tells the user, once: what is compiled, that it happens once, where it is kept."""
+    return f"compiling Newton kernels, first run only (about a minute; kept in {cache_root()})"
+
+
 def announce_cold_compile(stream=None) -> bool:
     """Print the compile notice (stderr) when this cache has not yet run a Newton step; True if printed."""
-    if PROCESS_STATE.get("announced") or _ready_marker().exists():
+    if PROCESS_STATE.get("announced") or is_warm():
         return False
-    print(COMPILE_NOTICE, file=stream or sys.stderr, flush=True)
+    print(compile_notice(), file=stream or sys.stderr, flush=True)
     PROCESS_STATE["announced"] = True
     return True
 

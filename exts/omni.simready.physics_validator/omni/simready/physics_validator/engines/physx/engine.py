@@ -91,7 +91,7 @@ class OvPhysxEngine(ArticulationJacobian, EngineBase):
         return cls(target=(config.engines.get(cls.name) or PhysxSettings()).target)  # its [physx] section, or defaults
 
     @staticmethod
-    def prepare_process() -> None:
+    def prepare_process(notice=None) -> None:
         """Start the runtime in this process now (a spawned worker's warm-up), not at the first load. Never call
         it in a process that will fork afterwards: ovphysx is not fork-safe."""
         ensure_runtime()

@@ -1,0 +1,53 @@
+"""Newton's first run on a machine is a phase of its own, never a hang: with an empty Warp kernel cache and a 10 s
+watchdog, a validation compiles the kernels before any test's clock starts (engines/newton/warm_up.py; the worker
+announces the phase, which has its own budget), says so once, and completes with its verdict. The kernels it left
+in the cache serve the next run, which says nothing. Skipped when newton is not installed; slow (a cold compile is
+about a minute on two cores)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("newton", reason="newton is not installed (pip install -e .[newton])")
+
+from tests.fixtures.usd_assets import box_asset  # noqa: E402
+
+pytestmark = pytest.mark.slow
+NOTICE = "compiling Newton kernels, first run only"
+
+
+def validate(asset, out, cache, *extra) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SIMREADY_WARP_CACHE": str(cache)}
+    env.pop("WARP_CACHE_PATH", None)
+    return subprocess.run(
+        [sys.executable, "-m", "omni.simready.physics_validator.cli", "validate", str(asset), "--engine", "newton",
+         "--tests", "ground_drop", "--watchdog", "10", "--no-video", "--no-html", "--out", str(out), *extra],
+        capture_output=True, text=True, env=env, timeout=1800,
+    )
+
+
+def test_an_empty_kernel_cache_and_a_10_s_watchdog_give_the_verdict(tmp_path):
+    asset = box_asset(tmp_path / "box.usda", size=0.1)
+    cache = tmp_path / "warp"  # empty: every kernel is compiled by this run
+    first = validate(asset, tmp_path / "first", cache, "--jobs", "2")
+    report = json.loads((tmp_path / "first" / "report.json").read_text())
+    result = report["assets"][0]["tests"][0]
+    assert (first.returncode, result["status"]) == (0, "PASS"), (result["reason"], first.stderr[-2000:])
+    assert first.stderr.count(NOTICE) == 1, first.stderr  # told once, by the run, however many workers compiled
+    assert list(cache.glob("simready-newton-*.ready")), "the compiled kernels were not kept"
+
+    again = validate(asset, tmp_path / "again", cache)  # the kernels are kept between runs and workers
+    assert again.returncode == 0 and NOTICE not in again.stderr, again.stderr[-2000:]
+
+
+def test_in_process_the_compile_happens_before_the_test_clock(tmp_path):
+    asset = box_asset(tmp_path / "box.usda", size=0.1)
+    run = validate(asset, tmp_path / "out", tmp_path / "warp", "--in-process")
+    result = json.loads((tmp_path / "out" / "report.json").read_text())["assets"][0]["tests"][0]
+    assert (run.returncode, result["status"]) == (0, "PASS"), (result["reason"], run.stderr[-2000:])
+    assert run.stderr.count(NOTICE) == 1

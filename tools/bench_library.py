@@ -1,0 +1,236 @@
+"""Benchmark (issue 36): a library of small props at the engine's pace, and where a small asset's seconds go.
+
+    python tools/bench_library.py [--parts pace,profile] [--count 1000] [--rounds 2] [--work DIR] [--json FILE]
+
+- pace: `simready-physics validate PROPS --tests ground_drop --jobs 2` against the same with `--jobs 1`, HTML on and
+  videos on (the defaults), whole processes, paired (tools/paired_runs.py: A B A B, the ratio per pair, medians, the
+  load before each run). PROPS: `--count` small props copied from the shared assets and the corpus with variations
+  (tools/make_props.py, written into WORK/props-COUNT once).
+- profile: where one small asset's seconds go, per phase, in milliseconds per asset: the worker's side measured
+  around the functions the run calls (`run.asset_run.run_asset` on `--profile-assets` of the props in this process,
+  as a worker runs them: the content hash taken while reading, videos left to the pool, plots by the media policy),
+  the parent's side (planning, receiving a result, the cache, the reports) on the results, and the fixed costs of a
+  run (the command's start-up, a worker's warm-up) apart. Exclusive times: a phase inside another is subtracted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))  # paired_runs, make_props
+
+from paired_runs import load, paired, summary  # noqa: E402
+
+
+def props(work: Path, count: int) -> Path:
+    folder = work / f"props-{count}"
+    if not (folder.is_dir() and len(list(folder.glob("*.usda"))) >= count):
+        subprocess.run([sys.executable, str(ROOT / "tools" / "make_props.py"), str(folder), "--count", str(count)],
+                       check=True, stderr=subprocess.DEVNULL)
+    return folder
+
+
+def pace_part(folder: Path, rounds: int, work: Path) -> dict:
+    count = len(list(folder.glob("*.usda")))
+    print(f"\npace: {count} props, ground_drop, HTML and videos on (the defaults), --jobs 2 vs --jobs 1; {rounds} pairs",
+          flush=True)
+    args = [str(folder), "--tests", "ground_drop", "--quiet"]
+    pairs = paired([*args, "--jobs", "1"], [*args, "--jobs", "2"], rounds, work / "pace", "jobs1", "jobs2")
+    figures = summary(pairs, "jobs1", "jobs2")
+    report = json.loads((pairs[-1][1].out / "report.json").read_text())
+    statuses: dict[str, int] = defaultdict(int)
+    for asset in report["assets"]:
+        for test in asset["tests"]:
+            statuses[test["status"]] += 1
+    figures.update(assets=count, verdicts=dict(statuses))
+    print(f"  median of {len(pairs)}: --jobs 2 {figures['jobs2']['wall']:.1f} s wall ({figures['jobs2']['cpu']:.1f} s CPU), "
+          f"--jobs 1 {figures['jobs1']['wall']:.1f} s: speed-up {figures['ratio_wall']:.2f}x wall "
+          f"({figures['ratio_cpu']:.2f}x CPU); load {figures['load'][0]:.1f}-{figures['load'][1]:.1f}; verdicts "
+          f"{dict(statuses)}")
+    return figures
+
+
+# -- profile ----------------------------------------------------------------------------------------------------
+class Clock:
+    """Exclusive wall time per phase: while a timed function runs inside another, the outer one is paused."""
+
+    def __init__(self):
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self.stack: list[list] = []
+
+    def wrap(self, owner, name: str, phase: str) -> None:
+        original = getattr(owner, name)
+        clock = self
+
+        def timed(*args, **kwargs):
+            now = time.perf_counter()
+            if clock.stack:
+                outer = clock.stack[-1]
+                clock.seconds[outer[0]] += now - outer[1]
+            clock.stack.append([phase, now])
+            try:
+                return original(*args, **kwargs)
+            finally:
+                end = time.perf_counter()
+                clock.seconds[phase] += end - clock.stack.pop()[1]
+                clock.calls[phase] += 1
+                if clock.stack:
+                    clock.stack[-1][1] = end
+
+        setattr(owner, name, timed)
+
+
+WORKER_PHASES = [
+    # (module, owner attribute or "", function, phase)
+    ("omni.simready.physics_validator.run.asset_run", "", "run_asset", "worker: around the tests (hooks, results)"),
+    ("omni.simready.physics_validator.run.asset_run", "", "dependency_scan", "content hash: the layer walk"),
+    ("omni.simready.physics_validator.run.asset_run", "", "content_hash_of", "content hash: hashing the files"),
+    ("omni.simready.physics_validator.run.asset_run", "", "load_asset", "read the asset (pxr, AssetModel)"),
+    ("omni.simready.physics_validator.core.session", "TestSession", "start", "precheck and scene"),
+    ("omni.simready.physics_validator.engines.base", "EngineBase", "load", "engine load: the rest"),
+    ("omni.simready.physics_validator.engines.physx.engine", "OvPhysxEngine", "_exact_lift_correction",
+     "engine load: exact lift (collider hulls)"),
+    ("omni.simready.physics_validator.engines.physx.engine", "", "author_wrapper", "engine load: the wrapper layer"),
+    ("omni.simready.physics_validator.engines.physx.engine", "OvPhysxEngine", "_attach",
+     "engine load: ovphysx population and attach"),
+    ("omni.simready.physics_validator.engines.physx.engine", "OvPhysxEngine", "_discover",
+     "engine load: bindings and DOF discovery"),
+    ("omni.simready.physics_validator.core.session", "TestSession", "advance", "the test's own logic"),
+    ("omni.simready.physics_validator.engines.base", "EngineBase", "step", "physics steps"),
+    ("omni.simready.physics_validator.engines.physx.engine", "OvPhysxEngine", "bounds", "bounds reads"),
+    ("omni.simready.physics_validator.recording.recorder", "Recording", "__call__", "recording: poses kept per frame"),
+    ("omni.simready.physics_validator.recording.recorder", "Recording", "close", "recording: replay, poses, timeline"),
+    ("omni.simready.physics_validator.run.asset_run", "", "read_back", "runtime readback"),
+    ("omni.simready.physics_validator.engines.base", "EngineBase", "close", "engine close"),
+    ("omni.simready.physics_validator.run.asset_run", "", "write_atomic", "series.json"),
+    ("omni.simready.physics_validator.reports.pages", "PlotsAhead", "__call__", "plots (media policy)"),
+]
+
+
+def profile_part(folder: Path, count: int, work: Path) -> list[dict]:
+    import importlib
+
+    from omni.simready.physics_validator.core.cache import ResultCache
+    from omni.simready.physics_validator.core.config import ValidationConfig
+    from omni.simready.physics_validator.core.results import RunReport, TestResult
+    from omni.simready.physics_validator.engines import engine_settings
+    from omni.simready.physics_validator.physics_tests import default_registry
+    from omni.simready.physics_validator.reports.html import write_html_report
+    from omni.simready.physics_validator.reports.json_report import write_json_report
+    from omni.simready.physics_validator.reports.junit import write_junit_report
+    from omni.simready.physics_validator.reports.pages import PlotsAhead
+    from omni.simready.physics_validator.run import asset_run
+    from omni.simready.physics_validator.run.asset_run import RunHooks, run_asset
+    from omni.simready.physics_validator.run.inputs import AssetJob, artifact_dir, file_sha256
+
+    paths = sorted(folder.glob("*.usda"))[: count + 1]
+    out = work / "profile"
+    config = ValidationConfig.defaults(default_registry(), engine_settings())
+
+    def job(path: Path) -> AssetJob:
+        return AssetJob(str(path), ["ground_drop"], config, "physx", str(artifact_dir(out, path)), sha256=file_sha256(path),
+                        pages=PlotsAhead(out / "html", config.run.media), defer_videos=True, content_key=True)
+
+    hooks = RunHooks(test_ended=lambda r: None, content=lambda digest: None)
+    run_asset(job(paths[0]), hooks)  # warm: the runtime, the imports (a worker's warm-up does these once)
+    clock = Clock()
+    for module_name, owner_name, function, phase in WORKER_PHASES:
+        module = importlib.import_module(module_name)
+        owner = getattr(module, owner_name) if owner_name else module
+        clock.wrap(owner, function, phase)
+    run = asset_run.run_asset if asset_run.run_asset is not run_asset else run_asset
+    results, messages = [], []
+    started = time.perf_counter()
+    for path in paths[1:]:
+        sent = []
+
+        def ended(result, sent=sent) -> None:
+            sent.append(pickle.dumps(("result", result.model_dump(mode="json"), result.series)))  # what a worker sends
+
+        results.append(run(job(path), RunHooks(test_ended=ended, content=lambda digest: None)))
+        messages.extend(sent)
+    worker_wall = time.perf_counter() - started
+    rows = {phase: clock.seconds[phase] for _, _, _, phase in WORKER_PHASES}
+    rows["worker: around the tests (hooks, results)"] += worker_wall - sum(clock.seconds.values())
+
+    # the parent's side, on the same results: plan, receive, cache, progress-free reports
+    parent: dict[str, float] = {}
+    t = time.perf_counter()
+    for path in paths[1:]:
+        file_sha256(path)
+    parent["parent: plan (hash the asset file)"] = time.perf_counter() - t
+    t = time.perf_counter()
+    received = [TestResult.model_validate(pickle.loads(m)[1]) for m in messages]
+    parent["parent: receive a result"] = time.perf_counter() - t
+    cache = ResultCache(out)
+    t = time.perf_counter()
+    for index, result in enumerate(received):
+        cache.put(f"{index:064x}", str(paths[1 + index]), result)
+    parent["parent: results cache entry"] = time.perf_counter() - t
+    report = RunReport(tool_version="bench", assets=results)
+    for label, write in (("parent: JSON report", lambda: write_json_report(report, out / "report.json")),
+                         ("parent: JUnit report", lambda: write_junit_report(report, out / "junit.xml")),
+                         ("parent: HTML report", lambda: write_html_report(report, out, default_registry(),
+                                                                          media=config.run.media))):
+        t = time.perf_counter()
+        write()
+        parent[label] = time.perf_counter() - t
+    rows.update(parent)
+    assets = len(paths) - 1
+    table = [{"phase": phase, "ms_per_asset": round(1000 * seconds / assets, 2)} for phase, seconds in rows.items()]
+    total = sum(r["ms_per_asset"] for r in table)
+    print(f"\nprofile: {assets} props, ground_drop, in this process as a worker runs them, then the parent's part; "
+          f"load {load():.1f}")
+    for row in sorted(table, key=lambda r: -r["ms_per_asset"]):
+        row["share"] = round(100 * row["ms_per_asset"] / total, 1)
+        print(f"  {row['phase']:48s} {row['ms_per_asset']:7.2f} ms  {row['share']:5.1f} %")
+    print(f"  {'all (one asset, one core)':48s} {total:7.2f} ms")
+    table.append({"phase": "fixed: the command's start-up (imports)", "seconds": _startup()})
+    print(f"  fixed, once a run: the command's start-up {table[-1]['seconds']:.2f} s")
+    return table
+
+
+def _startup() -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "omni.simready.physics_validator.cli", "--help"], capture_output=True)
+    return round(time.perf_counter() - started, 2)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", default="pace,profile")
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--profile-assets", type=int, default=100)
+    parser.add_argument("--work", default="", help="where the props and the runs go (default: a temp folder)")
+    parser.add_argument("--json", default="", help="write the figures here")
+    args = parser.parse_args(argv)
+    parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+    work = Path(args.work or tempfile.mkdtemp(prefix="bench_library_"))
+    work.mkdir(parents=True, exist_ok=True)
+    folder = props(work, args.count)
+    print(f"load average {load():.1f} at the start, {os.cpu_count()} CPUs; props {folder}")
+    figures: dict = {}
+    if "profile" in parts:
+        figures["profile"] = profile_part(folder, args.profile_assets, work)
+    if "pace" in parts:
+        figures["pace"] = pace_part(folder, args.rounds, work)
+    print(f"\nload average {load():.1f} at the end")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
