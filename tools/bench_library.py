@@ -6,7 +6,7 @@
   videos on (the defaults), whole processes, paired (tools/paired_runs.py: A B A B, the ratio per pair, medians, the
   load before each run). PROPS: `--count` small props copied from the shared assets and the corpus with variations
   (tools/make_props.py, written into WORK/props-COUNT once).
-- profile: where one small asset's seconds go, per phase, in milliseconds per asset: the worker's side measured
+- profile: where one small asset's seconds go, per phase, in CPU milliseconds per asset: the worker's side measured
   around the functions the run calls (`run.asset_run.run_asset` on `--profile-assets` of the props in this process,
   as a worker runs them: the content hash taken while reading, videos left to the pool, plots by the media policy),
   the parent's side (planning, receiving a result, the cache, the reports) on the results, and the fixed costs of a
@@ -62,7 +62,8 @@ def pace_part(folder: Path, rounds: int, work: Path) -> dict:
 
 # -- profile ----------------------------------------------------------------------------------------------------
 class Clock:
-    """Exclusive wall time per phase: while a timed function runs inside another, the outer one is paused."""
+    """Exclusive CPU time per phase (time.process_time: the steadier figure when other work shares the cores): while
+    a timed function runs inside another, the outer one is paused."""
 
     def __init__(self):
         self.seconds: dict[str, float] = defaultdict(float)
@@ -74,7 +75,7 @@ class Clock:
         clock = self
 
         def timed(*args, **kwargs):
-            now = time.perf_counter()
+            now = time.process_time()
             if clock.stack:
                 outer = clock.stack[-1]
                 clock.seconds[outer[0]] += now - outer[1]
@@ -82,7 +83,7 @@ class Clock:
             try:
                 return original(*args, **kwargs)
             finally:
-                end = time.perf_counter()
+                end = time.process_time()
                 clock.seconds[phase] += end - clock.stack.pop()[1]
                 clock.calls[phase] += 1
                 if clock.stack:
@@ -151,7 +152,7 @@ def profile_part(folder: Path, count: int, work: Path) -> list[dict]:
         clock.wrap(owner, function, phase)
     run = asset_run.run_asset if asset_run.run_asset is not run_asset else run_asset
     results, messages = [], []
-    started = time.perf_counter()
+    started = time.process_time()
     for path in paths[1:]:
         sent = []
 
@@ -160,42 +161,42 @@ def profile_part(folder: Path, count: int, work: Path) -> list[dict]:
 
         results.append(run(job(path), RunHooks(test_ended=ended, content=lambda digest: None)))
         messages.extend(sent)
-    worker_wall = time.perf_counter() - started
+    worker_wall = time.process_time() - started
     rows = {phase: clock.seconds[phase] for _, _, _, phase in WORKER_PHASES}
     rows["worker: around the tests (hooks, results)"] += worker_wall - sum(clock.seconds.values())
 
     # the parent's side, on the same results: plan, receive, cache, progress-free reports
     parent: dict[str, float] = {}
-    t = time.perf_counter()
+    t = time.process_time()
     for path in paths[1:]:
         file_sha256(path)
-    parent["parent: plan (hash the asset file)"] = time.perf_counter() - t
-    t = time.perf_counter()
+    parent["parent: plan (hash the asset file)"] = time.process_time() - t
+    t = time.process_time()
     received = [TestResult.model_validate(pickle.loads(m)[1]) for m in messages]
-    parent["parent: receive a result"] = time.perf_counter() - t
+    parent["parent: receive a result"] = time.process_time() - t
     cache = ResultCache(out)
-    t = time.perf_counter()
+    t = time.process_time()
     for index, result in enumerate(received):
         cache.put(f"{index:064x}", str(paths[1 + index]), result)
-    parent["parent: results cache entry"] = time.perf_counter() - t
+    parent["parent: results cache entry"] = time.process_time() - t
     report = RunReport(tool_version="bench", assets=results)
     for label, write in (("parent: JSON report", lambda: write_json_report(report, out / "report.json")),
                          ("parent: JUnit report", lambda: write_junit_report(report, out / "junit.xml")),
                          ("parent: HTML report", lambda: write_html_report(report, out, default_registry(),
                                                                           media=config.run.media))):
-        t = time.perf_counter()
+        t = time.process_time()
         write()
-        parent[label] = time.perf_counter() - t
+        parent[label] = time.process_time() - t
     rows.update(parent)
     assets = len(paths) - 1
-    table = [{"phase": phase, "ms_per_asset": round(1000 * seconds / assets, 2)} for phase, seconds in rows.items()]
-    total = sum(r["ms_per_asset"] for r in table)
+    table = [{"phase": phase, "cpu_ms_per_asset": round(1000 * seconds / assets, 2)} for phase, seconds in rows.items()]
+    total = sum(r["cpu_ms_per_asset"] for r in table)
     print(f"\nprofile: {assets} props, ground_drop, in this process as a worker runs them, then the parent's part; "
           f"load {load():.1f}")
-    for row in sorted(table, key=lambda r: -r["ms_per_asset"]):
-        row["share"] = round(100 * row["ms_per_asset"] / total, 1)
-        print(f"  {row['phase']:48s} {row['ms_per_asset']:7.2f} ms  {row['share']:5.1f} %")
-    print(f"  {'all (one asset, one core)':48s} {total:7.2f} ms")
+    for row in sorted(table, key=lambda r: -r["cpu_ms_per_asset"]):
+        row["share"] = round(100 * row["cpu_ms_per_asset"] / total, 1)
+        print(f"  {row['phase']:48s} {row['cpu_ms_per_asset']:7.2f} CPU ms  {row['share']:5.1f} %")
+    print(f"  {'all (one asset, one core)':48s} {total:7.2f} CPU ms")
     table.append({"phase": "fixed: the command's start-up (imports)", "seconds": _startup()})
     print(f"  fixed, once a run: the command's start-up {table[-1]['seconds']:.2f} s")
     return table
