@@ -68,8 +68,24 @@ def _width(font, text: str) -> float:
 
 
 def _line_height(font) -> int:
-    top, bottom = font.getbbox("Hg")[1::2]
+    top, bottom = _metrics(font)
     return int(bottom - top)
+
+
+def _top(font) -> int:
+    return _metrics(font)[0]
+
+
+_METRICS: dict = {}
+
+
+def _metrics(font) -> tuple[int, int]:
+    """(top, bottom) of "Hg" in `font`: a line's height and where its text starts, measured once per font."""
+    key = id(font)
+    if key not in _METRICS:
+        top, bottom = font.getbbox("Hg")[1::2]
+        _METRICS[key] = (int(top), int(bottom))
+    return _METRICS[key]
 
 
 def fit(font, text: str, max_width: float, words: bool = True) -> str:
@@ -128,36 +144,71 @@ class Overlay:
         self.reason_font = _font(max(8, round(13 * scale)))
         self.margin = max(4, round(8 * scale))
         self.pad = max(3, round(6 * scale))
+        self._fitted: dict = {}  # (font, text, width) -> the text cut to fit (caption lines repeat frame after frame)
+        self._widths: dict = {}  # (font, text) -> its width in pixels
+        self._panels: dict = {}  # the caption's panel with its unchanging lines drawn (caption(fresh=...))
 
-    def caption(self, image: np.ndarray, lines: list[tuple[str, tuple[int, int, int]]]) -> np.ndarray:
-        """Top-left panel: [(text, rgb)]; the first line in bold. Returns the new image."""
+    def caption(self, image: np.ndarray, lines: list[tuple[str, tuple[int, int, int]]], fresh: int | None = None
+                ) -> np.ndarray:
+        """Top-left panel: [(text, rgb)]; the first line in bold. Returns the new image. `fresh`: the index of the one
+        line that changes from frame to frame (a video's time): the panel with the other lines is drawn once and kept,
+        and only that line is drawn on a copy (the lines never overlap: the picture is the same)."""
         from PIL import Image, ImageDraw
 
-        lines = [(t, c) for t, c in lines if t]
+        kept = [i for i, (t, _) in enumerate(lines) if t]
+        fresh = kept.index(fresh) if fresh in kept else None
+        lines = [lines[i] for i in kept]
         if not lines:
             return image
         max_text = self.width - 2 * self.margin - 2 * self.pad
         fonts = [self.title_font] + [self.text_font] * (len(lines) - 1)
-        texts = [fit(f, t, max_text, words=False) for f, (t, _) in zip(fonts, lines)]
+        texts = [self._fit(f, t, max_text) for f, (t, _) in zip(fonts, lines)]
         gap = max(2, round(3 * self.scale))
         heights = [_line_height(f) for f in fonts]
-        box_w = max(_width(f, t) for f, t in zip(fonts, texts)) + 2 * self.pad
+        box_w = max(self._width(f, t) for f, t in zip(fonts, texts)) + 2 * self.pad
         box_h = sum(heights) + gap * (len(lines) - 1) + 2 * self.pad
         x0, y0 = self.margin, self.margin
         # Only the panel's rectangle is composited (the rest of the frame is unchanged): a tenth of the work.
         x1, y1 = min(self.width, int(np.ceil(x0 + box_w)) + 1), min(self.height, int(np.ceil(y0 + box_h)) + 1)
+        tops = [y0 + self.pad + sum(heights[:i]) + gap * i for i in range(len(lines))]
+        key = (x1 - x0, y1 - y0, box_w, box_h, tuple((t, c) for i, (t, (_, c)) in enumerate(zip(texts, lines)) if i != fresh))
+        layer = self._panels.get(key) if fresh is not None else None
+        if layer is None:
+            layer = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
+            draw = ImageDraw.Draw(layer)
+            draw.rounded_rectangle((0, 0, box_w, box_h), radius=self.pad, fill=PANEL_RGBA)
+            for index, (font, text, (_, color), top) in enumerate(zip(fonts, texts, lines, tops)):
+                if index != fresh:
+                    draw.text((self.pad, top - y0 - _top(font)), text, font=font, fill=color + (255,))
+            if fresh is not None:
+                if len(self._panels) >= 64:
+                    self._panels.clear()
+                self._panels[key] = layer
+        if fresh is not None:
+            layer = layer.copy()
+            font, color = fonts[fresh], lines[fresh][1]
+            ImageDraw.Draw(layer).text((self.pad, tops[fresh] - y0 - _top(font)), texts[fresh], font=font,
+                                       fill=color + (255,))
         base = Image.fromarray(np.ascontiguousarray(image[y0:y1, x0:x1])).convert("RGBA")
-        layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
-        draw = ImageDraw.Draw(layer)
-        draw.rounded_rectangle((0, 0, box_w, box_h), radius=self.pad, fill=PANEL_RGBA)
-        y = self.pad
-        for font, text, (_, color), h in zip(fonts, texts, lines, heights):
-            top = font.getbbox("Hg")[1]
-            draw.text((self.pad, y - top), text, font=font, fill=color + (255,))
-            y += h + gap
         out = np.array(image, copy=True)
         out[y0:y1, x0:x1] = np.asarray(Image.alpha_composite(base, layer).convert("RGB"))
         return out
+
+    def _fit(self, font, text: str, max_width: float) -> str:
+        key = (id(font), text, max_width)
+        if key not in self._fitted:
+            if len(self._fitted) >= 4096:
+                self._fitted.clear()
+            self._fitted[key] = fit(font, text, max_width, words=False)
+        return self._fitted[key]
+
+    def _width(self, font, text: str) -> float:
+        key = (id(font), text)
+        if key not in self._widths:
+            if len(self._widths) >= 4096:
+                self._widths.clear()
+            self._widths[key] = _width(font, text)
+        return self._widths[key]
 
     def card(self, image: np.ndarray, verdict: str, reason: str) -> tuple[np.ndarray, tuple[int, int, int, int], list[str]]:
         """The verdict card above the control bar: (image, its box (x0, y0, x1, y1) in pixels, the reason's lines)."""

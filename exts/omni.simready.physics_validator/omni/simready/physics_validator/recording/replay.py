@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.atomic_write import write_atomic
+from ..core.geometry import quats_to_matrices
 from ..core.units import StageFrame
 from .render_geometry import gf_to_numpy
 
@@ -23,6 +24,15 @@ def _to_gf(matrix: np.ndarray):
     from pxr import Gf
 
     return Gf.Matrix4d(*np.asarray(matrix, float).T.ravel().tolist())
+
+
+def _normalized(quats: np.ndarray) -> np.ndarray:
+    """Unit quaternions (N, 4), the identity where one is zero or not finite (core.geometry.quat_normalize, batched)."""
+    norms = np.linalg.norm(quats, axis=1)
+    good = np.isfinite(norms) & (norms >= 1e-12)
+    out = np.tile([1.0, 0.0, 0.0, 0.0], (len(quats), 1))
+    out[good] = quats[good] / norms[good, None]
+    return out
 
 
 def _rigid_part(world: np.ndarray) -> np.ndarray:
@@ -131,29 +141,36 @@ def write_replay(
     layer.endTimeCode = max(len(frames) - 1, 0)
     layer.comment = comment or f"physics_validator replay of {asset_path}"
 
-    attributes = {}
-    for path in body_paths:  # an over with one matrix op: written as specs, the asset is never composed here
-        spec = Sdf.CreatePrimInLayer(layer, path)
+    # Every body's stage-space world matrix at every frame at once (numpy), then one time sample per frame.
+    count = len(frames)
+    to_stage = asset.stage_frame.to_si_rotation.T
+    world: dict[str, np.ndarray] = {}  # body -> (frames, 4, 4); NaN where the frame has no pose for it
+    present: dict[str, np.ndarray] = {}
+    for path in body_paths:
+        pos = np.full((count, 3), np.nan)
+        quat = np.tile([1.0, 0.0, 0.0, 0.0], (count, 1))
+        has = np.zeros(count, bool)
+        for index, frame in enumerate(frames):
+            pose = frame.get(path)
+            if pose is not None:
+                pos[index], quat[index], has[index] = pose[0], pose[1], True
+        rigid = np.tile(np.eye(4), (count, 1, 1))
+        rigid[:, :3, :3] = to_stage @ quats_to_matrices(_normalized(quat))
+        rigid[:, :3, 3] = pos @ to_stage.T / asset.meters_per_unit
+        world[path], present[path] = rigid @ shape[path], has
+    for path in body_paths:
+        ancestor, parent_world = parents[path]
+        parent = np.tile(parent_world, (count, 1, 1))
+        if ancestor is not None:  # the parent moved with its body: carry the authored body->parent offset along
+            moving = present[ancestor]
+            parent[moving] = world[ancestor][moving] @ np.linalg.inv(rest_world[ancestor]) @ parent_world
+        local = np.linalg.inv(parent) @ world[path]
+        spec = Sdf.CreatePrimInLayer(layer, path)  # an over with one matrix op: specs, the asset is never composed
         spec.specifier = Sdf.SpecifierOver
         attribute = Sdf.AttributeSpec(spec, "xformOp:transform", Sdf.ValueTypeNames.Matrix4d)
         order = Sdf.AttributeSpec(spec, "xformOpOrder", Sdf.ValueTypeNames.TokenArray, variability=Sdf.VariabilityUniform)
         order.default = ["xformOp:transform"]
-        attributes[path] = attribute.path
-
-    for index, frame in enumerate(frames):
-        world_now: dict[str, np.ndarray] = {}
-        for path in body_paths:
-            pose = frame.get(path)
-            if pose is None:
-                continue
-            pos, quat = pose
-            world = asset.stage_frame.rigid_from_si(pos, quat) @ shape[path]
-            world_now[path] = world
-            ancestor, parent_world = parents[path]
-            if ancestor is not None and ancestor in world_now:
-                # The parent moved with its body: carry the authored body->parent offset along.
-                parent_world = world_now[ancestor] @ np.linalg.inv(rest_world[ancestor]) @ parent_world
-            local = np.linalg.inv(parent_world) @ world
-            layer.SetTimeSample(attributes[path], float(index), _to_gf(local))
+        for index in np.flatnonzero(present[path]):
+            layer.SetTimeSample(attribute.path, float(index), _to_gf(local[index]))
     write_atomic(out_path, layer.ExportToString(), durable=False)
     return out_path

@@ -129,7 +129,7 @@ def _draw(job: VideoJob, outcome: VideoOutcome, progress: Callable[[], None] | N
             lines = [(title, CAPTION_RGB), (f"t = {frame['sim_time']:.3f} s", TIME_RGB), (labels[index], CAPTION_RGB)]
             if forces:
                 lines.append((f"load {max(float(np.linalg.norm(f)) for _, f in forces):.3g} N (arrow)", force_rgb))
-            encoder.append(overlay.caption(image, lines))
+            encoder.append(overlay.caption(image, lines, fresh=1))  # only the time changes from frame to frame
             frame["camera"] = renderer.camera_state()
             last_pose, last_view = pose, (lo, hi)
             if progress is not None:

@@ -71,8 +71,8 @@ class _Schedule:
 
     def __init__(self, threads: int, jobs: list[AssetJob]):
         self.jobs = [dataclasses.replace(job, defer_videos=True) for job in jobs]
-        videos_possible = any(job.config.run.video and job.out_dir for job in jobs)
-        self.threads = threads if videos_possible else min(threads, len(jobs))
+        self.videos_possible = any(job.config.run.video and job.out_dir for job in jobs)
+        self.threads = threads if self.videos_possible else min(threads, len(jobs))
         self.todo: queue.PriorityQueue = queue.PriorityQueue()
         self.order = itertools.count()
         for index, job in enumerate(self.jobs):
@@ -106,6 +106,7 @@ class _Schedule:
             self.pool.close(kill=remaining > 0)
 
     def _supervise(self) -> None:
+        warmed = False
         while not self.stop.is_set():
             try:
                 _, _, item = self.todo.get(timeout=0.2)
@@ -113,6 +114,9 @@ class _Schedule:
                 with self.lock:
                     if not self.unfinished:
                         return
+                if not warmed and self.videos_possible:  # idle while assets run: ready a worker to draw their videos
+                    warmed = True
+                    self._warm_renderer()
                 continue
             if item[0] == "asset":
                 self._run_asset(item[1], item[2])
@@ -155,6 +159,14 @@ class _Schedule:
             finished = self.parked.pop(request.asset_index, None) if not self.drawing[request.asset_index] else None
         if finished is not None:
             self._finish(request.asset_index, ("asset", request.asset_index, finished))
+
+    def _warm_renderer(self) -> None:
+        """A worker started and its renderer imported now, while this thread has nothing to do (one asset, --jobs 2):
+        the first video then starts drawing at once. It costs a core that was idle; a failure costs nothing."""
+        try:
+            run_call_isolated(videos.warm_renderer, None, self.jobs[0].config.run, None, self.pool)
+        except BaseException:  # noqa: BLE001 - the pool closed (the run ended): nothing to warm
+            pass
 
     def _finish(self, index: int, event: Event) -> None:
         self.done.put(event)

@@ -60,6 +60,13 @@ def draw_video(job) -> VideoDrawn:
     return VideoDrawn(job.stem, dict(outcome.artifacts), list(outcome.problems), outcome.seconds)
 
 
+def warm_renderer(_unused=None) -> bool:
+    """A pool job: import the renderer and open (and close) an offscreen window in this worker, before any video."""
+    from ..recording import rendering_available
+
+    return rendering_available()[0]
+
+
 def apply(result: TestResult, artifacts: dict[str, str], problems: list[str]) -> None:
     """A drawn video's artifacts and problems onto its result (problems as warnings, once each)."""
     result.artifacts.update({k: v for k, v in artifacts.items() if k in VIDEO_ARTIFACTS})
