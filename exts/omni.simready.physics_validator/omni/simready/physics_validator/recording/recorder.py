@@ -162,7 +162,7 @@ class Recording:
             try:
                 self._write_poses()
                 self.timeline = self._timeline()
-                write_atomic(self.timeline_path, json.dumps(self.timeline, indent=1), durable=False)
+                write_atomic(self.timeline_path, json.dumps(self.timeline, separators=(",", ":")), durable=False)
                 artifacts["timeline"] = str(self.timeline_path)
             except OSError as exc:
                 self._problem(f"timeline: not written: {exc.strerror or exc}")

@@ -150,7 +150,7 @@ def _draw(job: VideoJob, outcome: VideoOutcome, progress: Callable[[], None] | N
                         final_card_lines=card_lines, size=[job.width, job.height])
         outcome.frames_drawn, outcome.frames_reused = renderer.frames_drawn, renderer.frames_reused
         try:
-            write_atomic(timeline_path, json.dumps(timeline, indent=1), durable=False)
+            write_atomic(timeline_path, json.dumps(timeline, separators=(",", ":")), durable=False)
             outcome.timeline = timeline
         except OSError as exc:
             outcome.problems.append(f"timeline: not written: {exc.strerror or exc}")
