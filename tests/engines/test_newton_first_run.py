@@ -21,9 +21,10 @@ pytestmark = pytest.mark.slow
 NOTICE = "compiling Newton kernels, first run only"
 
 
-def validate(asset, out, cache, *extra) -> subprocess.CompletedProcess:
-    env = {**os.environ, "SIMREADY_WARP_CACHE": str(cache)}
-    env.pop("WARP_CACHE_PATH", None)
+def validate(asset, out, cache, *extra, cache_env="SIMREADY_WARP_CACHE") -> subprocess.CompletedProcess:
+    """The run with its kernel cache in `cache`, named by `cache_env` (the validator's variable or Warp's own)."""
+    env = {key: value for key, value in os.environ.items() if key not in ("SIMREADY_WARP_CACHE", "WARP_CACHE_PATH")}
+    env[cache_env] = str(cache)
     return subprocess.run(
         [sys.executable, "-m", "omni.simready.physics_validator.cli", "validate", str(asset), "--engine", "newton",
          "--tests", "ground_drop", "--watchdog", "10", "--no-video", "--no-html", "--out", str(out), *extra],
@@ -47,7 +48,9 @@ def test_an_empty_kernel_cache_and_a_10_s_watchdog_give_the_verdict(tmp_path):
 
 def test_in_process_the_compile_happens_before_the_test_clock(tmp_path):
     asset = box_asset(tmp_path / "box.usda", size=0.1)
-    run = validate(asset, tmp_path / "out", tmp_path / "warp", "--in-process")
+    cache = tmp_path / "warp"  # named by Warp's own variable this time
+    run = validate(asset, tmp_path / "out", cache, "--in-process", cache_env="WARP_CACHE_PATH")
     result = json.loads((tmp_path / "out" / "report.json").read_text())["assets"][0]["tests"][0]
     assert (run.returncode, result["status"]) == (0, "PASS"), (result["reason"], run.stderr[-2000:])
     assert run.stderr.count(NOTICE) == 1
+    assert list(cache.glob("simready-newton-*.ready")), "the kernels were not compiled into Warp's cache folder"
