@@ -85,9 +85,14 @@ def reset_peak_rss() -> None:
         pass  # elsewhere the peak is the worker's whole life so far
 
 
-def release_memory() -> None:
-    """Free what the finished asset left: cycles (engines, stages), then glibc's free lists."""
+def release_memory(keep: bool = False) -> None:
+    """Free what the finished asset left: cycles (engines, stages), then glibc's free lists. `keep`: what is left
+    is the worker's for good (the imports after its warm-up, the runtime's caches after its first asset), so later
+    collections skip it (gc.freeze): a full collection walked those ~160 000 objects after every asset, 120 CPU ms
+    of a small prop's ~230 (measured), while an asset's own cycles are found as before."""
     gc.collect()
+    if keep:
+        gc.freeze()
     try:
         import ctypes
 
@@ -183,7 +188,7 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
         from .asset_run import RunHooks, run_asset
         from .inputs import AssetJob
 
-        release_memory()
+        release_memory(keep=True)
         conn.send(("ready", os.getpid(), round(time.monotonic() - started, 3)))
         baseline = None  # resident memory after the first job (an engine may load its runtime only then)
         home = os.getcwd()
@@ -203,7 +208,7 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
                 return
             if os.getcwd() != home:
                 os.chdir(home)
-            release_memory()
+            release_memory(keep=baseline is None)
             reason = retire_reason(baseline)
             baseline = current_rss_mb() if baseline is None else baseline
             readback = result.runtime_readback.model_dump(mode="json") if result is not None and result.runtime_readback else None
