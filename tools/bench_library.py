@@ -116,6 +116,8 @@ WORKER_PHASES = [
     ("omni.simready.physics_validator.engines.base", "EngineBase", "close", "engine close"),
     ("omni.simready.physics_validator.run.asset_run", "", "write_atomic", "series.json"),
     ("omni.simready.physics_validator.reports.pages", "PlotsAhead", "__call__", "plots (media policy)"),
+    ("omni.simready.physics_validator.run.worker_main", "", "release_memory", "worker: between assets (gc, trim)"),
+    ("omni.simready.physics_validator.run.worker_main", "", "retire_reason", "worker: between assets (layers, RSS)"),
 ]
 
 
@@ -144,7 +146,11 @@ def profile_part(folder: Path, count: int, work: Path) -> list[dict]:
                         pages=PlotsAhead(out / "html", config.run.media), defer_videos=True, content_key=True)
 
     hooks = RunHooks(test_ended=lambda r: None, content=lambda digest: None)
+    from omni.simready.physics_validator.run import worker_main
+
+    worker_main.release_memory(keep=True)  # as a worker does after its warm-up
     run_asset(job(paths[0]), hooks)  # warm: the runtime, the imports (a worker's warm-up does these once)
+    worker_main.release_memory(keep=True)  # and after its first asset
     clock = Clock()
     for module_name, owner_name, function, phase in WORKER_PHASES:
         module = importlib.import_module(module_name)
@@ -160,6 +166,8 @@ def profile_part(folder: Path, count: int, work: Path) -> list[dict]:
             sent.append(pickle.dumps(("result", result.model_dump(mode="json"), result.series)))  # what a worker sends
 
         results.append(run(job(path), RunHooks(test_ended=ended, content=lambda digest: None)))
+        worker_main.release_memory()  # what a worker does between assets (worker_main.serve)
+        worker_main.retire_reason(None)
         messages.extend(sent)
     worker_wall = time.process_time() - started
     rows = {phase: clock.seconds[phase] for _, _, _, phase in WORKER_PHASES}
