@@ -170,7 +170,7 @@ def write_replay(
         attribute = Sdf.AttributeSpec(spec, "xformOp:transform", Sdf.ValueTypeNames.Matrix4d)
         order = Sdf.AttributeSpec(spec, "xformOpOrder", Sdf.ValueTypeNames.TokenArray, variability=Sdf.VariabilityUniform)
         order.default = ["xformOp:transform"]
-        for index in np.flatnonzero(present[path]):
-            layer.SetTimeSample(attribute.path, float(index), _to_gf(local[index]))
+        for sample in np.flatnonzero(present[path]).tolist():
+            layer.SetTimeSample(attribute.path, float(sample), _to_gf(local[sample]))
     write_atomic(out_path, layer.ExportToString(), durable=False)
     return out_path
