@@ -48,7 +48,8 @@ def assets(tmp_path_factory) -> list[Path]:
 
 def config(video: bool = False) -> ValidationConfig:
     cfg = ValidationConfig.defaults(default_registry())
-    cfg.apply({"run": {"video": video, "video_width": 96, "video_height": 64}}, origin="test")
+    # media "all": every test's video is drawn (the default draws only failing ones), so each run renders
+    cfg.apply({"run": {"video": video, "media": "all", "video_width": 96, "video_height": 64}}, origin="test")
     return cfg
 
 
