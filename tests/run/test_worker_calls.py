@@ -7,13 +7,14 @@ from __future__ import annotations
 import os
 import re
 import signal
+import threading
 import time
 
 from omni.simready.physics_validator.core.config import RunConfig, ValidationConfig
 from omni.simready.physics_validator.physics_tests import default_registry
 from omni.simready.physics_validator.run.worker import run_call_isolated, run_calls
 from omni.simready.physics_validator.run.worker_main import physics_progressed
-from omni.simready.physics_validator.run.worker_pool import WorkerPool
+from omni.simready.physics_validator.run.worker_pool import Worker, WorkerPool
 
 
 def job(arg):
@@ -88,3 +89,27 @@ def test_not_isolated_the_calls_run_here_one_by_one():
     results = run_calls(job, [("value", 4), ("raise",)], _run(isolate=False), jobs=2)
     assert results[0] == ({"pid": os.getpid(), "double": 8}, "")
     assert results[1] == (None, "ValueError: the probe could not load the asset")
+
+
+def test_a_worker_reaped_from_several_threads_at_once_closes_its_pipe_once():
+    """A SIGTERM to the process group: a supervisor thread reaps the worker its call lost while the closing pool reaps
+    it too; the parent-alive pipe closed twice was EBADF in the closing pool (the run ended without its report)."""
+    errors = []
+    for _ in range(6):
+        worker = Worker(None)
+        worker.process.kill()
+        worker.process.wait()
+        start = threading.Barrier(8)
+
+        def reap(worker: Worker, start: threading.Barrier) -> None:
+            start.wait()
+            try:
+                worker.reap(1.0)
+            except OSError as exc:
+                errors.append(exc)
+        threads = [threading.Thread(target=reap, args=(worker, start)) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors

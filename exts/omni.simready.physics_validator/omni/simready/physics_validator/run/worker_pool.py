@@ -95,6 +95,7 @@ class Worker:
         ours, theirs = socket.socketpair()
         parent_alive_r, parent_alive_w = os.pipe()
         self._parent_alive_w: int | None = parent_alive_w
+        self._reaped = threading.Lock()  # a supervisor thread and the closing pool may reap at once (SIGTERM to the group)
         self.scratch = tempfile.mkdtemp(prefix="simready-worker-")  # its temp folder; removed when it has exited
         env = dict(os.environ, SIMREADY_WORKER_SYS_PATH=json.dumps([p for p in sys.path if isinstance(p, str)]),
                    **{name: self.scratch for name in (*TEMP_VARIABLES, worker_main.SCRATCH_ENV)})
@@ -162,10 +163,11 @@ class Worker:
             self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             return
-        self.conn.close()
-        if self._parent_alive_w is not None:
-            os.close(self._parent_alive_w)
-            self._parent_alive_w = None
+        with self._reaped:  # once: a second os.close of the fd was EBADF, or closed a descriptor reused meanwhile
+            fd, self._parent_alive_w = self._parent_alive_w, None
+            self.conn.close()
+        if fd is not None:
+            os.close(fd)
         shutil.rmtree(self.scratch, ignore_errors=True)  # what its runtime left (a worker killed mid-test cannot clean up)
 
 
