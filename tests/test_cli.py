@@ -375,6 +375,24 @@ def test_a_reader_closing_the_pipe_early_is_no_error(tmp_path, args):
         assert json.loads((out / "report.json").read_text())["assets"][0]["tests"][0]["status"] == "PASS"
 
 
+@pytest.mark.parametrize("collider, code", [(True, 0), (False, 1)])
+def test_both_streams_closed_early_keep_the_verdicts_exit_code(tmp_path, collider, code):
+    """`validate ... 2>&1 | head -3`: the reader closes the pipe stdout and stderr share. The run's exit code is the
+    verdicts' (a PASS run exited 1: the stderr console was rich's, which exits 1 on a broken pipe), and its reports
+    are written. A box without a collider is a PRECHECK_FAILURE: exit 1 either way."""
+    asset = box_asset(tmp_path / "box.usda", collider=collider)
+    out = tmp_path / "out"
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    proc = subprocess.run([sys.executable, "-m", "omni.simready.physics_validator.cli", "validate", str(asset), "--tests",
+                           "ground_drop", "--out", str(out), "--no-video", "--in-process"], stdout=write_end,
+                          stderr=write_end, timeout=300)
+    os.close(write_end)
+    assert proc.returncode == code
+    status = json.loads((out / "report.json").read_text())["assets"][0]["tests"][0]["status"]
+    assert status == ("PASS" if collider else "PRECHECK_FAILURE")
+
+
 def test_an_old_feature_name_selects_its_new_one_with_a_notice(tmp_path):
     """`--tests FET003_BASE_PHYSX` (pre-2026.8) runs what `--tests FET_003_PHYSX` runs and says so on stderr."""
     box = box_asset(tmp_path / "box.usda", size=0.1)

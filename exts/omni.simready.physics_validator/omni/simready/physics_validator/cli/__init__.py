@@ -19,11 +19,10 @@ from __future__ import annotations
 import argparse
 import warnings
 
-from rich.console import Console
-
 from ..core.status import ExitCode, UsageError
 from ..fix import command as fix_command
 from . import list_tests, show_config, validate
+from ..reports.pipe_console import PipeConsole
 from ..reports.safe_text import escape  # control characters in names escaped too
 
 # In the order `--help` lists them.
@@ -55,7 +54,7 @@ def _main(argv: list[str] | None) -> int:
     warnings.filterwarnings("ignore")
     parser = build_parser()
     args = parser.parse_args(argv)
-    console = Console(stderr=True, soft_wrap=True)
+    console = PipeConsole(stderr=True, soft_wrap=True)  # `2>&1 | head` must not change the exit code
     if args.version:
         from .._version import __version__
 
