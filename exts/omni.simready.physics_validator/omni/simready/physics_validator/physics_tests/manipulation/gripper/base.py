@@ -11,6 +11,7 @@ from typing import ClassVar, Iterator, TypeVar
 from ....core.context import TestContext
 from ....core.plugin import PhysicsTest, Precheck
 from ....core.quantities import listed
+from ....core.results import JointRow
 from ....core.scene import GroundSpec, SceneSpec
 from ....core.status import Status
 from .close_lift import CloseLift
@@ -19,6 +20,7 @@ from .fix_rules import FIX_RULES
 from .gripper_config import GripperConfig
 from .gripper_rig import GripperPlan, build_gripper_rig, complete_site, jaw_joints, plan_rig
 from .hints import HINTS
+from .jaw_convention import reversed_reason
 from .view import VIEW
 
 GripperConfigT = TypeVar("GripperConfigT", bound=GripperConfig)
@@ -96,6 +98,11 @@ class GripperCloseLiftTest(PhysicsTest[GripperConfigT]):
             ctx.metric(name, value, unit=None if name == "jaw_gap_to_closed_limit" else "m")
         ctx.result.series.update(grip.series)
         what = f"a {plan.size * 100:.1f} cm {plan.shape} of {plan.mass:.3g} kg"
+        for side in grip.reversed:  # one row per jaw that follows the reverse convention: what `fix` reads (by code)
+            ctx.joint_row(JointRow(joint=side.joint.name, path=side.joint.path, status=Status.FAIL, code=Code.JAW_REVERSED,
+                                   reason=reversed_reason([side]),
+                                   measured={"fingers_at_lower": side.at_lower, "fingers_at_upper": side.at_upper},
+                                   units={"fingers_at_lower": "m", "fingers_at_upper": "m"}))
         if grip.failure is not None:
             code, reason = grip.failure
             status = Status.ERROR if code is Code.GANTRY_SHORT else Status.FAIL

@@ -1,4 +1,5 @@
-"""The FET028 phases on the rig (gripper_rig.py): open, descend, close, lift, hold, shake, release, judged as they run.
+"""The FET028 phases on the rig (gripper_rig.py): convention (the jaws to their upper and then their lower limits, in
+the air: which limit opens them, jaw_convention.py), open, descend, close, lift, hold, shake, release, judged as they run.
 
 Slip is the object's displacement in the grasp centre's frame (the site, carried by the base) since the end of the close,
 over the lift, the hold and the shake: one number for NVIDIA's three checks (lift follow error < 5 cm, drift < 5 cm,
@@ -14,8 +15,10 @@ from typing import TYPE_CHECKING, Iterator
 import numpy as np
 
 from ....core.geometry import compose, inverse
+from ....core.quantities import joint_value
 from .codes import GripperCode as Code
 from .gripper_rig import GANTRY, OBJECT, GripperPlan
+from .jaw_convention import FingerGauge, JawSide, reversed_jaws, reversed_reason, sides
 
 if TYPE_CHECKING:
     from ....core.context import TestContext
@@ -27,6 +30,8 @@ class Grip:
 
     failure: tuple[Code, str] | None = None
     metrics: dict = field(default_factory=dict)
+    sides: list[JawSide] = field(default_factory=list)  # each jaw's fingers at its lower and upper limits
+    reversed: list[JawSide] = field(default_factory=list)  # the jaws whose lower limit closes them
     series: dict = field(default_factory=lambda: {"time": [], "slip": [], "object_z": [], "gantry": []})
 
 
@@ -88,18 +93,39 @@ class CloseLift:
                 return
 
     def _open(self) -> Iterator[None]:
+        """The jaws to their upper limits, then to their lower ones (in the air, the object far below): which limit
+        opens each jaw is measured there (jaw_convention.py) before the open limit is judged."""
         ctx, t = self.ctx, self.t
-        ctx.label = "open"
+        gauge = FingerGauge(ctx.asset, self.plan)
+        ctx.label = "convention"
         self.command_gantry(0.0)
+        self.command_jaws(self.closed)
+        for _ in range(self.steps(self.cfg.open_seconds)):
+            yield
+        at_upper = gauge.offsets(ctx.body_pose, self.in_site)
+        ctx.label = "open"
         self.command_jaws(self.open)
         for _ in range(self.steps(self.cfg.open_seconds)):
             yield
+        at_lower = gauge.offsets(ctx.body_pose, self.in_site)
+        found = sides(ctx.asset, self.plan.jaws, at_lower, at_upper)
+        self.grip.sides = found
+        self.grip.metrics["fingers_at_lower"] = float(np.nanmean([s.at_lower for s in found]))
+        self.grip.metrics["fingers_at_upper"] = float(np.nanmean([s.at_upper for s in found]))
+        backwards = reversed_jaws(found, t.convention_min_shift)
+        if backwards:
+            self.grip.reversed = backwards
+            self.fail(Code.JAW_REVERSED, reversed_reason(backwards))
+            return
         off = np.abs(self.jaw_q() - self.open)
         self.grip.metrics["open_error"] = float(off.max())
         if float(off.max()) > t.open_tolerance:
             worst = int(np.argmax(off))
-            self.fail(Code.OPEN_NOT_REACHED, f"jaw {self.jaws[worst].name} stopped {float(off[worst]):.4g} from its open "
-                                             f"(lower) limit (tolerance {t.open_tolerance:g})")
+            jaw = self.jaws[worst]
+            self.fail(Code.OPEN_NOT_REACHED, f"jaw {jaw.name} stopped {joint_value(float(off[worst]), jaw.is_angular)} "
+                                             f"from its open (lower) limit {joint_value(float(self.open[worst]), jaw.is_angular)}"
+                                             f" after {self.cfg.open_seconds:g} s (tolerance "
+                                             f"{joint_value(t.open_tolerance, jaw.is_angular)})")
 
     def _descend(self) -> Iterator[None]:
         ctx, cfg = self.ctx, self.cfg
@@ -140,9 +166,14 @@ class CloseLift:
             yield
         q = self.jaw_q()
         short = self.closed - q
+        travel = self.closed - self.open
         self.grip.metrics["jaw_gap_to_closed_limit"] = float(short.min())
-        if bool(np.all(short <= t.open_tolerance)):
-            self.fail(Code.CLOSED_ON_NOTHING, "the jaws closed to their limits without the object between them")
+        if bool(np.all(short <= t.closed_limit_fraction * travel)):
+            gaps = ", ".join(f"{j.name} {joint_value(float(g), j.is_angular)} of {joint_value(float(r), j.is_angular)}"
+                             for j, g, r in zip(self.jaws, short, travel))
+            self.fail(Code.CLOSED_ON_NOTHING, f"the jaws closed to their closed (upper) limits without the object between "
+                                              f"them: each ended within {t.closed_limit_fraction:.0%} of its travel from "
+                                              f"the limit ({gaps})")
             return
         site_pos = self.site_pose()[0]
         lateral = float(np.linalg.norm((self.object_pos() - site_pos)[:2]))
@@ -156,7 +187,7 @@ class CloseLift:
         reference = self.in_site(self.object_pos())
         top0, object0 = self.gantry_q(), self.object_pos()
         base0 = self.site_pose()[0]
-        worst = 0.0
+        worst, highest = 0.0, -math.inf
         lifted = self.steps(cfg.lift_seconds)
         held = lifted + self.steps(cfg.hold_seconds)
         total = held + self.steps(cfg.shake_seconds)
@@ -185,10 +216,22 @@ class CloseLift:
                                     ("gantry", self.gantry_q())):
                     self.grip.series[name].append(value)
             bottom = float(position[2]) - t.object_size / 2
+            highest = max(highest, bottom)
             if (k > lifted and not bottom > t.drop_height) or not slip <= t.object_size:  # on the floor, or out of the jaws
                 self.grip.metrics["max_slip"] = worst
-                self.fail(Code.DROPPED, f"the object fell out during the {ctx.label} (its bottom {bottom * 100:.1f} cm "
-                                        f"above the floor)")
+                self.grip.metrics["object_highest"] = highest
+                rose = float(self.site_pose()[0][2] - base0[2])
+                if not highest > t.drop_height:
+                    self.fail(Code.NOT_LIFTED, f"the object never left the floor: the gripper rose {rose * 100:.1f} cm "
+                                               f"and the object's bottom was never more than {max(highest, 0.0) * 100:.1f} cm "
+                                               f"above "
+                                               f"the floor (drop_height {t.drop_height * 100:g} cm): the jaws did not hold it")
+                else:
+                    how = (f"it moved {slip * 100:.1f} cm in the grip, more than its {t.object_size * 100:.1f} cm size"
+                           if not slip <= t.object_size else
+                           f"its bottom is {bottom * 100:.1f} cm above the floor, under drop_height {t.drop_height * 100:g} cm")
+                    self.fail(Code.DROPPED, f"the object fell out during the {ctx.label}: lifted to {highest * 100:.1f} cm "
+                                            f"above the floor, {how}")
                 return
         self.grip.metrics["max_slip"] = worst
         if self.grip.metrics.get("gantry_lift", 0.0) < t.min_gantry_lift:

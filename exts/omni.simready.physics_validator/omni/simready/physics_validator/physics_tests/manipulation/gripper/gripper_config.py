@@ -27,6 +27,8 @@ class GripThresholds:
     stall_window: int  # steps: a jaw that moved less than stall_eps over this many steps stalled
     stall_eps: float
     engage_eps: float  # rad or m: a close counts as stalled only once it moved this far
+    closed_limit_fraction: float  # of a jaw's travel: this close to its closed limit, it closed on nothing
+    convention_min_shift: float  # m: the fingers moved this far between the limits, or the convention is not told
 
 
 class GripperConfig(TestConfig):
@@ -66,6 +68,14 @@ class GripperConfig(TestConfig):
     stall_eps: float = Field(1e-3, gt=0, description="... (NVIDIA's).", json_schema_extra=unit("rad or m"))
     engage_eps: float = Field(2e-3, gt=0, description="A close stalls only after moving this far (NVIDIA's).",
                               json_schema_extra=unit("rad or m"))
+    closed_limit_fraction: float = Field(0.05, gt=0, lt=1, description="A jaw that ends its close within this "
+                                                                        "fraction of its travel from its closed (upper) "
+                                                                        "limit closed on nothing.",
+                                         json_schema_extra=unit("fraction"))
+    convention_min_shift: float = Field(0.002, gt=0, description="Driven from one limit to the other, the fingers' "
+                                                                 "colliders must move this far along the grip line for the "
+                                                                 "test to tell which limit opens the jaw (m).",
+                                        json_schema_extra=unit("m"))
     lift_height: float = Field(0.2, gt=0, description="Gantry lift (m).", json_schema_extra=unit("m"))
     lift_seconds: float = Field(1.0, gt=0, description="... over this long, smoothstep (s).", json_schema_extra=unit("s"))
     hold_seconds: float = Field(1.0, ge=0, description="Held after the lift (s).", json_schema_extra=unit("s"))
@@ -100,4 +110,5 @@ class GripperConfig(TestConfig):
         mass, heuristic = self.payload(max_opening, max_payload)
         return GripThresholds(self.object_size_fraction * max_opening, mass, heuristic, self.max_slip, self.drop_height,
                               self.min_fall, self.open_tolerance, self.min_gantry_lift,
-                              max(1, int(math.ceil(self.stall_seconds * self.physics_fps))), self.stall_eps, self.engage_eps)
+                              max(1, int(math.ceil(self.stall_seconds * self.physics_fps))), self.stall_eps, self.engage_eps,
+                              self.closed_limit_fraction, self.convention_min_shift)

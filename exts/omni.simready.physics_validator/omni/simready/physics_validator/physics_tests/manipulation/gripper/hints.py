@@ -13,8 +13,18 @@ INCOMPLETE = "Complete the gripper site as the reason says: " + SITE_TEMPLATE
 NO_JAW = ("Give the jaw joint(s) a UsdPhysics.DriveAPI with stiffness > 0 and a driveMaxForce (a mimic follower needs "
           "none: it follows its leader); `simready-physics fix --add-drives` proposes first values.")
 TOPOLOGY = "Hands with more than two independently driven fingers are not exercised by this test."
-OPEN = ("The jaws did not open as far as their lower limit (the FET028 convention: lower = open, upper = closed): check "
-        "the limits' order and that the drive can move the jaw against its friction.")
+OPEN = ("The jaw did not reach its open (lower) limit in open_seconds: a drive that beats the joint's friction and "
+        "the fingers' colliders touching each other (raise driveMaxForce and driveStiffness; filter the pair), or limits "
+        "beyond where the fingers can go.")
+REVERSED = ("The jaw's limits run the reverse of FET028's convention (lower = open, upper = closed). Negate the jaw's "
+            "axis: turn both joint frames (physics:localRot0 and localRot1) half a turn about an axis across the joint "
+            "axis, author physics:lowerLimit = -upper and physics:upperLimit = -lower, negate the drive's targetPosition "
+            "and the offsets of the mimic joints that follow it; nothing moves. `simready-physics fix` writes that layer "
+            "and proves it by the re-run (the command is printed below the verdict).")
+UNLIFTED = ("The gripper rose without the object: the jaws closed on it without a grip that holds its weight, raise "
+            "each jaw's driveMaxForce (the squeeze) and driveStiffness, give the pads a physics material of friction 1-2, "
+            "and check that the pads, not another part of the gripper, touch it (the grip line and maxOpening as the "
+            "pads are).")
 NARROW = ("Opened, the pads leave less room than the gripper site's maxOpening says: make gripper_maxOpening the real "
           "opening (m), or the lower limit the open end (FET028: lower = open).")
 NOTHING = ("The jaws closed to their limit without touching the object: the grip line or maxOpening does not match the "
@@ -32,9 +42,11 @@ HINTS = HintTable({
     Code.INCOMPLETE_SITE: (INCOMPLETE,),
     Code.NO_JAW_DRIVE: (NO_JAW,),
     Code.UNSUPPORTED_TOPOLOGY: (TOPOLOGY,),
+    Code.JAW_REVERSED: (REVERSED,),
     Code.OPEN_NOT_REACHED: (OPEN,),
     Code.CLOSED_ON_NOTHING: (NOTHING,),
     Code.OBJECT_PUSHED_AWAY: (PUSHED,),
+    Code.NOT_LIFTED: (UNLIFTED,),
     Code.DROPPED: (WEAK,),
     Code.SLIPPED: (WEAK,),
     Code.NOT_RELEASED: (RELEASE,),

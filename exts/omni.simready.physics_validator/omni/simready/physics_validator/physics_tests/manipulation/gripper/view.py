@@ -10,6 +10,7 @@ VIEW = TestView(
     ),
     deciding=("max_slip", "lift_follow_error", "released_fall", "gantry_lift"),
     metric_units={"object_size": "m", "object_mass": "kg", "max_slip": "m", "released_fall": "m", "gantry_lift": "m",
-                  "lift_follow_error": "m", "open_error": "m", "descent": "m", "object_off_axis": "m"},
+                  "lift_follow_error": "m", "open_error": "m", "descent": "m", "object_off_axis": "m",
+                  "fingers_at_lower": "m", "fingers_at_upper": "m", "object_highest": "m"},
     plot=gripper_plot,
 )
