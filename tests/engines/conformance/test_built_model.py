@@ -5,7 +5,8 @@ Each claim is checked by moving the physics, never by reading the claim back: th
 does not move while every joint sags under gravity; a coupling it says acts moves the follower with its reference, and
 one it says does not leaves the follower where its own drive holds it; a shape it says collides holds the body up, one
 it says does not lets it sink to the next; a body it says is dynamic and feels gravity falls, the others do not; the
-start poses it reports are the poses the engine steps from."""
+start poses it reports are the poses the engine steps from; the mass, centre of mass and inertia it states are what a
+push and a twist move, whichever MassAPI spelling the asset authors."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ import math
 import numpy as np
 import pytest
 
+from omni.simready.physics_validator.core.built_model import from_asset
 from omni.simready.physics_validator.core.engine import EngineCapabilityMissing
+from omni.simready.physics_validator.core.geometry import quat_to_matrix
 from omni.simready.physics_validator.core.scene import GroundSpec, SceneSpec
 from omni.simready.physics_validator.core.usd import read_asset
 from tests.fixtures import runtime_model_assets as R
+from tests.fixtures.props import BLOCK, BLOCK_MASS, MASS_SPELLINGS, STEEL, steel_block
 
 from .stepping import body_position, run
 
@@ -128,3 +132,51 @@ def test_the_start_poses_are_where_the_engine_steps_from_a_lifted_reset_body_inc
     assert abs(abs(float(np.dot(quat, now_quat))) - 1.0) < 1e-6
     assert float(pos[2]) == pytest.approx(0.4 + 0.1, abs=1e-3)
     assert math.isfinite(float(engine.bounds()[0][2]))
+
+
+@pytest.mark.parametrize("spelling", [*MASS_SPELLINGS, "none"])
+def test_the_mass_properties_are_what_a_push_and_a_twist_move(engine, tmp_path, spelling):
+    """The 6 x 6 x 10 cm steel block, its box 2 cm off the body's origin along X, its mass authored as a body mass, a
+    body density, a collider mass, a collider density (2.826 kg) or not at all (1000 kg/m^3: 0.36 kg), no gravity. The
+    engine's stated mass properties (built_model(); the USD reading's statement, from_asset, for an engine that cannot
+    read its own) are the analytic ones, and they are what moves: a push of m x 1 m/s^2 at the stated centre of mass
+    carries the block 1/2 x 1 x t^2 (5 %) without turning it, and a couple of I_z x 4 rad/s^2 about Z turns it
+    1/2 x 4 x t^2 (5 %), over t = 0.5 s."""
+    path = steel_block(tmp_path / f"steel_{spelling}.usda", spelling, offset=0.02)
+    asset = read_asset(path)
+    engine.load(asset, SceneSpec(gravity=0.0))
+    reads = engine.capabilities().reads_built_model
+    stated = (engine.built_model() if reads else from_asset(asset)).mass_properties
+    assert stated is not None and "/Prop" in stated
+    props = stated["/Prop"]
+    mass = BLOCK_MASS if spelling != "none" else BLOCK_MASS / STEEL * 1000.0
+    w, d, h = BLOCK
+    assert props.mass == pytest.approx(mass, rel=1e-3)
+    np.testing.assert_allclose(props.com, [0.02, 0.0, 0.0], atol=1e-4)
+    np.testing.assert_allclose(sorted(props.principal_moments),
+                               sorted([mass / 12 * (d * d + h * h), mass / 12 * (w * w + h * h), mass / 12 * (w * w + d * d)]),
+                               rtol=1e-3)
+    start, quat0 = (np.array(v, float) for v in engine.body_poses()["/Prop"])
+    centre = start + props.com  # the body starts unturned
+    run(engine, 0.5, lambda: engine.apply_force("/Prop", np.array([props.mass * 1.0, 0.0, 0.0]),
+                                                engine.body_poses()["/Prop"][0] + props.com))
+    now, quat = engine.body_poses()["/Prop"]
+    assert float(now[0] - start[0]) == pytest.approx(0.5 * 1.0 * 0.5**2, rel=0.05)
+    assert abs(float(np.dot(quat, quat0))) > 1 - 1e-5, quat  # pushed at its centre of mass: it did not turn
+    engine.reset()
+    i_z = float(props.inertia[2, 2])
+    force, arm = i_z * 4.0 / 0.1, 0.05  # two opposite forces 10 cm apart along Y: a couple of i_z x 4 N m about Z
+
+    def twist():
+        pos, q = engine.body_poses()["/Prop"]
+        rot = quat_to_matrix(q)
+        along, across = rot @ np.array([1.0, 0.0, 0.0]), rot @ np.array([0.0, 1.0, 0.0])
+        middle = pos + rot @ props.com
+        engine.apply_force("/Prop", -force * along, middle + arm * across)
+        engine.apply_force("/Prop", force * along, middle - arm * across)
+
+    run(engine, 0.5, twist)
+    _, quat = engine.body_poses()["/Prop"]
+    turned = 2.0 * math.acos(min(1.0, abs(float(np.dot(quat, quat0)))))
+    assert turned == pytest.approx(0.5 * 4.0 * 0.5**2, rel=0.05)
+    assert float(np.linalg.norm(engine.body_poses()["/Prop"][0] + quat_to_matrix(quat) @ props.com - centre)) < 2e-3

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .inertial import MassProperties
 from .markers import AssetMarkers
 from .pose import IDENTITY_QUAT, Pose  # noqa: F401 - the model's poses, imported from here by the readers and tests
 
@@ -83,11 +84,16 @@ class BodyInfo:
     kinematic: bool = False
     linear_velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))  # m/s, world
     angular_velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))  # rad/s, world
+    # As authored (MassAPI; the spellings fix rewrites and the readback's authored column): never the physics
     mass: float | None = None  # authored MassAPI mass (> 0), kg
     density: float | None = None  # authored MassAPI density on the body, kg/m^3
-    center_of_mass: np.ndarray | None = None  # body frame, m
-    diagonal_inertia: np.ndarray | None = None  # kg m^2
-    principal_axes: np.ndarray | None = None  # quaternion wxyz
+    center_of_mass: np.ndarray | None = None  # authored, body frame, m
+    diagonal_inertia: np.ndarray | None = None  # authored, kg m^2
+    principal_axes: np.ndarray | None = None  # authored, quaternion wxyz
+    # Mass (kg), centre of mass (body frame, m) and inertia (kg m^2 about it) as the runtime built them, whatever the
+    # spelling (core.runtime_model.adopt: from the engine's built model, else the USD reading's statement of UsdPhysics's
+    # rules, core.usd_mass); None until adopted
+    built_mass_properties: MassProperties | None = None
     colliders: list[str] = field(default_factory=list)
     articulation: str | None = None  # articulation root path when part of one
     starts_asleep: bool = False

@@ -53,16 +53,32 @@ class TestContext(Generic[ConfigT]):
 
     def adopt_built_model(self) -> None:
         """After the load: the facts the engine built become the asset model the test judges by (core.runtime_model:
-        the root links it pins and measures from, the couplings that act, the shapes that collide, the bodies that fall);
-        an engine that cannot read its own keeps the USD reading (`engine_capabilities.reads_built_model`)."""
+        the root links it pins and measures from, the couplings that act, the shapes that collide, the bodies that fall,
+        each body's mass properties); an engine that cannot read its own keeps the USD reading
+        (`engine_capabilities.reads_built_model`), its bodies' mass properties as UsdPhysics's rules state them."""
         from .built_model import from_asset
-        from .runtime_model import adopt
+        from .runtime_model import adopt, with_mass_properties
 
         if not self._capabilities.reads_built_model:
             self.built = from_asset(self.asset)
+            self.asset = with_mass_properties(self.asset, self.built)  # the USD reading's statement of UsdPhysics's rules
             return
         self.built = self.engine.built_model()
         self.asset = adopt(self.asset, self.built)
+
+    def asset_built_alone(self) -> "AssetModel":
+        """Before the test's scene: the asset as this engine's runtime builds it on its own (loaded alone, in no scene,
+        its built model adopted; the USD reading's statement where the engine cannot read its own), for a test that
+        sizes its scene from what the runtime decides (`PhysicsTest.scene_reads_runtime_model`: grasp_and_lift's jaw
+        from the prop's mass). The engine is loaded again with the test's scene afterwards."""
+        from .built_model import from_asset
+        from .runtime_model import adopt, with_mass_properties
+        from .scene import SceneSpec
+
+        if not self._capabilities.reads_built_model:
+            return with_mass_properties(self.asset, from_asset(self.asset))
+        self.engine.load(self.asset, SceneSpec(gravity=0.0))
+        return adopt(self.asset, self.engine.built_model())
 
     # -- simulation -------------------------------------------------------------------------------
     @property

@@ -69,12 +69,18 @@ class PhysicsTest(Generic[ConfigT]):
     # runtime-readback properties ("joint:max_velocity", "body:mass", ...) whose runtime value can decide its verdicts,
     # each with the joint-row limit it is judged against (None: none); core/readback_links.py links a flag to them
     readback: ClassVar[dict[str, str | None]] = {}
+    # True: scene() gets the asset as the engine's runtime builds it alone (TestContext.asset_built_alone: its mass
+    # properties, colliding shapes, articulations), not the USD reading, for a scene sized from physics (a jaw's squeeze
+    # from the prop's mass); costs one load of the asset before the test's own
+    scene_reads_runtime_model: ClassVar[bool] = False
 
     def precheck(self, asset: "AssetModel", config: ConfigT) -> Precheck | None:
         """Return a verdict that stops the test before physics, or None to run it."""
         return None
 
     def scene(self, asset: "AssetModel", config: ConfigT) -> "SceneSpec":
+        """What the test asks of the engine; `asset` is the USD reading, or the runtime's model of the asset alone
+        (`scene_reads_runtime_model`)."""
         from .scene import SceneSpec
 
         return SceneSpec(physics_fps=config.physics_fps)

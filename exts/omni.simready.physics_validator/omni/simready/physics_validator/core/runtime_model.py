@@ -3,8 +3,9 @@ differ, one readback entry each (`disagreements`), so the report says what the r
 
 What the runtime decides: which bodies form each articulation and which link it is rooted at (the tests pin that
 link and measure every joint's moving side from it), which joints belong to it, which mimic couplings act, which
-shapes get contacts, which bodies move and feel gravity. What only the USD says stays the USD's: names, authored
-attributes (the values `fix` rewrites), local frames and shapes. Pure logic over core records.
+shapes get contacts, which bodies move and feel gravity, each body's mass, centre of mass and inertia. What only the
+USD says stays the USD's: names, authored attributes (the values `fix` rewrites), local frames and shapes. Pure logic
+over core records.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
 
 
 def adopt(asset: AssetModel, built: BuiltModel) -> AssetModel:
-    """A copy of `asset` whose articulations, couplings, colliding shapes and moving bodies are the runtime's (the
+    """A copy of `asset` whose articulations, couplings, colliding shapes, moving bodies and bodies' mass properties
+    are the runtime's (the
     asset model itself is not changed). Bodies and joints the engine held for its scene (`built.pinned`) keep their
     authored facts."""
     out = copy.copy(asset)
@@ -43,6 +45,7 @@ def adopt(asset: AssetModel, built: BuiltModel) -> AssetModel:
     if built.colliding is not None:
         for collider in out.colliders.values():
             collider.built_collides = collider.path in built.colliding
+    adopt_mass_properties(out, built)
     for body in out.bodies.values():
         if body.path in built.pinned:
             continue
@@ -51,6 +54,24 @@ def adopt(asset: AssetModel, built: BuiltModel) -> AssetModel:
             body.kinematic = body.path in built.kinematic
         if built.no_gravity is not None:
             body.gravity = body.path not in built.no_gravity
+    return out
+
+
+def adopt_mass_properties(model: AssetModel, built: BuiltModel) -> None:
+    """Each body of `model` (bodies copied by the caller) gets the mass properties `built` states for it
+    (`BodyInfo.built_mass_properties`); a body it does not state keeps None."""
+    if built.mass_properties is None:
+        return
+    for body in model.bodies.values():
+        body.built_mass_properties = built.mass_properties.get(body.path)
+
+
+def with_mass_properties(asset: AssetModel, built: BuiltModel) -> AssetModel:
+    """A copy of `asset` whose bodies carry `built`'s mass properties and nothing else of it: what an engine that
+    cannot read its own model judges by (`built` is core.built_model.from_asset's statement)."""
+    out = copy.copy(asset)
+    out.bodies = {p: copy.copy(b) for p, b in asset.bodies.items()}
+    adopt_mass_properties(out, built)
     return out
 
 

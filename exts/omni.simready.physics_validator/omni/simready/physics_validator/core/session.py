@@ -155,7 +155,7 @@ class TestSession:
             self.ctx.result = self.result
             self._close()
             return False
-        scene = self._guard(lambda: self.test.scene(self.asset, self.config))
+        scene = self._guard(lambda: self.test.scene(self._scene_asset(), self.config))
         if self.done:
             return False
         self.ctx.scene = scene
@@ -244,6 +244,11 @@ class TestSession:
     def _copy_engine_warnings(self) -> None:
         """The engine's warnings since the last copy, into the verdict: those of the load (what the engine
         could not map, carried-over attributes) and, at the end, those raised while stepping (runtime log)."""
+    def _scene_asset(self) -> "AssetModel":
+        """The model the test's scene is planned from: the USD reading, or what the runtime builds of the asset alone
+        for a test that sizes its scene from physics (PhysicsTest.scene_reads_runtime_model)."""
+        return self.ctx.asset_built_alone() if type(self.test).scene_reads_runtime_model else self.asset
+
         try:
             warnings = list(self.engine.warnings)
         except Exception:  # noqa: BLE001 - an engine that cannot say has nothing to add

@@ -11,7 +11,9 @@
   collider as an ordinary one; mapping.silence_triggers clears its flag, as PhysX builds it);
 - bodies: `body_flags` (dynamic or kinematic; Newton imports a body with rigidBodyEnabled = false as a dynamic body);
   gravity acts on every dynamic body (Newton 1.8 has no per-body switch: physxRigidBody:disableGravity is not read);
-  the start poses from the state at load.
+  the start poses from the state at load;
+- mass properties: `body_mass`, `body_com` (body frame) and `body_inertia` (about the centre of mass, body axes), as
+  Newton's importer computed them from the MassAPI spellings and the shapes.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.built_model import BuiltArticulation, BuiltModel
+from ...core.inertial import MassProperties
 from .runtime import import_newton
 
 wp, newton = import_newton()
@@ -72,8 +75,15 @@ def read_built_model(engine) -> BuiltModel:
     return BuiltModel(
         engine=engine.name, articulations=articulations, couplings=couplings, colliding=frozenset(colliding),
         dynamic=frozenset(set(index) - kinematic), kinematic=frozenset(kinematic), no_gravity=frozenset(),
-        poses=poses, rejected=rejected, pinned=tuple(pinned),
+        poses=poses, rejected=rejected, pinned=tuple(pinned), mass_properties=_mass_properties(model, index),
     )
+
+
+def _mass_properties(model, index: dict[str, int]) -> dict[str, MassProperties]:
+    mass, com, inertia = model.body_mass.numpy(), model.body_com.numpy(), model.body_inertia.numpy()
+    return {p: MassProperties(float(mass[i]), np.asarray(com[i], float).copy(),
+                              0.5 * (np.asarray(inertia[i], float) + np.asarray(inertia[i], float).T))
+            for p, i in index.items()}
 
 
 def _authored_anchor(asset, body: str) -> bool:

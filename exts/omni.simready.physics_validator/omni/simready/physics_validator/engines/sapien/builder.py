@@ -17,7 +17,7 @@ from ...core.asset_model import AssetModel, BodyInfo, ColliderInfo, MaterialInfo
 from ...core.engine import EngineError
 from ...core.geometry import compose, inverse
 from ...core.scene import SceneSpec
-from . import mass as mass_lib
+from ...core.usd_mass import body_mass
 from .filters import ALL_BITS, GROUND_GROUP_BIT
 from .poses import IDENTITY, pose
 from .shapes import X_TO_AXIS, build_sapien_shape, plan_shapes
@@ -121,14 +121,14 @@ class SceneBuilder:
                 shape.set_local_pose(pose(s_pos, s_quat))
                 component.attach(shape)
                 created.append((shape, planned.kind))
-                if planned.unit_mass is not None:
+                if planned.unit_mass is not None and not collider.trigger:  # a trigger gives no mass (omni.physx)
                     parts.append((collider, planned.unit_mass.transformed(s_pos, s_quat)))
             self.built.shapes[collider.path] = created
         return parts
 
     def set_mass(self, component, body: BodyInfo, parts) -> None:
-        """Give PhysX the mass we computed (UsdPhysics rules, mass.py), so the effective mass is known."""
-        props, diag, axes = mass_lib.body_mass(body, parts, self.warn)
+        """Give PhysX the mass we computed (UsdPhysics rules, core/usd_mass.py), so the effective mass is known."""
+        props, diag, axes = body_mass(body, parts, self.warn)
         component.set_mass(float(props.mass))
         component.set_cmass_local_pose(pose(props.com, axes))
         component.set_inertia(np.asarray(diag, np.float32))

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core.asset_model import ColliderInfo
 from ...core.geometry import quat_from_axis_angle
-from . import mass as mass_lib
+from ...core import inertial as mass_lib
 
 # rotation that maps PhysX's +X onto the USD axis
 X_TO_AXIS = {

@@ -1,11 +1,6 @@
-"""Mass properties for the SAPIEN engine, computed the UsdPhysics way (pure numpy).
-
-PhysX needs mass, centre of mass and principal inertia per body; USD gives them only
-partially. UsdPhysics rules: a body mass > 0 wins; otherwise each collider contributes its own
-mass, or density x volume with density from the collider, the body, the collider's material,
-then 1000 kg/m^3. Authored centre of mass, diagonal inertia and principal axes are kept; a mass
-without inertia gets the shapes' inertia scaled to that mass. We compute this ourselves (instead
-of letting PhysX do it) so the effective mass is known and can be reported.
+"""A body's mass, centre of mass and inertia as one record (`MassProperties`), and the solids they come from (pure
+numpy): what a runtime computes for each body (core.built_model.BuiltModel.mass_properties) and what UsdPhysics's
+rules make of the authored shapes (core.usd_mass: the sapien engine gives PhysX those, from_asset states them).
 """
 
 from __future__ import annotations
@@ -15,27 +10,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.asset_model import BodyInfo, ColliderInfo
-from ...core.geometry import quat_to_matrix
+from .geometry import quat_to_matrix
 
-DEFAULT_DENSITY = 1000.0  # kg/m^3, the UsdPhysics / omni.physx default
-_IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
 _CANONICAL_COVARIANCE = np.array([[2.0, 1.0, 1.0], [1.0, 2.0, 1.0], [1.0, 1.0, 2.0]]) / 120.0
 
-
-# A body with neither mass nor collider: omni.physx gives it 1 kg with "small sphere approximated inertia", read back
-# from ovphysx as 0.004 kg m^2 on a metre stage (a 0.1 m sphere); unit inertia made a massless hand 250x heavier to
-# turn on sapien (robosuite iiwa joint_7 overshoot 89 % vs 17 %).
-DEFAULT_INERTIA = 0.004
 
 
 @dataclass
 class MassProperties:
-    """Mass, centre of mass and inertia tensor about the centre of mass, in one frame."""
+    """Mass (kg), centre of mass (m) and inertia tensor about the centre of mass (kg m^2, 3x3), in one frame (a body's
+    own frame where a body's are meant)."""
 
     mass: float
     com: np.ndarray
     inertia: np.ndarray  # 3x3
+
+    @property
+    def principal_moments(self) -> np.ndarray:
+        """The principal moments of inertia (kg m^2), about `principal_axes`."""
+        return principal_frame(self.inertia)[0]
+
+    @property
+    def principal_axes(self) -> np.ndarray:
+        """The principal axes' rotation in this record's frame (quaternion wxyz)."""
+        return principal_frame(self.inertia)[1]
 
     def transformed(self, pos, quat) -> "MassProperties":
         rot = quat_to_matrix(quat)
@@ -82,8 +80,20 @@ def capsule_properties(radius: float, half_height: float, axis: str, density: fl
     return MassProperties(m_cyl + m_caps, np.zeros(3), _axis_inertia(axis, i_axis, i_perp))
 
 
+def cone_properties(radius: float, half_height: float, axis: str, density: float) -> MassProperties:
+    """A solid cone along `axis`, its apex at +half_height (UsdGeom.Cone): the centre of mass a quarter of its height
+    above the base."""
+    height = 2.0 * half_height
+    mass = density * math.pi * radius * radius * height / 3.0
+    com = np.zeros(3)
+    com["XYZ".index(axis)] = -half_height / 2.0
+    inertia = _axis_inertia(axis, 0.3 * mass * radius * radius, mass * (0.15 * radius * radius + 0.0375 * height * height))
+    return MassProperties(mass, com, inertia)
+
+
 def convex_properties(vertices: np.ndarray, triangles: np.ndarray, density: float) -> MassProperties | None:
-    """Mass properties of a closed, outward-wound triangle surface (a convex hull) by tetrahedra."""
+    """Mass properties of a closed, outward-wound triangle surface (a convex hull, or any closed mesh) by tetrahedra;
+    None for a surface that encloses no volume (open, flat or inward-wound)."""
     vertices = np.asarray(vertices, float)
     ref = vertices.mean(axis=0)
     a = vertices[triangles[:, 0]] - ref
@@ -132,53 +142,6 @@ def principal_frame(inertia: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if np.linalg.det(vectors) < 0:
         vectors[:, 2] *= -1.0
     return np.maximum(values, 0.0), matrix_to_quat(vectors)
-
-
-def collider_density(collider: ColliderInfo, body: BodyInfo) -> float:
-    """The first positive density of the collider, the body, the collider's material; else the default."""
-    for value in (collider.density, body.density, collider.material.density if collider.material else None):
-        if value is not None and value > 0:
-            return float(value)
-    return DEFAULT_DENSITY
-
-
-def body_mass(body: BodyInfo, parts, warn) -> tuple[MassProperties, np.ndarray, np.ndarray]:
-    """(mass properties, principal diagonal inertia, principal axes wxyz) of a body from its shapes'
-    unit-density parts [(collider, MassProperties in the body frame)] and what the body authors."""
-    by_collider: dict[str, list] = {}
-    for collider, unit in parts:
-        by_collider.setdefault(collider.path, []).append((collider, unit))
-    scaled = []
-    for items in by_collider.values():
-        collider = items[0][0]
-        pieces = [unit.scaled(collider_density(collider, body)) for _, unit in items]
-        if collider.mass is not None and collider.mass > 0:
-            total = sum(p.mass for p in pieces)
-            pieces = [p.scaled(collider.mass / total) for p in pieces] if total > 0 else pieces
-        scaled.extend(pieces)
-    shapes = combine(scaled)
-    if body.mass is not None and body.mass > 0:
-        if shapes is not None:
-            props = shapes.scaled(body.mass / shapes.mass)
-        else:
-            props = MassProperties(float(body.mass), np.zeros(3), np.eye(3) * body.mass * 0.01)
-            if body.diagonal_inertia is None:
-                warn(f"{body.path}: mass without colliders or inertia; inertia set to 0.01*mass (kg m^2)")
-    elif shapes is not None:
-        props = shapes
-    else:
-        props = MassProperties(1.0, np.zeros(3), np.eye(3) * DEFAULT_INERTIA)
-        warn(f"{body.path}: no mass and no collider to compute it from; 1 kg and {DEFAULT_INERTIA:g} kg m^2 used "
-             "(as omni.physx: a small sphere)")
-    if body.center_of_mass is not None and np.all(np.isfinite(body.center_of_mass)):
-        props = shift_inertia(props, np.asarray(body.center_of_mass, float))
-    if body.diagonal_inertia is not None and np.all(np.asarray(body.diagonal_inertia) > 0):
-        diag = np.asarray(body.diagonal_inertia, float)
-        axes = np.asarray(body.principal_axes, float) if body.principal_axes is not None else _IDENTITY
-    else:
-        diag, axes = principal_frame(props.inertia)
-    diag = np.maximum(diag, max(float(diag.max()) * 1e-6, 1e-12))
-    return props, diag, axes
 
 
 def matrix_to_quat(m: np.ndarray) -> np.ndarray:
