@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ..core import out_writer
 from ..core.media import MEDIA_CHOICES
 from ..core.status import ExitCode, Status, UsageError, exit_code_for
 from ..reports.command_line import say_error, say_notice, say_notices, say_warning
@@ -180,7 +181,7 @@ def run(args, console: Console) -> int:
     codes = []
     for engine in engines:
         engine_out = out_dir / engine if args.compare else out_dir
-        engine_out.mkdir(parents=True, exist_ok=True)
+        out_writer.folder(engine_out)  # OUT/<engine> with --compare: a real folder (core.out_writer)
         progress = None
         if not args.quiet:
             from ..reports.progress import BatchProgress

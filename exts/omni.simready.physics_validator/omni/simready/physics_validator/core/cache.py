@@ -162,10 +162,10 @@ class ResultCache:
         return result
 
     def put(self, key: str, asset_path: str, result: TestResult) -> None:
-        from .atomic_write import write_atomic
+        from . import out_writer
 
         entry = {"key": key, "asset": asset_path, "result": result.model_dump(mode="json")}
-        write_atomic(self._path(key), json.dumps(entry, separators=(",", ":")), durable=False)  # lost: run again
+        out_writer.write_text(self._path(key), json.dumps(entry, separators=(",", ":")), durable=False)  # lost: run again
 
     def __len__(self) -> int:
         return sum(1 for _ in self.folder.glob("*/*.json")) if self.folder.is_dir() else 0

@@ -140,10 +140,10 @@ def _make_overs(layer, prim_path: str) -> None:
 
 
 def _write_text(layer, path: Path) -> None:
-    """By replace (core.atomic_write): a reader never sees half a layer, a link at `path` is never written through."""
-    from ..core.atomic_write import write_atomic
+    """By replace (core.out_writer): a reader never sees half a layer, a link at `path` is never written through."""
+    from ..core import out_writer
 
-    write_atomic(path, layer.ExportToString())
+    out_writer.write_text(path, layer.ExportToString())
 
 
 def stage_metadata(stage) -> dict:

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core import out_writer
 from ..core.config import ValidationConfig
 from ..core.quantities import for_people
 from ..core.usd import read_asset
@@ -94,7 +95,7 @@ def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoint
             tuned: list[str]) -> None:
     from ..core.scene import SceneSpec
 
-    workdir.mkdir(parents=True, exist_ok=True)
+    out_writer.folder(workdir)
     scene = SceneSpec(physics_fps=fps, gravity=9.81, ground=None, pin_base=True)
     assert plan.probe is not None  # a plan that proposes was measured
     caps = plan.probe.caps

@@ -32,6 +32,7 @@ import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core import out_writer
 from .recorder import Recording
 from .video_job import VideoJob, VideoOutcome, render_video
 
@@ -75,7 +76,7 @@ def start_recording(
         ctx.warn(f"video: not recorded (FileNotFoundError: {asset_path} is not a file to draw the asset from)")
         return None
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_writer.folder(out_dir)
     recording = Recording(ctx, str(asset_path), test_name, out_dir, capture_fps, width, height)
     ctx.add_observer(recording)
     ctx.watched = True  # the video shows the motion: steps kept for people are simulated

@@ -2,7 +2,7 @@
 
 Frames stream into an ffmpeg subprocess as they are rendered, so encoding overlaps the simulation
 on the second core and no frame list is held in memory. yuv420p + faststart: plays in browsers. ffmpeg writes a
-temp file beside the video, which replaces the video only when ffmpeg exited 0 (core.atomic_write): a failed encode
+temp file beside the video, which replaces the video only when ffmpeg exited 0 (core.out_writer): a failed encode
 (a full disk: ffmpeg says "Error writing trailer" and exits 1, which imageio-ffmpeg's own writer does not report)
 leaves no truncated video, and a link planted at the video's path is never written through.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.atomic_write import replacing
+from ..core import out_writer
 
 CLOSE_SECONDS = 120.0  # ffmpeg's last frames and the faststart rewrite
 
@@ -38,7 +38,7 @@ class VideoEncoder:
         self.width, self.height = int(width), int(height)
         self._size = (self.width + self.width % 2, self.height + self.height % 2)
         self.frames = 0
-        self._replacing = replacing(self.path)
+        self._replacing = out_writer.replacing(self.path)
         self._tmp = self._replacing.__enter__()
         command = [executable, "-y", "-v", "error", "-f", "rawvideo", "-vcodec", "rawvideo", "-s",
                    f"{self._size[0]}x{self._size[1]}", "-pix_fmt", "rgb24", "-r", str(Fraction(self.fps).limit_denominator()),

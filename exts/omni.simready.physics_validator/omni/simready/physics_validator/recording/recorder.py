@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.atomic_write import write_atomic, write_bytes_atomic
+from ..core import out_writer
 from ..core.file_names import bounded
 from ..core.geometry import quat_to_matrix
 from .video_job import POSES_SUFFIX, VideoJob, render_video
@@ -162,7 +162,7 @@ class Recording:
             try:
                 self._write_poses()
                 self.timeline = self._timeline()
-                write_atomic(self.timeline_path, json.dumps(self.timeline, separators=(",", ":")), durable=False)
+                out_writer.write_text(self.timeline_path, json.dumps(self.timeline, separators=(",", ":")), durable=False)
                 artifacts["timeline"] = str(self.timeline_path)
             except OSError as exc:
                 self._problem(f"timeline: not written: {exc.strerror or exc}")
@@ -193,7 +193,7 @@ class Recording:
                 rest[j, :3], rest[j, 3:] = body.world_pose.pos, body.world_pose.quat
         buffer = io.BytesIO()
         np.savez(buffer, paths=np.array(paths, dtype=str), poses=poses, rest=rest)
-        write_bytes_atomic(self.poses_path, buffer.getvalue(), durable=False)
+        out_writer.write_bytes(self.poses_path, buffer.getvalue(), durable=False)
 
     def _timeline(self) -> dict:
         return {

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.atomic_write import write_atomic
+from ..core import out_writer
 from ..core.geometry import quats_to_matrices
 from ..core.units import StageFrame
 from .render_geometry import gf_to_numpy
@@ -113,7 +113,7 @@ def write_replay(
     from pxr import Sdf
 
     out_path = Path(out_path)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
+    out_writer.folder(out_path.parent)
     asset = _asset_frames(str(asset_path), sorted({p for frame in frames for p in frame}))
     body_paths, rest_world, shape, parents = asset.body_paths, asset.rest_world, asset.shape, asset.parents
 
@@ -172,5 +172,5 @@ def write_replay(
         order.default = ["xformOp:transform"]
         for sample in np.flatnonzero(present[path]).tolist():
             layer.SetTimeSample(attribute.path, float(sample), _to_gf(local[sample]))
-    write_atomic(out_path, layer.ExportToString(), durable=False)
+    out_writer.write_text(out_path, layer.ExportToString(), durable=False)
     return out_path

@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.atomic_write import replacing, write_atomic
+from ..core import out_writer
 
 FINAL_CARD_SECONDS = 1.5
 MIN_CARD_SECONDS, CARD_SHARE = 0.5, 0.25  # a short video's card: at least 0.5 s, at most a quarter of it
@@ -150,7 +150,7 @@ def _draw(job: VideoJob, outcome: VideoOutcome, progress: Callable[[], None] | N
                         final_card_lines=card_lines, size=[job.width, job.height])
         outcome.frames_drawn, outcome.frames_reused = renderer.frames_drawn, renderer.frames_reused
         try:
-            write_atomic(timeline_path, json.dumps(timeline, separators=(",", ":")), durable=False)
+            out_writer.write_text(timeline_path, json.dumps(timeline, separators=(",", ":")), durable=False)
             outcome.timeline = timeline
         except OSError as exc:
             outcome.problems.append(f"timeline: not written: {exc.strerror or exc}")
@@ -225,6 +225,6 @@ def _save_jpeg(image: np.ndarray, path: Path) -> bool:
         from PIL import Image
     except ImportError:
         return False
-    with replacing(path) as tmp:
+    with out_writer.replacing(path) as tmp:
         Image.fromarray(image).save(tmp, format="JPEG", quality=85)
     return True

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from .pipe_console import PipeConsole
 from ..core.comparison import Comparison, ComparisonRow, EngineVerdict
-from ..core.atomic_write import write_atomic
+from ..core import out_writer
 from .console import display_path
 from .console import STATUS_STYLE
 
@@ -49,7 +49,7 @@ def comparison_json(comparison: Comparison, privacy=None) -> str:
 def write_compare_json(comparison: Comparison, path: str | Path, privacy=None) -> Path:
     """compare.json; `privacy` (reports.path_privacy): no absolute path of the user's in it."""
     path = Path(path)
-    write_atomic(path, comparison_json(comparison, privacy))
+    out_writer.write_text(path, comparison_json(comparison, privacy))
     return path
 
 
@@ -191,5 +191,5 @@ Known causes of disagreements are listed in {docs_html}.</p>
 def write_compare_html(comparison: Comparison, out_dir: str | Path, privacy=None) -> Path:
     path = Path(out_dir) / "compare.html"
     page = comparison_html(comparison, out_dir)
-    write_atomic(path, privacy.text(page) if privacy is not None else page)
+    out_writer.write_text(path, privacy.text(page) if privacy is not None else page)
     return path

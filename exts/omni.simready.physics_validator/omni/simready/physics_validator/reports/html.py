@@ -30,7 +30,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.atomic_write import real_folder, replacing, write_atomic
+from ..core import out_writer
 from ..core.media import drawn, not_drawn_note
 from ..core.plugin import TestRegistry
 from ..core.results import RunReport, TestResult
@@ -59,8 +59,8 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, 
     whose plots are drawn here when no worker drew them; an undrawn test says how to get them."""
     import jinja2
 
-    html_dir = real_folder(Path(out_dir) / "html")
-    media_dir = real_folder(html_dir / MEDIA)
+    html_dir = out_writer.folder(Path(out_dir) / "html")
+    media_dir = out_writer.folder(html_dir / MEDIA)
     kept: set[Path] = set()  # every media file this report links to; the rest (an earlier run's) goes at the end
 
     test_names: list[str] = []
@@ -99,7 +99,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, 
         legend=view.LEGEND, marked=marked, when=_when(report), wrap=_wrap_name,
     )
     index = html_dir / "index.html"
-    write_atomic(index, html)
+    out_writer.write_text(index, html)
     prune_media(media_dir, kept, registry.names())
     return index
 
@@ -196,9 +196,9 @@ def _media(result: TestResult, key: str, folder: Path, html_dir: Path, out_dir: 
     if Path(source).resolve().is_relative_to(out_dir.resolve()):
         kept.add(Path(source))
         return _rel(Path(source), html_dir)
-    real_folder(folder)
+    out_writer.folder(folder)
     target = folder / f"{_slug(result.name)}{''.join(Path(source).suffixes[-1:])}"
-    with replacing(target) as tmp:
+    with out_writer.replacing(target) as tmp:
         shutil.copyfile(source, tmp)
     kept.add(target)
     return _rel(target, html_dir)

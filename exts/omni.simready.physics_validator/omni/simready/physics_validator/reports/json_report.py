@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.results import RunReport
-from ..core.atomic_write import write_atomic
+from ..core import out_writer
 
 if TYPE_CHECKING:
     from .path_privacy import PathPrivacy
@@ -21,7 +21,7 @@ def report_json(report: RunReport, privacy: "PathPrivacy | None" = None) -> str:
 
 def write_json_report(report: RunReport, path: str | Path, privacy: "PathPrivacy | None" = None) -> Path:
     path = Path(path)
-    write_atomic(path, report_json(report, privacy))
+    out_writer.write_text(path, report_json(report, privacy))
     return path
 
 

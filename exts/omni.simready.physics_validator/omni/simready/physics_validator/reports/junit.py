@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..core.feature_ids import canonical
 from ..core.results import RunReport
-from ..core.atomic_write import write_atomic
+from ..core import out_writer
 from ..core.status import Status, asset_warnings, verdict_label, verdict_text
 from .safe_text import xml_text
 
@@ -110,5 +110,5 @@ def _details(result) -> str:
 
 def write_junit_report(report: RunReport, path: str | Path, privacy: "PathPrivacy | None" = None) -> Path:
     path = Path(path)
-    write_atomic(path, report_junit(report, privacy))
+    out_writer.write_text(path, report_junit(report, privacy))
     return path

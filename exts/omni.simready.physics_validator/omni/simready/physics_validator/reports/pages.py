@@ -19,7 +19,7 @@ import os
 import re
 from pathlib import Path
 
-from ..core.atomic_write import real_folder, write_atomic
+from ..core import out_writer
 from ..core.file_names import bounded
 from ..core.media import drawn
 from ..core.plugin import TestRegistry
@@ -61,11 +61,11 @@ def draw_plots(result: TestResult, series: dict, folder: Path, registry: TestReg
     """Draw a result's plots into `folder` and write their manifest; [{"path", "title"}]."""
     from .plots import write_plots
 
-    real_folder(folder)
+    out_writer.folder(folder)
     plots = write_plots(result, series, folder, slug(result.name), registry.view_of(result.name))
     if plots:
         manifest = {"key": result_key(result), "plots": [{"file": Path(p["path"]).name, "title": p["title"]} for p in plots]}
-        write_atomic(manifest_path(folder, result.name), json.dumps(manifest), durable=False)
+        out_writer.write_text(manifest_path(folder, result.name), json.dumps(manifest), durable=False)
     return plots
 
 
@@ -117,9 +117,9 @@ def prune_media(media_dir: Path, kept: set[Path], tests) -> None:
             continue
         for path in folder.iterdir():
             if not path.is_symlink() and path.is_file() and _ours(path.name, stems) and path.resolve() not in kept:
-                path.unlink(missing_ok=True)
+                out_writer.remove(path)
         if not any(folder.iterdir()):
-            folder.rmdir()
+            out_writer.remove_empty_folder(folder)
 
 
 def _ours(name: str, stems: set[str]) -> bool:

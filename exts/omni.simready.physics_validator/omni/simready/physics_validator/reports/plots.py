@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.atomic_write import replacing
+from ..core import out_writer
 from ..core.results import TestResult
 from ..core.test_view import GENERIC_VIEW, TestView
 from ..plotting.common import arr, grid, pyplot, recorded
@@ -26,7 +26,7 @@ def write_plots(result: TestResult, series: dict[str, list[float]], out_dir: Pat
     """Draw the plots for one test result; [{"path": png, "title": caption}]."""
     if not series:
         return []
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_writer.folder(out_dir)
     plotter: Callable = test_view.plot or generic
     try:
         figures = plotter(result, series)
@@ -39,7 +39,7 @@ def write_plots(result: TestResult, series: dict[str, list[float]], out_dir: Pat
     for index, (figure, title) in enumerate(figures):
         path = out_dir / f"{stem}-{index}.png"
         try:
-            with replacing(path) as tmp:  # never through a link at `path`, never half a picture
+            with out_writer.replacing(path) as tmp:  # never through a link at `path`, never half a picture
                 figure.savefig(tmp, format="png", dpi=80, bbox_inches="tight")
         finally:
             plt.close(figure)

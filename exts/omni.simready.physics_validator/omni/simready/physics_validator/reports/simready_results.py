@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.atomic_write import write_atomic
+from ..core import out_writer
 from ..core.feature_ids import canonical, feature_for_engine
 from ..core.status import Status
 
@@ -117,11 +117,10 @@ def write_simready_results(report: "RunReport", out_dir: str | Path, registry=No
         for result in asset.tests:
             engine = result.engine or report.engine.name or "engine"
             folder = results_root / key / ".simready" / "runtime" / result.name / engine
-            folder.mkdir(parents=True, exist_ok=True)
             known = registry is not None and result.name in registry
             summary = registry.get(result.name).summary if known else ""
             payload = result_payload(result, asset, key, out_dir, engine_version, summary)
             if privacy is not None:  # a reports.path_privacy.PathPrivacy: as their own saved results, no absolute paths
                 payload = privacy.data(payload)
-            write_atomic(folder / "result.json", json.dumps(payload, indent=2, allow_nan=False))
+            out_writer.write_text(folder / "result.json", json.dumps(payload, indent=2, allow_nan=False))
     return results_root

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..core.asset_model import AssetModel
-from ..core.atomic_write import real_folder, write_atomic
+from ..core import out_writer
 from ..core.cache import content_hash_of, dependency_scan
 from ..core.config import TestConfig, ValidationConfig
 from ..core.engine import Engine, EngineUnavailable
@@ -284,7 +284,7 @@ def _close_test(session: TestSession, engine: Engine, recording, test_dir: Path 
         try:
             _artifact_folder(test_dir)
             path = test_dir / "series.json"
-            write_atomic(path, json.dumps(result.series, separators=(",", ":")), durable=False)
+            out_writer.write_text(path, json.dumps(result.series, separators=(",", ":")), durable=False)
             result.artifacts["series"] = str(path)
         except OSError as exc:
             result.warnings.append(f"series: not written: {exc.strerror or exc}")
@@ -297,8 +297,8 @@ def _close_test(session: TestSession, engine: Engine, recording, test_dir: Path 
 
 def _artifact_folder(test_dir: Path) -> None:
     """OUT/<asset>/<test>/, made of real folders: a link planted at either is removed, never written through."""
-    real_folder(test_dir.parent)
-    real_folder(test_dir)
+    out_writer.folder(test_dir.parent)
+    out_writer.folder(test_dir)
 
 
 class _Video:

@@ -12,6 +12,7 @@ in input order, with what an interrupted run did not do).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .._version import __version__
+from ..core import out_writer
 from ..core.cache import ResultCache, asset_content_hash, result_cache_key
 from ..core.codes import CommonCode
 from ..core.config import ValidationConfig
@@ -163,8 +165,9 @@ def validate_batch(
     registry = default_registry()
     batch.key_parts = {name: (registry.get(name).version, config.for_test(name).model_dump(mode="json")) for name in names}
     assets: list[_BatchAsset] = []
+    claim = out_writer.claimed(out_dir) if out_dir is not None else contextlib.nullcontext()  # the CLI's already is
     try:
-        with stoppable():  # Ctrl-C or SIGTERM (the CLI: run.interrupts) stops planning or the run, never the reports
+        with claim, stoppable():  # Ctrl-C or SIGTERM (the CLI: run.interrupts) stops planning or the run, never the reports
             for path in asset_paths:
                 assets.append(_plan_asset(batch, path))
             batch.notify("batch_started", len(assets), runner.describe())

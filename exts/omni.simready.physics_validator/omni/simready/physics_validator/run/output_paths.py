@@ -12,9 +12,10 @@ kill -9); POSIX only (elsewhere nothing is locked).
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Iterable
+
+from ..core import out_writer
 
 LOCK_NAME = ".simready-physics.lock"
 _HELD: dict[str, int] = {}  # resolved folder -> the descriptor holding its lock, for this process's command
@@ -39,8 +40,8 @@ def claim_outputs(paths: Iterable[str | os.PathLike], out_dir: Path, outputs: di
     if problem:
         return problem
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        _probe(out_dir)
+        out_writer.claim(out_dir)  # from here on every folder and file below OUT is made by core.out_writer
+        out_writer.probe(out_dir)
     except OSError as exc:
         return f"cannot write the report folder {out_dir}: {exc.strerror or exc}"
     problem = lock(out_dir)
@@ -48,8 +49,7 @@ def claim_outputs(paths: Iterable[str | os.PathLike], out_dir: Path, outputs: di
         return problem
     for label, path in outputs.items():
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            _probe(path.parent)
+            out_writer.probe(path.parent)
         except OSError as exc:
             what = {"--json": "the JSON report", "--junit": "the JUnit report"}.get(label, label)
             return f"cannot write {what} {path}: {exc.strerror or exc}"
@@ -117,11 +117,8 @@ def lock(folder: Path) -> str:
     key = _identity(folder)
     if key in _HELD:
         return ""
-    path = folder / LOCK_NAME
-    if path.is_symlink():
-        path.unlink()  # never open a link planted there
     try:
-        handle = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        handle = out_writer.open_lock_file(folder, LOCK_NAME)  # a link planted there is removed, never opened
     except OSError as exc:
         return f"cannot lock the report folder {folder}: {exc.strerror or exc}"
     try:
@@ -139,19 +136,13 @@ def lock(folder: Path) -> str:
 
 def release_all() -> None:
     """End this process's claims (the command is over); the lock files stay, unlocked."""
+    out_writer.release_all()
     while _HELD:
         _, handle = _HELD.popitem()
         try:
             os.close(handle)  # closing the descriptor releases its flock
         except OSError:
             pass
-
-
-def _probe(folder: Path) -> None:
-    """Write a file of our own in `folder` and remove it (a unique name: never through a link planted there)."""
-    handle, name = tempfile.mkstemp(prefix=".write-test.", dir=folder)
-    os.close(handle)
-    os.unlink(name)
 
 
 def _identity(path: str | os.PathLike) -> str:

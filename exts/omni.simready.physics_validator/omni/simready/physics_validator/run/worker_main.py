@@ -199,6 +199,10 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
                 return
             kind = message[0] if message else None
             result = None
+            if kind in ("asset", "call"):
+                from ..core import out_writer
+
+                out_writer.adopt(message[2] if len(message) > 2 else None)  # the parent's claimed OUT, for this job
             if kind == "asset":
                 reset_peak_rss()
                 result = run_asset(AssetJob.from_wire(message[1]), _hooks(conn, RunHooks))

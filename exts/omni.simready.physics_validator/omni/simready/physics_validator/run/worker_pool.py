@@ -34,6 +34,7 @@ from multiprocessing import spawn
 from multiprocessing.connection import Connection
 from typing import Any, Callable
 
+from ..core import out_writer
 from ..core.config import ValidationConfig
 from .inputs import AssetJob, config_from_dict
 from . import worker_main
@@ -125,12 +126,12 @@ class Worker:
 
     def send_asset(self, job: AssetJob) -> None:
         self.jobs_taken += 1
-        self.conn.send(("asset", job.to_wire()))
+        self.conn.send(("asset", job.to_wire(), out_writer.roots()))  # OUT as the parent claimed it (core.out_writer)
 
     def send_call(self, fn: Callable[[Any], Any], arg: Any) -> None:
         """Ask for fn(arg); fn must be importable by its module and name (it is pickled by reference)."""
         self.jobs_taken += 1
-        self.conn.send(("call", pickle_for_worker((fn, arg))))
+        self.conn.send(("call", pickle_for_worker((fn, arg)), out_writer.roots()))
 
     def alive(self) -> bool:
         return self.process.poll() is None
