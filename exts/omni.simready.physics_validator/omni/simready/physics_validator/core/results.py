@@ -178,7 +178,7 @@ class NotFixable(BaseModel):
 class FixResult(BaseModel):
     """The `fix` block of an asset: the proposed layer, whether the re-run proved it, and the before/after."""
 
-    status: str  # accepted, nothing_to_fix, rejected, not_fixable, error
+    status: str  # accepted, partially_accepted (some joints left as authored: named), nothing_to_fix, rejected, not_fixable, error
     summary: str = ""
     layer: str = ""  # <asset>.fix.usda (an override layer; only when accepted)
     composed: str = ""  # root layer sublayering the fix layer over the asset (validate it as a plain file)
@@ -189,10 +189,16 @@ class FixResult(BaseModel):
     not_fixable: list[NotFixable] = Field(default_factory=list)
     fixed: int = 0  # FAIL/WARN verdicts that became PASS
     broken: int = 0  # verdicts that passed before and fail with the layer (an accepted layer has none)
+    seconds: dict[str, float] = Field(default_factory=dict)  # wall seconds by phase (validate as authored, round N measure/re-run)
+
+    @property
+    def accepted(self) -> bool:
+        """A layer the re-run proved: every proposed joint (accepted) or the joints that improved (partially_accepted)."""
+        return self.status in ("accepted", "partially_accepted")
 
     def verdict_with_layer(self) -> str:
         """The asset's headline with the accepted layer (core.status.asset_verdict of the re-run), '' without one."""
-        if self.status != "accepted" or not self.tests:
+        if not self.accepted or not self.tests:
             return ""
         return asset_verdict(t.after if t.after is not None else t.before for t in self.tests)
 

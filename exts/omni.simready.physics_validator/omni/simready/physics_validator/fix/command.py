@@ -147,7 +147,7 @@ def exit_code(report) -> int:
     unjudged = False
     for asset in report.assets:
         fix = asset.fix
-        accepted = fix is not None and fix.status == "accepted"
+        accepted = fix is not None and fix.accepted
         after = {t.test: (t.after or t.before) for t in fix.tests} if accepted else {}
         statuses += list(after.values()) if accepted else [t.status for t in asset.tests]
         codes_after = {t.test: t.after_code for t in fix.tests} if accepted else {}

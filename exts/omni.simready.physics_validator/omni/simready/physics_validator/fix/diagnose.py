@@ -159,13 +159,25 @@ def _row(out: Diagnosis, test: str, rules, row, joint: "JointInfo", by_name: dic
     if action.kind == "migrate":
         return  # the per-axis spelling fixes it
     if action.kind == "not_fixable":
-        out.cannot(NotFixable(joint=joint.name, path=joint.path, test=test, cause=action.cause, why=action.why))
+        why = fixed_follower(joint) if action.cause == "mimic" and not joint.is_dof else action.why
+        out.cannot(NotFixable(joint=joint.name, path=joint.path, test=test, cause=action.cause, why=why))
         return
     out.tune(joint.path, test, f"{test}: {row.status.value} {row.reason or ''}".strip())
     for name, why in rules.more_joints_to_tune(test, row):  # e.g. the joint a load moved may be another
         other = by_name.get(name)
         if other is not None and other.path != joint.path and other.is_dof:
             out.tune(other.path, test, why)
+
+
+def fixed_follower(joint: "JointInfo") -> str:
+    """What applies to a mimic coupling on a joint with no degree of freedom (a URDF <mimic> on a fixed joint, which the
+    converter carries over): there is nothing to couple and nothing about the reference or a drive changes that."""
+    reference = (joint.mimic_reference or "?").rsplit("/", 1)[-1]
+    schema = joint.mimic_schema or "its mimic schema"
+    return (f"a {joint.type} joint: it has no degree of freedom, so its {schema} coupling to {reference} couples nothing "
+            "(no runtime builds it, and no drive value or reference changes that). If the part is meant to stay fixed, "
+            f"remove {schema} from it (the source's <mimic> on a fixed joint means nothing); if the mechanism moves there, "
+            "make it the revolute or prismatic joint it is, with its limits, in the source, and convert again")
 
 
 def _beyond_drive_values(joint: "JointInfo", adding: bool = False) -> tuple[str, str]:

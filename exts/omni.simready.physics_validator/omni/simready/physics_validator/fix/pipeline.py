@@ -16,9 +16,11 @@ For every asset (the asset itself is never written; everything goes below `out_d
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import functools
 import hashlib
+import time
 from pathlib import Path
 
 from ..core.config import ValidationConfig
@@ -31,7 +33,7 @@ from .diagnose import LEGACY_ONLY, diagnose, movable
 from .layers import authored_value, open_stage, per_axis_attr
 from .outcome import build_result, named_joints, write_final_layers, write_round_layers
 from .plan import Plan, PlanRequest, plan_asset
-from .rounds import Round, best_round, compare, set_aside_exposed
+from .rounds import Round, best_round, compare, ledger, set_aside_exposed
 from .state import AssetFix
 from .targets import MAX_LEVEL, FixTargets, allowance, endpoint_tolerance
 
@@ -56,18 +58,20 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
     targets = targets or FixTargets()
     out = Path(out_dir)
     work = out / ".fix"
-    say("validating the assets as authored")
-    report = validate_batch(paths, names, config, engine, work / "before", progress=progress, jobs=jobs)
+    clock = PhaseClock(say)
+    with clock("validating the assets as authored", "validate as authored"):
+        report = validate_batch(paths, names, config, engine, work / "before", progress=progress, jobs=jobs)
     _keep(report, work / "before")
     states = [AssetFix(a, work / _slug(a.path), config, names) for a in report.assets]
     for state in states:
         _prepare(state, set(joints or ()), targets)
     active = [s for s in states if not s.done]
+    index = 0
     for index in range(1, targets.max_rounds + 1):
         if not active:
             break
-        say(f"round {index}: measuring and proposing for {len(active)} asset(s)")
-        _plan(active, engine, config, targets, jobs)
+        with clock(f"round {index}: measuring and proposing for {len(active)} asset(s)", f"round {index} measure"):
+            _plan(active, engine, config, targets, jobs)
         ready = []
         for state in active:
             rnd = write_round_layers(state, index, engine_target(config, engine))
@@ -76,33 +80,96 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
                 continue
             state.rounds.append(rnd)
             ready.append(state)
+        _rerun(ready, index, names, config, engine, work, jobs, clock)
+        for state in ready:
+            _next(state, state.rounds[-1], index == targets.max_rounds, set(joints or ()))
+        active = [s for s in ready if not s.done]
+    for extra in range(1, SALVAGE_ROUNDS + 1):  # joint by joint: keep what the last re-run showed improving
+        ready = [s for s in states if _salvage(s, index + extra, engine_target(config, engine))]
         if not ready:
             break
-        say(f"round {index}: re-running {len(names)} test(s) on {len(ready)} asset(s) with the proposed layer")
-        after = validate_batch([str(s.rounds[-1].composed) for s in ready], names, config, engine, work / f"round{index}",
-                               jobs=jobs)
-        _keep(after, work / f"round{index}")
-        for state, result in zip(ready, after.assets):
-            rnd = state.rounds[-1]
-            rnd.after = result
-            compare(state.before, rnd)
-            needs_force = {path for path, prop in rnd.proposals.items() if "maxForce" in prop.proposed
-                           and prop.derived.get("load_max", 0.0) > prop.current["maxForce"]}
-            set_aside_exposed(rnd, needs_force, functools.partial(_path, state))
-            _name_by_rules(state, rnd)
-            named = named_joints(state)
-            rnd.unnamed = [(test, joint) for test, joint in rnd.worse if not _named(state, joint, named)]
-            _next(state, rnd, index == targets.max_rounds, set(joints or ()))
-        active = [s for s in ready if not s.done]
+        _rerun(ready, index + extra, names, config, engine, work, jobs, clock,
+               what="re-running {tests} test(s) on {assets} asset(s) with only the joints that improved")
     taken: set[str] = set()
     for state in states:
         best = best_round(state.rounds)
         if best is not None:
             write_final_layers(state, best, out, engine_target(config, engine), taken)
         state.before.fix = build_result(state, best, targets)
+        state.before.fix.seconds = dict(clock.seconds)
     report.assets = [s.before for s in states]
     report.finished = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")  # the whole fix, not its first run
     return report
+
+
+SALVAGE_ROUNDS = 2  # re-runs after the last round, each of only the joints the one before showed improving
+
+
+class PhaseClock:
+    """Says each phase as it starts and keeps its wall seconds by name (`seconds`), for the fix block and the console:
+    where a fix's time goes (the validation as authored, each round's measurement and its re-run)."""
+
+    def __init__(self, say):
+        self.say, self.seconds = say, {}
+
+    @contextlib.contextmanager
+    def __call__(self, text: str, name: str):
+        self.say(text)
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            self.seconds[name] = round(self.seconds.get(name, 0.0) + time.monotonic() - start, 1)
+
+
+def _rerun(ready: list[AssetFix], index: int, names: list[str], config, engine: str, work: Path, jobs, clock: PhaseClock,
+           what: str = "re-running {tests} test(s) on {assets} asset(s) with the proposed layer") -> None:
+    """Validate each asset's latest round (its layer over the asset) and compare it with the verdicts as authored."""
+    from ..run.batch import validate_batch
+
+    if not ready:
+        return
+    with clock(f"round {index}: " + what.format(tests=len(names), assets=len(ready)), f"round {index} re-run"):
+        after = validate_batch([str(s.rounds[-1].composed) for s in ready], names, config, engine, work / f"round{index}",
+                               jobs=jobs)
+    _keep(after, work / f"round{index}")
+    for state, result in zip(ready, after.assets):
+        rnd = state.rounds[-1]
+        rnd.after = result
+        compare(state.before, rnd)
+        needs_force = {path for path, prop in rnd.proposals.items() if "maxForce" in prop.proposed
+                       and prop.derived.get("load_max", 0.0) > prop.current["maxForce"]}
+        set_aside_exposed(rnd, needs_force, functools.partial(_path, state))
+        _name_by_rules(state, rnd)
+        named = named_joints(state)
+        rnd.unnamed = [(test, joint) for test, joint in rnd.worse if not _named(state, joint, named)]
+
+
+def _salvage(state: AssetFix, index: int, target: str) -> bool:
+    """After the rounds: when the last one improved something but broke something too, a round of only the joints
+    whose own rows it showed improving and none getting worse (their proposals as they were: nothing is measured
+    again), the others reverted and named. True when such a round was written (to be re-run)."""
+    last = state.rounds[-1] if state.rounds else None
+    if last is None or last.after is None or last.clean or not last.worth or not last.proposals:
+        return False
+    keep = {}
+    for path, (better, worse) in ledger(state.before, last, functools.partial(_path, state)).items():
+        if better and not worse:
+            keep[path] = last.proposals[path]
+            continue
+        why = (f"its change made {', '.join(sorted(worse))} worse with round {last.index}'s layer" if worse else
+               f"its change improved none of its rows with round {last.index}'s layer, which broke "
+               f"{', '.join(sorted(set(last.broken) | {t for t, _ in last.regressed + last.worsened + last.unnamed}))}")
+        state.reverted[path] = why + "; kept as authored"
+        state.dropped.add(path)
+    if not keep or len(keep) == len(last.proposals):
+        return False  # nothing proved to improve, or nothing the rows blame: another re-run would show the same
+    rnd = write_round_layers(state, index, target, proposals=keep)
+    if rnd is None:
+        return False
+    rnd.kept_from = last.index
+    state.rounds.append(rnd)
+    return True
 
 
 def engine_target(config: ValidationConfig, engine: str) -> str:
@@ -195,13 +262,15 @@ def _blocked(state: AssetFix, plan: Plan) -> None:
 
 
 def _next(state: AssetFix, rnd: Round, last: bool, only: set[str]) -> None:
-    """Decide the next round from this one's re-run."""
+    """Decide the next round from this one's re-run: a joint whose own rows got worse is reverted (named), one still
+    failing is escalated, one judged only now is added."""
     changed = set(rnd.proposals)
-    regressed = {j for _, j in rnd.regressed} | _joints_of_broken(rnd)
-    hit = {_path(state, j) for j in regressed} & changed
+    worse = rnd.regressed + rnd.worsened + rnd.unnamed
+    hit = ({_path(state, j) for _, j in worse} | _joints_of_broken(rnd)) & changed
     for path in hit:
-        tests = sorted({t for t, j in rnd.regressed if _path(state, j) == path} | set(rnd.broken))
+        tests = sorted({t for t, j in worse if _path(state, j) == path} or set(rnd.broken))
         state.reverted[path] = f"changing its drive made {', '.join(tests)} fail; kept as authored"
+        state.dropped.add(path)
     moved = bool(hit)  # a joint broken as a side effect (unchanged itself) is tuned next round, when drives can fix it
     asset = read_asset(state.path)
     registry = default_registry()
@@ -258,11 +327,15 @@ def _named(state: AssetFix, joint: str, named: set[str]) -> bool:
 
 
 def _joints_of_broken(rnd: Round) -> set[str]:
+    """The joints a broken test blames: its rows that got worse, or, when none did (a test broken as a whole), every
+    failing row's."""
     out = set()
     assert rnd.after is not None  # the round ran
+    worse = rnd.regressed + rnd.worsened + rnd.unnamed
     for test in rnd.after.tests:
         if test.name in rnd.broken:
-            out |= {row.path or row.joint for row in test.joints if row.status.value in ("FAIL", "WARN")}
+            rows = {j for t, j in worse if t == test.name}
+            out |= rows or {row.path or row.joint for row in test.joints if row.status.value in ("FAIL", "WARN")}
     return out
 
 

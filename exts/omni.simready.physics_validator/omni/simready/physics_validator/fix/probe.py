@@ -27,10 +27,13 @@ import numpy as np
 
 from ..physics_tests.driven.base import driven_scene
 from ..core.usd import read_asset
+from ..physics_tests.driven.kinematics import moved_bodies
 from ..physics_tests.driven.load_point import lever_arm
 from ..run.worker_main import physics_progressed
 from .geometry import every_pair, gravity_bound, model_inertia, touching_pairs
 from .layers import JointOverride, UsdUnits, drive_attr, open_stage, stage_metadata, write_composed_root, write_override_layer
+from .plausible import BOUND_FACTOR, exploded, pushed
+from .readings import body_masses, drive_gains, mass_matrix, velocity_caps
 
 PROBE_OMEGA = 2 * math.pi * 15.0  # rad/s: the probe drive's natural frequency
 PROBE_ZETA = 0.1  # light damping: PhysX's articulation drive holds a static load with an error that grows with
@@ -44,8 +47,6 @@ STIFFER = 20.0
 BLOCKED_SHRINK = 0.5  # 20x stiffer and still more than half as far off: held by something, not by its load
 MAX_CANDIDATE_PAIRS, MAX_SINGLE_PAIR_TRIALS = 8, 4
 FRICTION_SHARE = 10.0  # probe stiffness >= this x friction / the off-waypoint tolerance
-BOUND_FACTOR = 1.5  # a holding effort above 1.5x the weight of everything the joint moves (at its farthest) is a push
-EXPLODED_FACTOR = 1000.0  # past 1000x that weight (or NaN): the probe blew up (Kinova Gen3 joint_2 read 6.9e10 N·m)
 CONTACT_SAMPLES = 8  # touching colliders are looked for this often on the way to each waypoint
 MIN_INERTIA = 1e-8
 SPEED_SHARE = 0.8  # a probe ramp's peak speed (smoothstep: 1.5 x the mean) stays at this share of the velocity cap
@@ -68,6 +69,7 @@ class JointMeasure:
     friction: float = 0.0  # static friction effort the runtime parsed
     armature: float = 0.0  # added to M_ii in every inertia here: PhysX's mass matrix leaves it out (MJCF assets carry 0.01-1)
     gravity_bound: float = math.inf  # g x sum of moved masses x their farthest reach (+ friction): no load exceeds it
+    moved_mass: float = math.nan  # kg: the runtime's masses of the bodies the joint moves
     drive_type: str = "force"
     blocked: dict[str, dict] = field(default_factory=dict)  # pose -> {"error", "pairs": [[a, b]...], "collision": bool}
     exploded: dict[str, float] = field(default_factory=dict)  # pose -> the load read there: NaN, or past any weight
@@ -85,20 +87,24 @@ class JointMeasure:
         found = [(v, k) for k, v in self.inertia.items() if math.isfinite(v)]
         if not found:
             return ""
-        pose = max(found)[1]
-        if pose == "authored":
-            return "the authored pose"
-        if pose == "hold":
-            return "its hold target"
-        if "@" in pose:
-            other, end = pose.split("@", 1)
-            return f"{other}'s {end} endpoint"
-        return f"its {pose} endpoint"
+        return pose_text(max(found)[1])
 
     @property
     def load_max(self) -> float:
         values = [v for k, v in self.load.items() if math.isfinite(v) and k not in self.blocked]
         return max(values) if values else math.nan
+
+
+def pose_text(pose: str) -> str:
+    """A probed pose for people: "the authored pose", "its hold target", "its max endpoint", "joint2's max endpoint"."""
+    if pose == "authored":
+        return "the authored pose"
+    if pose == "hold":
+        return "its hold target"
+    if "@" in pose:
+        other, end = pose.split("@", 1)
+        return f"{other}'s {end} endpoint"
+    return f"its {pose} endpoint"
 
 
 @dataclass
@@ -134,10 +140,10 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
         eng.load(asset, scene)
         out.loads += 1
         dofs = list(eng.dof_joints)
-        M0 = _mass_matrix(eng, len(dofs))
-        authored_gains = _gains(eng, len(dofs))
-        caps = _velocity_caps(eng, len(dofs))
-        masses = _masses(eng)
+        M0 = mass_matrix(eng, len(dofs))
+        authored_gains = drive_gains(eng, len(dofs))
+        caps = velocity_caps(eng, len(dofs))
+        masses = body_masses(eng)
     finally:
         eng.close()
     out.dofs, out.caps = dofs, caps
@@ -173,25 +179,25 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
     run.track = {}
     out.loads += 1
     off: dict[str, list[str]] = {}
-    pushed: dict = {}
     for p in measurable:
         m = out.joints[p]
         hold = run.poses.get("hold", {})
         m.lever_arm = lever_arm(asset, asset.joints[p], hold)
         m.gravity_bound = gravity_bound(asset, asset.joints[p], hold, masses) + m.friction
+        m.moved_mass = sum(masses.get(b, 0.0) for b in moved_bodies(asset, asset.joints[p]))
+        tol = _off_tolerance(asset.joints[p])
         for pose, (err, load, inertia) in first[p].items():
             inertia = inertia + m.armature if math.isfinite(inertia) else m.inertia["authored"]
-            if not (math.isfinite(err) and math.isfinite(load)) or load > EXPLODED_FACTOR * m.gravity_bound:
+            if exploded(err, load, m.gravity_bound, stiffness[p], tol):
                 m.exploded[pose] = load  # no load a drive value answers: named by the rules, never sized for
                 continue
             m.error[pose], m.load[pose], m.inertia[pose] = err, load, inertia
             if pose not in ("max", "min"):
                 continue
-            if load > BOUND_FACTOR * m.gravity_bound + 1e-6:  # more than all its bodies' weight: something pushes
-                pushed.setdefault(p, []).append(pose)
+            if pushed(load, m.gravity_bound):  # more than all its bodies' weight: something pushes
                 m.blocked[pose] = {"error": err, "pairs": [], "collision": False, "pull": load,
                                    "why": f"holding it takes {load:.3g} > {BOUND_FACTOR:g} x the weight of what it moves"}
-            elif abs(err) > _off_tolerance(asset.joints[p]):
+            elif abs(err) > tol:
                 off.setdefault(p, []).append(pose)
     stiff = dict(gains)
     if off:  # stiffer: a load deflection shrinks, a blocked joint does not
@@ -244,7 +250,7 @@ def _collision_test(run: "_ProbeRun", gains: dict, asset, m: JointMeasure, pose:
 
     def reached(result) -> bool:
         err, load, _ = result[path][pose]
-        return abs(err) <= tol and load <= BOUND_FACTOR * m.gravity_bound + 1e-6
+        return abs(err) <= tol and not pushed(load, m.gravity_bound)
 
     loads = 0
     if pairs:
@@ -349,7 +355,7 @@ class _ProbeRun:
                 physics_progressed()
                 if f >= int(round((hold - AVERAGE_SECONDS) / dt)):
                     qs.append(eng.joint_positions())
-            return np.mean(qs, axis=0), _mass_matrix(eng, len(self.dofs))
+            return np.mean(qs, axis=0), mass_matrix(eng, len(self.dofs))
 
         def record(mover: str | None, pose: str, goal: np.ndarray, q: np.ndarray, M: np.ndarray, who: list[str]) -> None:
             """Own waypoints read 'max'/'min'; another joint's configuration '<its name>@max' (its load only)."""
@@ -407,43 +413,3 @@ def _add_filtered_pairs(layer_path: Path, pairs: list) -> None:
         rel = Sdf.RelationshipSpec(spec, "physics:filteredPairs", custom=False)
         rel.targetPathList.prependedItems = [Sdf.Path(o) for o in others]
     layer.Save()
-
-
-def _mass_matrix(eng, n: int) -> np.ndarray:
-    """The engine's joint-space mass matrix, NaN (not measured) when it offers none or the read fails."""
-    if not eng.capabilities().reads_mass_matrix:
-        return np.full((n, n), np.nan)
-    try:
-        return np.asarray(eng.mass_matrix(), float)
-    except Exception:  # noqa: BLE001 - a read that failed: not measured
-        return np.full((n, n), np.nan)
-
-
-def _velocity_caps(eng, n: int) -> np.ndarray:
-    """The velocity caps the solver enforces (inf where none, or when the engine does not say)."""
-    caps = np.full(n, np.inf)
-    if eng.capabilities().reads_joint_velocity_limits:
-        try:
-            caps = np.asarray(eng.joint_velocity_limits(), float)
-        except Exception:  # noqa: BLE001
-            caps = np.full(n, np.inf)
-    return np.where(np.isfinite(caps) & (caps > 0), caps, np.inf)
-
-
-def _masses(eng) -> dict[str, float]:
-    if not eng.capabilities().reads_body_masses:
-        return {}
-    try:
-        return dict(eng.body_masses())
-    except Exception:  # noqa: BLE001
-        return {}
-
-
-def _gains(eng, n: int) -> dict[str, np.ndarray]:
-    out = {"static_friction": np.zeros(n)}
-    if eng.capabilities().reads_drive_gains:
-        try:
-            out.update(eng.drive_gains())
-        except Exception:  # noqa: BLE001
-            pass
-    return out

@@ -35,6 +35,10 @@ class Round:
     judged: list[str] = field(default_factory=list)  # tests SKIP -> PASS: drives added where there were none
     broken: list[str] = field(default_factory=list)  # tests PASS -> anything else
     regressed: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows PASS -> FAIL/WARN
+    worsened: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows WARN -> FAIL
+    # (test, joint path) rows better: FAIL/WARN/SKIP/not judged -> PASS, FAIL -> WARN (a joint improved even where its
+    # test's verdict did not change: joint by joint, a robot is not left with nothing where part of it is fixed)
+    gained: list[tuple[str, str]] = field(default_factory=list)
     remaining: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows still FAIL/WARN
     # (test, joint) failing rows of a test that could not judge the joint before (SKIP): the first drives made a
     # verdict that fails. Worse than a SKIP, unless `fix` names the joint with a measured cause (`unnamed` empty)
@@ -45,6 +49,7 @@ class Round:
     # it exposes is named, not reverted
     exposed: list[tuple[str, str]] = field(default_factory=list)
     warnings_removed: int = 0
+    kept_from: int = 0  # a round of only the joints round `kept_from` showed improving without breaking anything
 
     @property
     def clean(self) -> bool:
@@ -53,24 +58,25 @@ class Round:
 
     @property
     def worth(self) -> bool:
-        return bool(self.fixed or self.improved or self.judged or self.warnings_removed)
+        return bool(self.fixed or self.improved or self.judged or self.warnings_removed or self.gained)
 
     def score(self) -> tuple:
-        return (len(self.fixed) + len(self.judged), len(self.improved), self.warnings_removed, -len(self.remaining),
-                -len(self.proposals), self.index)
+        return (len(self.fixed) + len(self.judged), len(self.improved), len(self.gained), self.warnings_removed,
+                -len(self.remaining), -len(self.proposals), self.index)
 
 
 def set_aside_exposed(rnd: Round, needs_force: set[str], path_of) -> None:
-    """Move the regressed rows on joints in `needs_force` (joint paths whose load exceeds their authored maxForce) to
-    `exposed`, and a broken test whose every failing row is such a row out of `broken`. `path_of` maps a row's joint
-    (path or name) to its path."""
-    rnd.exposed = [(t, j) for t, j in rnd.regressed if path_of(j) in needs_force]
+    """Move the regressed (PASS -> FAIL/WARN) and worsened (WARN -> FAIL) rows on joints in `needs_force` (joint paths
+    whose load exceeds their authored maxForce) to `exposed`, and a broken test whose every row that got worse is such
+    a row out of `broken` (a WARN for a drive too weak to move its joint, a FAIL once it can). `path_of` maps a row's
+    joint (path or name) to its path."""
+    rnd.exposed = [(t, j) for t, j in rnd.regressed + rnd.worsened if path_of(j) in needs_force]
     rnd.regressed = [item for item in rnd.regressed if item not in rnd.exposed]
+    rnd.worsened = [item for item in rnd.worsened if item not in rnd.exposed]
     assert rnd.after is not None  # compared once it ran
     for test in list(rnd.broken):
-        failing = [(test, row.path or row.joint) for t in rnd.after.tests if t.name == test for row in t.joints
-                   if row.status in FAILING]
-        if failing and all(item in rnd.exposed for item in failing):
+        worse = [item for item in rnd.exposed + rnd.regressed + rnd.worsened if item[0] == test]
+        if worse and all(item in rnd.exposed for item in worse):
             rnd.broken.remove(test)
 
 
@@ -110,6 +116,38 @@ def compare(before: "AssetResult", rnd: Round) -> None:
     for key, status in a_rows.items():
         if status in FAILING:
             (rnd.regressed if b_rows.get(key) == Status.PASS else rnd.remaining).append(key)
+            if status == Status.FAIL and b_rows.get(key) == Status.WARN:
+                rnd.worsened.append(key)
+        if better(b_rows.get(key), status):
+            rnd.gained.append(key)
+
+
+def better(before: Status | None, after: Status) -> bool:
+    """A joint row that got better: anything (not judged included) -> PASS but PASS, or FAIL -> WARN."""
+    return (after == Status.PASS and before != Status.PASS) or (after == Status.WARN and before == Status.FAIL)
+
+
+def ledger(before: "AssetResult", rnd: Round, path_of) -> dict[str, tuple[set[str], set[str]]]:
+    """Per joint the round changed: (the tests whose row of that joint got better, those whose row got worse), the
+    re-run against the verdicts as authored. Better: FAIL/WARN/SKIP/not judged -> PASS, FAIL -> WARN. Worse: PASS ->
+    FAIL/WARN, WARN -> FAIL, and a row that could not be judged before failing on a joint `fix` did not name; a row
+    the maxForce its load needs exposed (`exposed`) is named, not worse."""
+    assert rnd.after is not None  # a round that ran
+    out: dict[str, tuple[set[str], set[str]]] = {p: (set(), set()) for p in rnd.proposals}
+    b_rows = rows(before)
+    unnamed = set(rnd.unnamed)
+    for key, after in rows(rnd.after).items():
+        test, joint = key
+        path = path_of(joint)
+        if path not in out or key in rnd.exposed:
+            continue
+        old = b_rows.get(key)
+        gains, worse = out[path]
+        if better(old, after):
+            gains.add(test)
+        elif (old == Status.PASS and after in FAILING) or (old == Status.WARN and after == Status.FAIL) or key in unnamed:
+            worse.add(test)
+    return out
 
 
 def _compat(result) -> int:

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeGuard
 
 from ..core.quantities import for_people
+from .plausible import BOUND_FACTOR, implausible_loads, plausible_need
+from .probe import pose_text
 
 if TYPE_CHECKING:
     from ..core.asset_model import DriveInfo, JointInfo
@@ -98,6 +100,10 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
         return out
     inertia = max(inertia, MIN_INERTIA)
     loads = {k: v for k, v in measure.load.items() if math.isfinite(v) and k not in measure.blocked}
+    odd = implausible_loads(loads, measure.gravity_bound)
+    if odd:  # no mass the joint moves explains them: named, never sized for (not even with --raise-max-force)
+        out.limits.append(("implausible_need", implausible_story(measure, odd)))
+        loads = {k: v for k, v in loads.items() if k not in odd}
     load_max = max(loads.values(), default=0.0)
     load_hold = loads.get("hold", load_max)
     test_load = allow.effort_force * measure.lever_arm
@@ -142,6 +148,13 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
         damping = d_req
         out.proposed["damping"] = d_req
         out.why["damping"] = f"zeta {zeta_now:.3g} -> {t.damping_ratio:g}: 2 zeta sqrt(K I)"
+    elif "stiffness" in out.proposed and abs(damping - d_req) > t.slack * d_req:
+        # damping goes with stiffness: an authored damping kept beside a new stiffness rings or crawls (zeta 0.5 at
+        # 4x the stiffness overshoots a step by 16 %): the target ratio at the proposed stiffness
+        damping = d_req
+        out.proposed["damping"] = d_req
+        out.why["damping"] = (f"tuned with the stiffness: zeta {zeta_now:.3g} at the proposed stiffness -> "
+                              f"{t.damping_ratio:g}: 2 zeta sqrt(K I)")
     # maxForce: margin over the peak gravity + dynamic load and over the held load + the test load
     dynamic = load_max + inertia * allow.sweep_accel + measure.friction
     held = load_hold + test_load + measure.friction
@@ -151,16 +164,19 @@ def propose(joint: "JointInfo", measure: "JointMeasure", allow: "JointAllowance"
     need = f"{t.force_margin:.3g} x {which} ({peak})"
     # the rating is compared with the unescalated margin: an escalation is a target, not what the load needs
     base = (targets.force_margin * max(dynamic, held), f"{targets.force_margin:.3g} x {which} ({peak})")
+    out.derived["plausible_need"] = plausible_need(measure.gravity_bound, test_load, inertia, allow.sweep_accel,
+                                                   t.force_margin)
     _max_force(out, f_req, need, targets, t.slack, base)
     if out.added:
         out.proposed.setdefault("stiffness", stiffness)
         out.proposed.setdefault("damping", damping)
         out.why.setdefault("damping", f"2 zeta sqrt(K I), zeta {t.damping_ratio:g}")
-    out.derived = {"inertia": inertia, "load_max": load_max, "load_hold": load_hold, "test_load": test_load,
+    out.derived = {**out.derived, "inertia": inertia, "load_max": load_max, "load_hold": load_hold, "test_load": test_load,
                    "stiffness_required": k_req, "max_force_required": f_req, "omega_n_target": w,
                    "omega_n": math.sqrt(stiffness / inertia) if stiffness > 0 else 0.0,
                    "zeta": damping / (2.0 * math.sqrt(stiffness * inertia)) if stiffness > 0 else math.inf,
-                   "zeta_target": t.damping_ratio, "stiffness_bound": k_max, "rating": out.rating}
+                   "zeta_target": t.damping_ratio, "stiffness_bound": k_max, "rating": out.rating,
+                   "gravity_bound": measure.gravity_bound}
     return out
 
 
@@ -206,7 +222,21 @@ def _max_force(out: Proposal, f_req: float, need: str, targets: "FixTargets", sl
 
 
 def cap_max_force(out: Proposal, wanted: float, why: str, targets: "FixTargets") -> bool:
-    """Raise a proposal's maxForce to `wanted` within the rating (the verify pass); False when the rating stopped it."""
+    """Raise a proposal's maxForce to `wanted` within the rating (the verify pass) and within what the joint's masses
+    can need (`plausible.plausible_need`); False when either stopped it."""
+    plausible = out.derived.get("plausible_need", math.inf)
+    if out.value("maxForce") >= plausible * (1.0 - targets.slack):  # it has what its masses can need, and sat at it
+        if all(c != "implausible_need" for c, _ in out.limits):
+            unit = _unit(out.angular, "load")
+            out.limits.append(("implausible_need", f"its drive sat at its maxForce {for_people(out.value('maxForce'), unit)} "
+                                                   f"at the poses the tests judge, the most everything it moves can need "
+                                                   f"({for_people(plausible, unit)}: its weight at its farthest reach, "
+                                                   f"{for_people(out.derived.get('gravity_bound', math.nan), unit)}, x "
+                                                   f"{BOUND_FACTOR:g} for dynamics, + the test load and the sweep's "
+                                                   "acceleration, x the force margin): something holds it (a collider, a "
+                                                   "limit) or the model is defective; maxForce not raised past it"))
+        return False
+    wanted = min(wanted, plausible)
     value = wanted if targets.raise_max_force or not math.isfinite(out.rating) else min(wanted, out.rating)
     if value > out.value("maxForce") * 1.000001:
         out.proposed["maxForce"] = value
@@ -227,3 +257,16 @@ def _usd_text(value: float, angular: bool, name: str) -> str:
     if angular:
         return f"{value * math.pi / 180.0:.4g} N·m/°" if name == "stiffness" else f"{value:.4g} N·m"
     return f"{value:.4g} N/m" if name == "stiffness" else f"{value:.4g} N"
+
+
+def implausible_story(measure: "JointMeasure", odd: dict[str, float]) -> str:
+    """Why the readings `odd` (pose -> effort) are named instead of sized for, with the numbers."""
+    unit = "N·m" if measure.angular else "N"
+    pose, load = max(odd.items(), key=lambda item: item[1])
+    more = f" (and {len(odd) - 1} more pose(s) past it)" if len(odd) > 1 else ""
+    mass = f" ({measure.moved_mass:.3g} kg, the runtime's masses)" if math.isfinite(measure.moved_mass) else ""
+    return (f"holding it at {pose_text(pose)} read {for_people(load, unit)}{more}, while everything it moves{mass} weighs "
+            f"on it at most {for_people(measure.gravity_bound, unit)} at its farthest reach "
+            f"({BOUND_FACTOR:g} x that allowed for dynamics: {for_people(BOUND_FACTOR * measure.gravity_bound, unit)}): no "
+            "mass and lever arm of the asset explain it. A probe that blew up or a model defect (a collider overlapping "
+            "another at that pose, masses or inertias), not an actuator's rating to exceed: not sized for")

@@ -57,11 +57,11 @@ class FixAction:
         self.revert()
         self.result = result = self.fixer(asset_path, tests, config, joint, Path(out_dir))
         fixed = [f"{t.test} {t.before.value} → {t.after.value}" for t in result.tests if t.after and t.after != t.before]
-        if result.status == "accepted" and result.layer and stage is not None:
+        if result.accepted and result.layer and stage is not None:
             self.applied = (stage, apply_to_session(stage, result.layer))
             self.message = (f"fix applied to the session only (the file is unchanged): {', '.join(fixed) or result.summary}; "
                             f"layer {result.layer}")
-        elif result.status == "accepted":
+        elif result.accepted:
             self.message = f"fix proposed (no open stage to apply it to): {result.layer}"
         else:
             why = "; ".join(f"{n.joint or 'asset'}: {n.cause}" for n in result.not_fixable[:3])

@@ -82,16 +82,49 @@ def read_actuators_and_mimics(ctx: ReadContext) -> None:
 
 
 def _actuator_force_range(ctx: ReadContext, prim, joint: JointInfo) -> None:
-    """A MuJoCo actuator's force range (mjc:forceLimited with mjc:forceRange) on the one joint it drives is that
-    joint's rated effort when the joint carries none (the UMI gripper's servos: 20 N)."""
-    if str(authored(prim, "mjc:forceLimited") or "").lower() not in ("true", "1"):
+    """A MuJoCo actuator's force limit on the one joint it drives is that joint's rated effort when the joint carries
+    none: its force range (mjc:forceRange), else, for a motor (gain type fixed, no bias: force = gain x ctrl), its
+    control range x gain (mjc:ctrlRange x mjc:gainPrm[0]); MuJoCo clamps the actuator's scalar force and the joint feels
+    gear x it (mjc:gear[0]). A range counts when limited: "true", or "auto" (the schema default, which the converter
+    leaves unwritten) with a range authored (MuJoCo's autolimits, its compiler default). A position or velocity servo's
+    control range is a position or speed, never a force (the UMI gripper's servos: ±20 N; the ViperX's waist motor:
+    ctrlrange ±5 x gear 1 = 5 N·m)."""
+    gear = abs(_first(prim, "mjc:gear", 1.0))
+    force = _limited_range(prim, "force")
+    ctrl = _limited_range(prim, "ctrl")
+    motor = (str(authored(prim, "mjc:gainType") or "fixed") == "fixed"
+             and str(authored(prim, "mjc:biasType") or "none") == "none")
+    gain = abs(_first(prim, "mjc:gainPrm", 1.0))
+    found = [(force, f"mjc:forceRange of {prim.GetName()}")] if force else []
+    if motor and ctrl and gain > 0:
+        found.append((ctrl * gain, f"mjc:ctrlRange{'' if gain == 1 else ' x mjc:gainPrm'} of {prim.GetName()} (a motor)"))
+    if not found or gear == 0:
         return
-    found = [abs(float(v)) for v in (authored(prim, "mjc:forceRange:min"), authored(prim, "mjc:forceRange:max"))
-             if v is not None and finite(v) and float(v) != 0]
-    if found:
-        unit = ctx.kpu * ctx.mpu**2 if joint.type == "revolute" else ctx.kpu * ctx.mpu
-        joint.effort_limit = max(found) * unit
-        joint.effort_limit_source = f"mjc:forceRange of {prim.GetName()}"
+    value, source = min(found)  # both bound the actuator's force: the tighter decides
+    unit = ctx.kpu * ctx.mpu**2 if joint.type == "revolute" else ctx.kpu * ctx.mpu
+    joint.effort_limit = value * gear * unit
+    joint.effort_limit_source = source if gear == 1 else source.replace(" of ", f" x mjc:gear {gear:g} of ", 1)
+
+
+def _limited_range(prim, name: str) -> float:
+    """The larger magnitude of mjc:<name>Range when mjc:<name>Limited makes it a limit, else 0."""
+    limited = str(authored(prim, f"mjc:{name}Limited") or "auto").lower()
+    low, high = (authored(prim, f"mjc:{name}Range:{end}") for end in ("min", "max"))
+    values = [float(v) for v in (low, high) if v is not None and finite(v)]
+    if limited in ("false", "0") or not values:
+        return 0.0
+    if limited == "auto" and not (low is not None and high is not None and float(high) > float(low)):
+        return 0.0  # autolimits: a range with max > min is a limit
+    return max(abs(v) for v in values)
+
+
+def _first(prim, name: str, default: float) -> float:
+    """The first element of an authored double[] (mjc:gear, mjc:gainPrm), else the schema's default."""
+    value = authored(prim, name)
+    try:
+        return float(value[0]) if value is not None and len(value) and finite(value[0]) else default
+    except (TypeError, ValueError):
+        return default
 
 
 def _mimic(prim, joint: JointInfo) -> None:
