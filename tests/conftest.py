@@ -38,6 +38,7 @@ SLOW_FILES = (
     "tests/test_console_noise.py", "tests/fix/test_robots_as_they_arrive.py", "tests/fix/test_shared_robots.py",
     "tests/robustness/test_corpus.py", "tests/physics_tests/test_real_robots.py", "tests/reports/test_html_browser.py",
     "tests/run/test_videos_in_the_pool.py", "tests/engines/test_newton_first_run.py",
+    "tests/robot_import/test_import_command.py",
     "tests/kit/",
 )
 

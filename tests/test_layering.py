@@ -29,7 +29,8 @@ ALLOWED = {
     "fix": {"core", "physics_tests", "engines", "run", "reports", "_version"},
     "ui": {"core", "physics_tests", "engines", "run", "reports", "fix", "_version"},
     "live": {"core", "physics_tests", "engines", "run", "ui", "_version"},
-    "cli": {"core", "physics_tests", "engines", "run", "reports", "fix", "_version"},
+    "robot_import": {"core", "_version"},
+    "cli": {"core", "physics_tests", "engines", "run", "reports", "fix", "robot_import", "_version"},
     "extension": {"core", "physics_tests", "engines", "run", "reports", "ui", "live", "fix", "_version"},
     "__init__": {"run", "extension", "_version"},
     "tests": None,  # the Kit test suites may use anything (they ship outside the wheel)

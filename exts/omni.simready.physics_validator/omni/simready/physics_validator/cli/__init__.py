@@ -3,7 +3,9 @@
     simready-physics validate PATH... [--tests a,b] [--engine physx|sapien|newton|kit] [--compare E1,E2]
                                       [--config F] [--set k=v] [--out DIR] [--json F] [--junit F] [-j N]
                                       [--fail-on-skip] [--no-video] [--no-html] [--quiet] [--debug] ...   (cli/validate.py)
+    simready-physics import ROBOT.urdf|ROBOT.xml [--out DIR] [--package NAME=DIR] [--validate]          (cli/import_robot.py)
     simready-physics fix PATH... [--tests a,b] [--out DIR] (a drive-tuning layer, proved by a re-run)   (fix/command.py)
+    simready-physics gripper-site ASSET --out SITE.usda [--at PRIM] [--payload KG] ... (a FET028 site layer) (cli/gripper_site.py)
     simready-physics list-tests                                                                         (cli/list_tests.py)
     simready-physics show-config [--config F] [--set k=v]                                               (cli/show_config.py)
 
@@ -21,12 +23,13 @@ import warnings
 
 from ..core.status import ExitCode, UsageError
 from ..fix import command as fix_command
-from . import list_tests, show_config, validate
+from . import gripper_site, import_robot, list_tests, show_config, validate
 from ..reports.pipe_console import PipeConsole
 from ..reports.safe_text import escape  # control characters in names escaped too
 
 # In the order `--help` lists them.
-COMMANDS = {"validate": validate, "fix": fix_command, "list-tests": list_tests, "show-config": show_config}
+COMMANDS = {"validate": validate, "import": import_robot, "fix": fix_command, "gripper-site": gripper_site,
+            "list-tests": list_tests, "show-config": show_config}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,7 +67,7 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return ExitCode.USAGE
     try:
-        if args.command not in ("validate", "fix"):
+        if args.command not in ("validate", "fix", "import"):
             return int(COMMANDS[args.command].run(args, console))
         from ..run.command_guard import guarded
 
