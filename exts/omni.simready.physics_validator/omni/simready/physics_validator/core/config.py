@@ -9,25 +9,17 @@ name, with a notice (`ValidationConfig.notices`) saying the new one.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, ClassVar, Mapping, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from .config_text import ConfigError, brief, load_toml, parse_value, read_config_text
 from .media import MediaPolicy
 from .setting_bounds import bounded
 from .setting_units import UnitError, convert, si_factor, unit, unit_of
-from .status import UsageError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 (Kit 105)
-    import tomli as tomllib
-
-
-class ConfigError(UsageError):
-    """A config problem the user must fix (a usage error: exit code 2); the message names the key."""
+__all__ = ["ConfigError", "RunConfig", "TestConfig", "ValidationConfig", "parse_value"]
 
 
 class TestConfig(BaseModel):
@@ -215,23 +207,24 @@ class ValidationConfig:
     def apply_file(self, path: str | Path) -> None:
         path = Path(path)
         try:
-            data = tomllib.loads(read_config_text(path))
+            text = read_config_text(path)
         except FileNotFoundError:
             raise ConfigError(f"config file not found: {path}") from None
         except OSError as exc:  # a folder, a FIFO, no permission: a usage error, one line
             raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
             raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-        self.apply(data, origin=str(path))
+        self.apply(load_toml(text, str(path)), origin=str(path))
 
     def apply_set(self, assignments: list[str]) -> None:
         """Apply `--set section.key=value` strings; values are parsed as TOML literals (else strings)."""
         for item in assignments:
             if "=" not in item or "." not in item.split("=", 1)[0]:
-                raise ConfigError(f"--set {item!r}: expected test.key=value, e.g. {self.example_setting()}")
+                raise ConfigError(f"--set {brief(item)!r}: expected test.key=value, e.g. {self.example_setting()}")
             dotted, raw = item.split("=", 1)
             section, key = dotted.strip().split(".", 1)
-            self.apply({section: {key: parse_value(raw.strip())}}, origin=f"--set {item}")
+            origin = f"--set {brief(item)}"  # a 100,000-digit value is named, not printed
+            self.apply({section: {key: parse_value(raw.strip(), origin)}}, origin=origin)
 
     def example_setting(self) -> str:
         """A `test.key=value` assignment of this config, for help texts: a tolerance of the first test (its default)."""
@@ -259,35 +252,6 @@ class ValidationConfig:
             self.engines[section] = validated
         else:
             self.tests[section] = validated  # type: ignore[assignment]
-
-
-MAX_CONFIG_BYTES = 1 << 20
-
-
-def read_config_text(path: Path) -> str:
-    """A config file's text: a regular file of at most 1 MiB (a folder, a FIFO or /dev/zero is refused, never read)."""
-    from .usd.dependencies import REGULAR, file_kind
-
-    kind = file_kind(path)
-    if kind and kind != REGULAR:
-        raise OSError(f"it is {kind}, not a TOML file")
-    if path.stat().st_size > MAX_CONFIG_BYTES:
-        raise OSError(f"larger than {MAX_CONFIG_BYTES >> 20} MiB")
-    return path.read_text(encoding="utf-8")
-
-
-def parse_value(raw: str) -> Any:
-    """Parse a --set value the way TOML would (1, 0.5, true, "x", [1, 2]); bare words stay strings, and a list of
-    values with units ([30%, 60%]) is a list of them (each converted by the setting's unit)."""
-    try:
-        return tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
-        if raw.startswith("[") and raw.endswith("]"):
-            return [parse_value(item.strip()) for item in raw[1:-1].split(",") if item.strip()]
-        lowered = raw.lower()
-        if lowered in ("nan", "inf", "-inf", "+inf"):
-            return float(lowered)
-        return raw
 
 
 def _valid_alone(model, key: str, value: Any) -> bool:

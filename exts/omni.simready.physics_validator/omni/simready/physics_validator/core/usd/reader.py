@@ -24,7 +24,9 @@ from .read_context import ReadContext
 from .shapes import SHAPE_TYPES, read_collider, read_collision_filters
 from .spellings import read_spellings
 from .stage import check_stage, first_line, metadata_problems, open_stage, robot_type
+from .time_samples import check_time_samples
 from .variants import select_runtime_variants
+from .xform_ops import check_xform_ops
 
 
 def read_asset(path: str | os.PathLike, runtime: str | None = None) -> AssetModel:
@@ -54,6 +56,8 @@ def read_stage(stage, path: str, runtime: str | None = None) -> AssetModel:
     ctx = ReadContext(stage=stage, frame=frame, model=model, xform_cache=UsdGeom.XformCache())
     check_stage(ctx, problems)
     by_type = _parse_physics(ctx)
+    check_xform_ops(ctx, [p for key in ("RigidBody", *SHAPE_TYPES) for p, _ in by_type.get(key, [])])  # before the
+    check_time_samples(ctx)  # parser's poses are read: a non-finite op is named by the op, not lost in a pose
     ctx.materials = {str(p): read_material(ctx, p, d) for p, d in by_type.get("RigidBodyMaterial", [])}
     for path_, desc in by_type.get("RigidBody", []):
         read_body(ctx, path_, desc)
