@@ -6,6 +6,10 @@
   `gripper_maxOpening` / `custom:maxOpening` (m) > 0; `gripper_maxPayload` / `custom:maxPayload` (kg) optional.
 - **Grasp lines** (FET_005, GSP.001): `grasp_identifier_*` prims (BasisCurves, or an Xform with a curve under it):
   the segment a parallel jaw closes along, and the rigid body it belongs to.
+- **Converter sites**: prims carrying `MjcSiteAPI` or `NewtonSiteAPI`, as mujoco-usd-converter writes an MJCF `<site>`
+  (robosuite's `grip_site`, `ft_frame`, ...): a frame on a rigid body and nothing more. The schema says it is a site,
+  never what for; whether one is a grasp centre is the geometry's to say (it lies between the fingers' colliders:
+  manipulation/gripper/jaw_geometry.py), never its name.
 - **Robot links** (`isaac:physics:robotLinks`, the Isaac robot schema): the kinematic chain base -> tip, whose last
   entry is the end effector; and **tool frames**: an Xform named tool0, flange, tcp, ee_link, tool, end_effector or
   coupling directly under a rigid body (NVIDIA's `ee_discovery`).
@@ -69,8 +73,19 @@ class ToolFrame:
 
 
 @dataclass
+class SiteFrame:
+    """A converter's site (MjcSiteAPI / NewtonSiteAPI): a frame fixed to a rigid body."""
+
+    path: str
+    pose: Pose  # world
+    body: str | None  # the rigid body it hangs under (nearest rigid-body ancestor)
+    schemas: list[str] = field(default_factory=list)  # the site schemas it carries
+
+
+@dataclass
 class AssetMarkers:
     gripper_sites: list[GripperSite] = field(default_factory=list)
     grasp_lines: list[GraspLine] = field(default_factory=list)
     robot_links: list[str] = field(default_factory=list)  # isaac:physics:robotLinks, base -> tip
     tool_frames: list[ToolFrame] = field(default_factory=list)
+    site_frames: list[SiteFrame] = field(default_factory=list)  # converter sites (MjcSiteAPI / NewtonSiteAPI)

@@ -1,4 +1,5 @@
-"""Read the SimReady markers (core/markers.py): gripper sites, grasp lines, robot links, tool frames. After the bodies
+"""Read the SimReady markers (core/markers.py): gripper sites, grasp lines, robot links, tool frames, converter sites
+(MjcSiteAPI / NewtonSiteAPI, read by their schema, never their name). After the bodies
 are read (a marker is placed on its rigid body); never raises: an incomplete gripper site is kept with its problems
 named, for the test to report."""
 
@@ -8,7 +9,7 @@ import numpy as np
 
 from ..asset_model import Pose
 from ..geometry import compose, inverse
-from ..markers import AssetMarkers, GraspLine, GripperSite, ToolFrame
+from ..markers import AssetMarkers, GraspLine, GripperSite, SiteFrame, ToolFrame
 from .read_context import ReadContext, authored
 
 SOCKET_ATTRIBUTES = ("simready:attactment:socketType", "simready:attachment:socketType")  # NVIDIA's spelling first
@@ -18,6 +19,7 @@ MAX_OPENING_NAMES = ("gripper_maxOpening", "custom:maxOpening")
 MAX_PAYLOAD_NAMES = ("gripper_maxPayload", "custom:maxPayload")
 TOOL_FRAME_NAMES = frozenset({"flange", "tool0", "tcp", "ee_link", "tool", "end_effector", "coupling"})
 GRASP_PREFIX = "grasp_identifier"
+SITE_SCHEMAS = ("MjcSiteAPI", "NewtonSiteAPI")  # mujoco-usd-converter's MJCF <site> (both applied)
 
 
 def read_markers(ctx: ReadContext) -> AssetMarkers:
@@ -28,6 +30,8 @@ def read_markers(ctx: ReadContext) -> AssetMarkers:
         name = prim.GetName()
         if _is_gripper_site(prim):
             markers.gripper_sites.append(_gripper_site(ctx, prim))
+        elif any(_applied(prim, schema) for schema in SITE_SCHEMAS) and prim.IsA(UsdGeom.Xformable):
+            markers.site_frames.append(_site_frame(ctx, prim))
         elif name.startswith(GRASP_PREFIX):
             line = _grasp_line(ctx, prim)
             if line is not None:
@@ -124,6 +128,12 @@ def _gripper_site(ctx: ReadContext, prim) -> GripperSite:
         problems.append("no rigid-body ancestor: the site must sit under the gripper's base link")
     return GripperSite(str(prim.GetPath()), pose, forward, line, float(max_opening or 0.0),
                        payload if payload is not None and payload > 0 else None, body, problems)
+
+
+def _site_frame(ctx: ReadContext, prim) -> SiteFrame:
+    world = ctx.xform_cache.GetLocalToWorldTransform(prim)
+    pose = ctx.world_pose(world.ExtractTranslation(), world.ExtractRotationQuat())
+    return SiteFrame(str(prim.GetPath()), pose, _owning_body(ctx, prim), [s for s in SITE_SCHEMAS if _applied(prim, s)])
 
 
 def _grasp_line(ctx: ReadContext, prim) -> GraspLine | None:

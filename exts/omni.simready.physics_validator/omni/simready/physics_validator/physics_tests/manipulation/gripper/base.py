@@ -19,7 +19,8 @@ from .codes import GripperCode as Code
 from .fix_rules import FIX_RULES
 from .gripper_config import GripperConfig
 from .gripper_rig import GripperPlan, build_gripper_rig, complete_site, jaw_joints, plan_rig
-from .hints import HINTS
+from .hints import HINTS, add_site
+from .jaw_geometry import converter_grasp_site, gripper_base
 from .jaw_convention import reversed_reason
 from .view import VIEW
 
@@ -43,11 +44,7 @@ class GripperCloseLiftTest(PhysicsTest[GripperConfigT]):
     def precheck(self, asset, config: GripperConfigT) -> Precheck | None:
         sites = asset.markers.gripper_sites
         if not sites:
-            if asset.robot_type in ("gripper", "end_effector"):
-                return Precheck(Status.SKIP, "a gripper (isaac:robotType) without a gripper site: nothing says where it "
-                                             "grasps", HINTS.for_codes([Code.NO_GRIPPER_SITE]), code=Code.NO_GRIPPER_SITE)
-            return Precheck(Status.NOT_APPLICABLE, "no gripper site (simready:attactment:socketType = \"Gripper\" or "
-                                                   "IsaacSiteAPI): not a gripper", code=Code.NO_GRIPPER_SITE)
+            return self._no_site(asset)
         site = complete_site(asset)
         if site is None:
             problems = listed([f"{s.path}: {'; '.join(s.problems)}" for s in sites], 2)
@@ -66,6 +63,31 @@ class GripperCloseLiftTest(PhysicsTest[GripperConfigT]):
             return Precheck(Status.SKIP, f"{len(jaws)} independently driven jaw joints ({listed([j.name for j in jaws], 4)})"
                                          ": a hand, not a parallel or centric jaw", code=Code.UNSUPPORTED_TOPOLOGY)
         return None
+
+    @staticmethod
+    def _no_site(asset) -> Precheck:
+        """No FET028 site: a gripper all the same when a converter's site lies between its fingers (jaw_geometry.py) or
+        isaac:robotType says so (SKIP), else not one (NOT_APPLICABLE); the command that adds a site wherever the asset
+        has jaws."""
+        found = converter_grasp_site(asset)
+        if found is not None:
+            frame, jaws = found
+            return Precheck(Status.SKIP, f"no FET028 gripper site, but the converter's site {frame.path} "
+                                         f"({', '.join(frame.schemas)}) lies between the fingers of "
+                                         f"{listed([j.rsplit('/', 1)[-1] for j in jaws], 3)}: a gripper nothing says how to "
+                                         "grasp with (forward axis, grip line, opening, payload)",
+                            [add_site(asset.path, frame.path)], code=Code.NO_GRIPPER_SITE)
+        if asset.robot_type in ("gripper", "end_effector"):
+            return Precheck(Status.SKIP, "a gripper (isaac:robotType) without a gripper site: nothing says where it grasps",
+                            [add_site(asset.path), *HINTS.for_codes([Code.NO_GRIPPER_SITE])], code=Code.NO_GRIPPER_SITE)
+        coupled = [j.name for j in asset.joints.values() if j.is_mimic_follower] if gripper_base(asset) else []
+        if coupled:  # NVIDIA's other gripper signal: not judged as one without a site, and the way to add it said
+            return Precheck(Status.NOT_APPLICABLE, "no gripper site (simready:attactment:socketType = \"Gripper\" or "
+                                                   f"IsaacSiteAPI): not tested as a gripper (mimic joints {listed(coupled, 3)}"
+                                                   " couple its jaws: the hint's command adds a site)", [add_site(asset.path)],
+                            code=Code.NO_GRIPPER_SITE)
+        return Precheck(Status.NOT_APPLICABLE, "no gripper site (simready:attactment:socketType = \"Gripper\" or "
+                                               "IsaacSiteAPI): not a gripper", code=Code.NO_GRIPPER_SITE)
 
     def scene(self, asset, config: GripperConfigT) -> SceneSpec:
         site = complete_site(asset)

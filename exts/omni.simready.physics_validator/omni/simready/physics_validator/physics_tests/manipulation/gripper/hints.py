@@ -1,7 +1,27 @@
-"""The gripper tests' fix hints, by code."""
+"""The gripper tests' fix hints, by code; `site_command` is the one command of ours that adds a site."""
+
+import shlex
+from pathlib import Path
 
 from ....core.hints import HintTable
 from .codes import GripperCode as Code
+
+
+def site_command(asset_path: str, at: str | None = None) -> str:
+    """`simready-physics gripper-site` for this asset: a site layer beside the working folder, never the asset's."""
+    out = f"{Path(asset_path).stem.replace(' ', '_')}.site.usda"
+    parts = ["simready-physics", "gripper-site", shlex.quote(asset_path), "--out", shlex.quote(out)]
+    if at:
+        parts += ["--at", shlex.quote(at)]
+    return " ".join(parts)
+
+
+def add_site(asset_path: str, at: str | None = None) -> str:
+    """The hint wherever a gripper test finds no site: the command that writes one, and what it derives."""
+    return (f"Give the gripper a FET028 site in a layer of its own: `{site_command(asset_path, at)}` (add --payload with "
+            "the rated payload in kg; without it the tests use NVIDIA's 50 kg per metre of opening and warn). It derives "
+            "what is not given (centre, forward axis, grip line, opening) from the jaws' joints and colliders, prints it, "
+            "and names the layer to validate (docs/cli.md, gripper-site).")
 
 SITE_TEMPLATE = (
     "Author a gripper site (FET028, GR.001-004) under the gripper's base link: an Xform with "
