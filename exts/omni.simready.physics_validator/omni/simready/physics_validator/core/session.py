@@ -84,8 +84,8 @@ def asset_error_precheck(asset: "AssetModel") -> Precheck | None:
     )
 
 
-ISSUE_HINTS = {
 TIME_SAMPLED_ISSUES = ("TIME_SAMPLED_PHYSICS", "TIME_SAMPLED_TRANSFORM")  # asset warnings every verdict carries
+ISSUE_HINTS = {
     "MASS": "Author a finite, positive physics:mass (kg) with UsdPhysics.MassAPI, or remove it to let density decide.",
     "DENSITY": "Author a finite, positive physics:density (kg/m^3), or remove it.",
     "INERTIA": "Author a finite, positive physics:diagonalInertia, or remove it to let PhysX compute it from the colliders.",
@@ -98,8 +98,8 @@ TIME_SAMPLED_ISSUES = ("TIME_SAMPLED_PHYSICS", "TIME_SAMPLED_TRANSFORM")  # asse
     "UNRESOLVED": "Fix the asset path of the sublayer, reference or payload so it resolves next to the asset.",
     "PHYSICS": "The stage's physics could not be parsed; open it in usdview to find the broken prim.",
     "STAGE": "Fix the root layer metadata: finite positive metersPerUnit and kilogramsPerUnit, upAxis \"Y\" or \"Z\".",
-    "LAYER": "Validate the asset's top-level file (the reason names it when it lies beside this layer or one folder up), "
     "TIME": "Author the attribute's value as a finite default: the runtime reads the default time, not the time samples.",
+    "LAYER": "Validate the asset's top-level file (the reason names it when it lies beside this layer or one folder up), "
              "not one of its layers.",
 }
 
@@ -143,10 +143,10 @@ class TestSession:
         if result.physics_variants and wanted and read_for and wanted != read_for:
             result.warnings.append(f"the asset's variants were selected for {read_for}, the {result.engine} engine runs "
                                    f"{wanted}")
-
-    # -- lifecycle ---------------------------------------------------------------------------------
         # values read at the default time from time-sampled attributes (core.usd.time_samples, core.usd.xform_ops)
         result.warnings += [i.message for i in self.asset.issues if i.code in TIME_SAMPLED_ISSUES]
+
+    # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> bool:
         """Precheck, build the scene, create the generator. False when the test is already decided."""
         self._started_at = self._last_progress = time.perf_counter()
