@@ -214,6 +214,9 @@ def run(args, console: Console) -> int:
             from ..reports.readback_view import print_readback
 
             print_readback(report, PipeConsole())
+            from ..reports.plausibility_view import print_plausibility
+
+            print_plausibility(report, PipeConsole())
         if not args.quiet:
             for label, path in written:
                 console.print(f"{label}: {path}", highlight=False, soft_wrap=True)

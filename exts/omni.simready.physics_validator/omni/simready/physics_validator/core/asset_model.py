@@ -276,6 +276,8 @@ class ArticulationInfo:
     base_body: str | None = None
     # physxArticulation:solverPositionIterationCount / solverVelocityIterationCount as authored on the root (None: not)
     solver_iterations: tuple[int | None, int | None] = (None, None)
+    self_collisions: bool = True  # physxArticulation:enabledSelfCollisions (PhysX's default: links that are not
+    # neighbours collide with each other)
 
 
 @dataclass

@@ -69,6 +69,9 @@ class PhysicsTest(Generic[ConfigT]):
     # runtime-readback properties ("joint:max_velocity", "body:mass", ...) whose runtime value can decide its verdicts,
     # each with the joint-row limit it is judged against (None: none); core/readback_links.py links a flag to them
     readback: ClassVar[dict[str, str | None]] = {}
+    # plausibility codes (core/plausibility/codes.py) whose finding on a body or joint can decide its verdicts: the
+    # finding is named as the cause of its failing rows (core/plausibility/links.py)
+    plausibility: ClassVar[frozenset[str]] = frozenset()
     # True: scene() gets the asset as the engine's runtime builds it alone (TestContext.asset_built_alone: its mass
     # properties, colliding shapes, articulations), not the USD reading, for a scene sized from physics (a jaw's squeeze
     # from the prop's mass); costs one load of the asset before the test's own

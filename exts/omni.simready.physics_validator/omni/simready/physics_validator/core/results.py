@@ -18,8 +18,9 @@ from .status import Status, asset_verdict, worst
 # 2.0: `engine` is an EngineInfo block (was a string); 2.1: `fix` block per asset (`fix` command);
 # 2.2: verdict codes (`code` on every result, `code` / `codes` on joint rows, `code` on excluded joints);
 # 2.3: `runtime_readback` block per asset (what the runtime read, core/readback.py);
-# 2.4: `verdict` per asset (its headline: PASS only when every test that applies ran, else e.g. INCOMPLETE)
-SCHEMA_VERSION = "2.4"
+# 2.4: `verdict` per asset (its headline: PASS only when every test that applies ran, else e.g. INCOMPLETE);
+# 2.5: `plausibility` block per asset (what needs no simulation: mass, inertia, limits, rest overlap; core/plausibility)
+SCHEMA_VERSION = "2.5"
 
 Scalar = float | int | bool | str | None
 
@@ -260,6 +261,42 @@ class RuntimeReadback(BaseModel):
         return [e for e in self.entries if e.flag]
 
 
+class PlausibilityFinding(BaseModel):
+    """One finding of the checks that need no simulation (core/plausibility), on what the runtime built: the numbers
+    in SI beside their limit, the verdicts it explains, and the fix."""
+
+    code: str  # core.plausibility.codes.PlausibilityCode
+    requirement: str = ""  # NVIDIA's requirement naming the same rule (e.g. "RB.008"), '' when none does
+    severity: str = "warning"  # error: the runtime cannot use it as authored; warning: it can, but it is implausible
+    body: str | None = None  # the rigid body it is about
+    other_body: str | None = None  # the second body of a pair (an overlap)
+    joint: str | None = None  # the joint it is about (a limit)
+    message: str = ""  # for people, with units
+    measured: dict[str, Scalar | list[float]] = Field(default_factory=dict)  # SI
+    limits: dict[str, Scalar] = Field(default_factory=dict)  # SI
+    units: dict[str, str] = Field(default_factory=dict)
+    joints: list[str] = Field(default_factory=list)  # the joints whose rows it can explain (those that move it)
+    explains: list[str] = Field(default_factory=list)  # e.g. "joint_movement FAIL: wrist_rotate"
+    fix: str = ""
+    runtime_record: str = ""  # the runtime's own log record of it, when it wrote one
+    proposal: dict[str, list[float]] = Field(default_factory=dict)  # what `fix` may write (SI), e.g. diagonal_inertia
+
+    @field_serializer("measured")
+    def _ser(self, values: dict):
+        return {k: _readable(v) for k, v in values.items()}
+
+
+class Plausibility(BaseModel):
+    """The `plausibility` block of an asset: read once, beside the runtime readback, from what the runtime built."""
+
+    engine: str = ""
+    seconds: float = 0.0
+    findings: list[PlausibilityFinding] = Field(default_factory=list)
+    checked: dict[str, int] = Field(default_factory=dict)  # what was looked at: bodies, joints, pairs
+    not_checked: list[str] = Field(default_factory=list)  # what could not be judged, and why (sentences)
+    error: str = ""  # why nothing could be checked
+
+
 class AssetResult(BaseModel):
     path: str
     sha256: str = ""
@@ -269,6 +306,7 @@ class AssetResult(BaseModel):
     from_cache: list[str] = Field(default_factory=list)  # tests whose verdict was reused (--changed-only)
     fix: FixResult | None = None  # `simready-physics fix` only: the proposed drive-tuning layer and its proof
     runtime_readback: RuntimeReadback | None = None  # what the runtime read per joint and body (core/readback.py)
+    plausibility: Plausibility | None = None  # checks that need no simulation (core/plausibility)
 
     @property
     def status(self) -> Status | None:

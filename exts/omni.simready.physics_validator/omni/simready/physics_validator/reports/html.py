@@ -38,7 +38,7 @@ from ..core.status import Status
 from ..core.test_view import TestView
 from ..plotting.common import load_json
 from . import html_view as view
-from . import readback_view
+from . import plausibility_view, readback_view
 from .pages import MEDIA, asset_anchor, draw_plots, drawn_plots, manifest_path, media_folder, prune_media, slug as _slug
 
 if TYPE_CHECKING:
@@ -82,6 +82,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, 
                        "name": Path(asset.path).name, "folder": Path(asset.path).parent.name,
                        "cached": _cached_text(cached, len(asset.tests)), "cached_tests": ", ".join(cached),
                        "fix": view.fix_view(asset.fix, html_dir), "readback": readback_view.tables(asset, flagged_only=True),
+                       "plausibility": plausibility_view.tables(asset),
                        "status_with_fix": asset.fix.verdict_with_layer() if asset.fix is not None else "",
                        "glance": view.glance(asset, registry)})
 

@@ -29,6 +29,7 @@ from ..core.cache import content_hash_of, dependency_scan
 from ..core.config import TestConfig, ValidationConfig
 from ..core.engine import Engine, EngineUnavailable
 from ..core.media import drawn
+from ..core.plausibility.links import link as link_plausibility
 from ..core.readback_links import link as link_readback
 from ..core.codes import CommonCode
 from ..core.results import AssetResult, RuntimeReadback, TestResult
@@ -37,7 +38,7 @@ from ..core.status import Status
 from ..core.usd import AssetLoadError, read_asset
 from ..physics_tests import default_registry
 from .inputs import AssetJob, file_sha256
-from .readback import read_back, read_back_alone, ready
+from .readback import check_plausibility, read_back, read_back_alone, ready
 
 HEARTBEAT_SECONDS = 1.0
 UNLOADABLE_HINT = "Open the file in usdview to see the composition or syntax error, and fix or re-export it."
@@ -162,6 +163,7 @@ class AssetRun:
                 # once per asset, after a verdict, from a test that loaded the asset as authored
                 if self.result.runtime_readback is None and ready(session.result, session.ctx.scene):
                     self.result.runtime_readback = read_back(engine, self.asset, session.ctx.scene)
+                    self.result.plausibility = check_plausibility(engine, self.asset)
                     if self.result.runtime_readback is not None and self.hooks.readback:
                         self.hooks.readback(self.result.runtime_readback)
                 self._ended(_close_test(session, engine, recording, test_dir))
@@ -171,6 +173,7 @@ class AssetRun:
     def _ended(self, result: TestResult) -> None:
         self.result.tests.append(result)
         link_readback(self.result, default_registry())  # the readback's flags beside the verdicts they explain
+        link_plausibility(self.result, default_registry())  # and the plausibility findings
         if self.hooks.test_ended:
             self.hooks.test_ended(result)
 
@@ -223,8 +226,10 @@ def run_asset(job: AssetJob, hooks: RunHooks | None = None) -> AssetResult:
             session.step_to_end()
         # no test stepped on the asset as authored (or only one with drives of its own): one load for the readback
         if run.result.runtime_readback is None and asset is not None and not asset.errors():
-            run.result.runtime_readback = read_back_alone(make_engine, asset)
+            run.result.runtime_readback, checked = read_back_alone(make_engine, asset, run.result.plausibility is None)
+            run.result.plausibility = run.result.plausibility or checked
             link_readback(run.result, default_registry())
+            link_plausibility(run.result, default_registry())
     except KeyboardInterrupt:
         # The verdicts so far; the test in flight is not among them (it is listed as not run).
         raise RunInterrupted(run.result.model_copy(update={"tests": list(run.result.tests)})) from None

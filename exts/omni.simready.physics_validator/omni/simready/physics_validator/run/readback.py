@@ -16,7 +16,7 @@ import time
 from ..core.asset_model import AssetModel
 from ..core.readback import compare
 from ..core.runtime_model import disagreements, solver_entries
-from ..core.results import RuntimeReadback, TestResult
+from ..core.results import Plausibility, RuntimeReadback, TestResult
 from ..core.scene import SceneSpec
 from ..core.status import Status
 
@@ -49,20 +49,34 @@ def read_back(engine, asset: AssetModel, scene: SceneSpec | None = None) -> Runt
                            seconds=round(time.perf_counter() - started, 4))
 
 
-def read_back_alone(make_engine, asset: AssetModel) -> RuntimeReadback | None:
-    """The readback from an engine loaded for it alone (the asset as authored, one step, no ground), or None when
-    the engine cannot say or is not available. Never raises."""
+def check_plausibility(engine, asset: AssetModel) -> Plausibility:
+    """The plausibility block (core/plausibility) of the asset as this loaded engine built it (its built model, or the
+    USD reading's statement where it cannot read its own), with the runtime's log records. Never raises."""
+    from ..core.plausibility import check
+
+    try:
+        built = engine.built_model() if engine.capabilities().reads_built_model else None
+        return check(asset, built, list(engine.warnings))
+    except Exception as exc:  # noqa: BLE001 - a failed check is reported, it never costs a verdict
+        return Plausibility(engine=engine.name, error=f"{type(exc).__name__}: {exc}")
+
+
+def read_back_alone(make_engine, asset: AssetModel, plausibility: bool = False
+                    ) -> tuple[RuntimeReadback | None, Plausibility | None]:
+    """The readback (and with `plausibility` the plausibility block) from an engine loaded for it alone (the asset as
+    authored, one step, no ground): None for what the engine cannot say or when it is not available. Never raises."""
     try:
         engine = make_engine()
     except Exception:  # noqa: BLE001 - no engine: the tests already said why
-        return None
-    if not engine.capabilities().reads_runtime_values:
-        return None
+        return None, None
     started = time.perf_counter()
+    block, checked = None, None
     try:
         engine.load(asset, SceneSpec())
         engine.step()
-        block = read_back(engine, asset, SceneSpec())
+        if engine.capabilities().reads_runtime_values:
+            block = read_back(engine, asset, SceneSpec())
+        checked = check_plausibility(engine, asset) if plausibility else None
     except Exception as exc:  # noqa: BLE001
         block = RuntimeReadback(engine=engine.name, error=f"{type(exc).__name__}: {exc}")
     finally:
@@ -72,4 +86,4 @@ def read_back_alone(make_engine, asset: AssetModel) -> RuntimeReadback | None:
             pass
     if block is not None:
         block.seconds = round(time.perf_counter() - started, 4)
-    return block
+    return block, checked

@@ -24,8 +24,9 @@ from typing import Any, Callable
 
 from ..core.codes import CommonCode
 from ..core.config import RunConfig
+from ..core.plausibility.links import link as link_plausibility
 from ..core.readback_links import link as link_readback
-from ..core.results import AssetResult, RuntimeReadback, TestResult
+from ..core.results import AssetResult, Plausibility, RuntimeReadback, TestResult
 from ..core.session import error_result
 from ..physics_tests import default_registry
 from .asset_run import RunInterrupted
@@ -66,6 +67,7 @@ def run_asset_isolated(
     order = {name: i for i, name in enumerate(job.tests)}
     asset_result.tests.sort(key=lambda r: order.get(r.name, len(order)))
     link_readback(asset_result, default_registry())
+    link_plausibility(asset_result, default_registry())
     return asset_result
 
 
@@ -293,6 +295,8 @@ class _AssetSupervision(_Supervision):
         """The runtime readback the worker took (once per asset; the first worker that read it wins)."""
         if done.get("runtime_readback") and self.asset_result.runtime_readback is None:
             self.asset_result.runtime_readback = RuntimeReadback.model_validate(done["runtime_readback"])
+        if done.get("plausibility") and self.asset_result.plausibility is None:
+            self.asset_result.plausibility = Plausibility.model_validate(done["plausibility"])
 
     def record_loss(self, name: str, reason: str, code: CommonCode) -> None:
         test_cls = default_registry().get(name)

@@ -12,7 +12,7 @@ Messages to the parent (one pipe, pickled tuples):
   ("content", sha256 or None)                the asset's content hash (AssetJob.content_key), before its tests
   ("start", test) ("alive",) ("result", json, series, peak MiB)   while an asset runs
   ("start", "call") ("alive",) ("returned", value) or ("raised", text)   while a call runs
-  ("done", {"rss_mb", "retire", "runtime_readback"})   the job is finished (an asset's readback block, or None);
+  ("done", {"rss_mb", "retire", "runtime_readback", "plausibility"})   the job is finished (an asset's readback block, or None);
                                              `retire` names a reason to replace this worker (memory grew, a USD layer leaked)
   ("fatal", message)                         an exception escaped the run; the worker then exits
 From the parent: ("asset", AssetJob.to_wire()), ("call", pickled (function, argument)) or ("stop",).
@@ -216,7 +216,9 @@ def serve(conn, engine: str | None, parent_alive_fd: int | None = None) -> None:
             reason = retire_reason(baseline)
             baseline = current_rss_mb() if baseline is None else baseline
             readback = result.runtime_readback.model_dump(mode="json") if result is not None and result.runtime_readback else None
-            conn.send(("done", {"rss_mb": current_rss_mb(), "retire": reason, "runtime_readback": readback}))
+            checked = result.plausibility.model_dump(mode="json") if result is not None and result.plausibility else None
+            conn.send(("done", {"rss_mb": current_rss_mb(), "retire": reason, "runtime_readback": readback,
+                                "plausibility": checked}))
             if reason:
                 return
     except BaseException as exc:  # noqa: BLE001 - report, never die silently

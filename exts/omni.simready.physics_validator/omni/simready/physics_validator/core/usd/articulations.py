@@ -27,9 +27,11 @@ def read_articulation(ctx: ReadContext, path, desc) -> None:
     prim = ctx.stage.GetPrimAtPath(path)
     counts = (authored(prim, "physxArticulation:solverPositionIterationCount"),
               authored(prim, "physxArticulation:solverVelocityIterationCount"))
+    self_collisions = authored(prim, "physxArticulation:enabledSelfCollisions")
     info = ArticulationInfo(root=root, bodies=bodies, joints=joints,
                             solver_iterations=(None if counts[0] is None else int(counts[0]),
-                                               None if counts[1] is None else int(counts[1])))
+                                               None if counts[1] is None else int(counts[1])),
+                            self_collisions=self_collisions is None or bool(self_collisions))
     for body in bodies:
         model.bodies[body].articulation = root
     for jpath in joints:

@@ -60,6 +60,9 @@ def read_body(ctx: ReadContext, path, desc) -> None:
 def _read_mass(ctx: ReadContext, spath: str, mass_api, body: BodyInfo) -> None:
     """Mass, density, centre of mass, diagonal inertia and principal axes (the last only with an inertia)."""
     body.mass = mass_value(ctx, spath, mass_api.GetMassAttr().Get(), "mass", ctx.kpu)
+    if body.mass is None and mass_api.GetMassAttr().HasAuthoredValue() and mass_api.GetMassAttr().Get() == 0:
+        # Bullet's "static"; UsdPhysics's "not authored": what it means is the plausibility check's to say
+        ctx.issue("info", "MASS_ZERO_AUTHORED", spath, "physics:mass = 0 authored (UsdPhysics: computed from the colliders)")
     body.density = mass_value(ctx, spath, mass_api.GetDensityAttr().Get(), "density", ctx.kpu / ctx.mpu**3)
     com = mass_api.GetCenterOfMassAttr().Get()
     # The schema fallback (-inf, -inf, -inf) means "not authored", not an invalid value.
@@ -73,6 +76,8 @@ def _read_mass(ctx: ReadContext, spath: str, mass_api, body: BodyInfo) -> None:
             ctx.issue("error", "INERTIA_INVALID", spath, f"diagonalInertia must be finite and >= 0, got {tuple(inertia)}")
         elif any(i > 0 for i in inertia):
             body.diagonal_inertia = np.array(inertia, float) * ctx.kpu * ctx.mpu**2
+        if finite(inertia) and any(i == 0 for i in inertia) and mass_api.GetDiagonalInertiaAttr().HasAuthoredValue():
+            ctx.issue("info", "INERTIA_ZERO_AUTHORED", spath, f"diagonalInertia {tuple(inertia)} authored with a zero moment")
     axes = mass_api.GetPrincipalAxesAttr().Get()
     if axes is not None and body.diagonal_inertia is not None:
         q = as_quat(axes)

@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import Field
 
 from ...core.config import TestConfig
+from ...core.plausibility.codes import JOINT_FINDINGS
 from .selection import JointSelection, articulation_precheck, report_selection, select_driven_joints
 from ...core.plugin import PhysicsTest
 from ...core.quantities import for_people, joint_unit, joint_value
@@ -65,6 +66,7 @@ class DrivenJointTest(PhysicsTest[DrivenConfigT]):
     readback = {**{f"joint:{p}": None for p in ("stiffness", "damping", "max_force", "static_friction", "dynamic_friction",
                                                "viscous_friction")},
                 "body:articulation_root": None}  # the link the runtime roots the articulation at: the one the tests hold
+    plausibility = JOINT_FINDINGS  # a finding on what a joint moves, or on its range, names the cause of its row's FAIL
 
     def precheck(self, asset: "AssetModel", config: DrivenConfigT):
         return articulation_precheck(asset)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
+from ....core.plausibility.codes import BODY_FINDINGS
 from ....core.geometry import bodies_box
 from ....core.plugin import PhysicsTest, Precheck
 from ....core.quantities import listed
@@ -46,6 +47,7 @@ class GroundDropTest(PhysicsTest[GroundDropConfig]):
     readback = {f"body:{p}": None for p in ("mass", "inertia", "com", "static_friction", "dynamic_friction", "restitution",
                                            "contact_offset", "rest_offset", "dynamic", "gravity", "collides")}
     # what the runtime read and built (readback.md)
+    plausibility = BODY_FINDINGS  # a finding on the falling body names the cause of its FAIL (docs/plausibility.md)
 
     def precheck(self, asset, config: GroundDropConfig) -> Precheck | None:
         anchors = asset.world_anchors

@@ -13,6 +13,7 @@ from typing import Iterator
 
 import numpy as np
 
+from ....core.plausibility.codes import BODY_FINDINGS
 from ....core.context import TestContext
 from ....core.plugin import PhysicsTest, Precheck
 from ....core.quantities import listed
@@ -40,6 +41,7 @@ class SlopeDropTest(PhysicsTest[SlopeDropConfig]):
     view = VIEW
     fix_rules = FIX_RULES
     readback = {"body:collides": None, "body:dynamic": None, "body:gravity": None}  # what the runtime built (readback.md)
+    plausibility = BODY_FINDINGS  # a finding on the sliding body names the cause of its FAIL (docs/plausibility.md)
 
     def precheck(self, asset, config: SlopeDropConfig) -> Precheck | None:
         anchors = asset.world_anchors

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Generator, Iterator
 
 import numpy as np
 
+from ....core.plausibility.codes import JOINT_FINDINGS
 from ....core.context import TestContext
 from ....core.geometry import quat_conj, quat_mul, rotate
 from ....core.plugin import PhysicsTest, Precheck
@@ -69,6 +70,7 @@ class JointMovementTest(PhysicsTest[JointMovementConfig]):
     hints = HINTS
     view = VIEW
     fix_rules = FIX_RULES
+    plausibility = JOINT_FINDINGS  # a massless link it moves names the cause of its joint's FAIL (docs/plausibility.md)
 
     def precheck(self, asset: "AssetModel", config: JointMovementConfig) -> Precheck | None:
         if not any(j.is_dof and j.enabled for j in asset.joints.values()):
