@@ -45,7 +45,7 @@ def test_validate_writes_json_and_junit_and_exits_by_verdict(tmp_path):
     assert code == 1, stderr
     assert "Traceback" not in stderr + stdout
     report = json.loads((out / "report.json").read_text())
-    assert report["schema_version"] == "2.4" and report["complete"] is True
+    assert report["schema_version"] == "2.5" and report["complete"] is True
     assert report["engine"]["name"] == "physx" and report["engine"]["settings"] == {"physx.target": "isaacsim-5"}
     assert report["engine"]["components"]["ovphysx"] == "0.7.0.74035321" and report["engine"]["components"]["PhysX"] == "5.12"
     verdicts = {Path(a["path"]).name: a["tests"][0]["status"] for a in report["assets"]}
