@@ -61,6 +61,12 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("engines/newton/warm_up.py", "warm_kernels", ".write_text"): "the warm-up asset, in its temp folder",
     ("engines/newton/warm_up.py", "_compile_lock", ".mkdir"): "Newton's kernel cache",
     ("engines/newton/warm_up.py", "_compile_lock", "os.open"): "Newton's kernel cache's lock file",
+    # the URDF/MJCF converters' own venv, installed once under the user's cache (robot_import), never OUT
+    ("robot_import/converter_env.py", "_install_lock", ".mkdir"): "the converters' venv folder (~/.cache)",
+    ("robot_import/converter_env.py", "_install_lock", "os.open"): "the converters' install lock (~/.cache)",
+    ("robot_import/converter_env.py", "_install", "shutil.rmtree"): "a half-made converters' venv (~/.cache)",
+    ("robot_import/converter_env.py", "_install", "open"): "the converters' install log (~/.cache)",
+    ("robot_import/converter_env.py", "_install", ".write_text"): "the converters' venv stamp (~/.cache)",
     # writers that take a path, writing the temp path out_writer.replacing handed them (or memory)
     ("recording/recorder.py", "Recording._write_poses", ".savez"): "an in-memory buffer (io.BytesIO)",
     ("recording/video_job.py", "_save_jpeg", ".save"): "the temp path of out_writer.replacing",

@@ -123,3 +123,22 @@ def test_the_lock_file_is_never_opened_through_a_link(out, elsewhere):
     handle = out_writer.open_lock_file(out, ".lock")
     os.close(handle)
     assert not (elsewhere / "victim").exists() and (out / ".lock").is_file()
+
+
+def test_a_tree_is_removed_without_following_the_links_in_it(out, elsewhere):
+    (elsewhere / "keep.txt").write_text("theirs")
+    (out / "staged" / "sub").mkdir(parents=True)
+    (out / "staged" / "sub" / "link").symlink_to(elsewhere, target_is_directory=True)
+    (out / "staged" / "file.usda").write_text("ours")
+    assert out_writer.remove_tree(out / "staged") and not (out / "staged").exists()
+    (out / "planted").symlink_to(elsewhere, target_is_directory=True)
+    assert out_writer.remove_tree(out / "planted") and not (out / "planted").is_symlink()
+    assert (elsewhere / "keep.txt").read_text() == "theirs"
+
+
+def test_a_staged_folder_is_renamed_into_place_never_through_a_link(out, elsewhere):
+    (out / "stage").mkdir()
+    (out / "stage" / "robot.usda").write_text("#usda 1.0\n")
+    (out / "robots").symlink_to(elsewhere, target_is_directory=True)  # planted above the target
+    out_writer.rename(out / "stage", out / "robots" / "arm")
+    assert not any(elsewhere.iterdir()) and (out / "robots" / "arm" / "robot.usda").is_file()

@@ -17,7 +17,8 @@ was followed by a plain `mkdir(parents=True)` and carried the run's files outsid
   claimed root (`--json` outside OUT, a unit test, a library call) keeps the plain rule: its folders made as
   `mkdir(parents=True)` makes them (a link there is the user's), the file itself by replace.
 
-Removal goes through here too (`remove`, `remove_empty_folder`: the HTML's media pruning), by the same descriptors.
+Removal and moves go through here too (`remove`, `remove_empty_folder`, `remove_tree`, `rename`: the HTML's media
+pruning, an import's staged folder put in place), by the same descriptors.
 POSIX gets the descriptor walk; elsewhere (no `dir_fd`) each component is checked with `is_symlink` first.
 """
 
@@ -300,6 +301,40 @@ def remove(path: str | os.PathLike) -> bool:
         if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
             return False
         raise
+
+
+def remove_tree(path: str | os.PathLike) -> bool:
+    """Remove the folder `path` and everything in it, never through a link (a link inside is removed as a link; a link
+    at `path` itself, or above it, is not followed: then only a link at `path` is removed). True when it was."""
+    import shutil
+
+    path = Path(path)
+    try:
+        with _opened(path.parent, make=False) as fd:
+            info = os.stat(path.name, dir_fd=fd, follow_symlinks=False) if fd is not None else os.lstat(path)
+            if not stat.S_ISDIR(info.st_mode):
+                os.unlink(path.name, dir_fd=fd) if fd is not None else os.unlink(path)
+            elif fd is not None:
+                shutil.rmtree(path.name, dir_fd=fd)
+            else:
+                shutil.rmtree(path)
+        return True
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+            return False
+        raise
+
+
+def rename(source: str | os.PathLike, target: str | os.PathLike) -> Path:
+    """Move `source` (a file or folder the tool made) to `target` in one rename, both reached without following links;
+    a link at `target` is replaced, an empty folder there too (os.rename's rule). Returns `target`."""
+    source, target = Path(source), Path(target)
+    with _opened(source.parent, make=False) as src_fd, _opened(target.parent, make=True) as dst_fd:
+        if src_fd is not None and dst_fd is not None:
+            os.rename(source.name, target.name, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
+        else:
+            os.rename(source, target)
+    return target
 
 
 def remove_empty_folder(path: str | os.PathLike) -> bool:

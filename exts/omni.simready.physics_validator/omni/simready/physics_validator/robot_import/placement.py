@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 from pathlib import Path
 
 from ..core import out_writer
@@ -63,7 +62,7 @@ def top_layer(folder: Path, name: str) -> Path:
                            "expected one")
     target = folder / f"{name}{tops[0].suffix}"
     if tops[0] != target:
-        os.rename(tops[0], target)
+        out_writer.rename(tops[0], target)
     return target
 
 
@@ -82,10 +81,10 @@ def place(folder: Path, out: Path, name: str) -> Path:
         if not written_by_import(target):  # appeared while the converter ran
             raise RuntimeError(target_problem(out, name))
         old = out / f".import-old-{name}.{secrets.token_hex(4)}"
-        os.rename(target, old)
-    os.rename(folder, target)
+        out_writer.rename(target, old)
+    out_writer.rename(folder, target)
     if old is not None:
-        shutil.rmtree(old, ignore_errors=True)  # rmtree never follows links
+        out_writer.remove_tree(old)  # never follows links
     return target
 
 
@@ -95,4 +94,4 @@ def keep_failed_log(out: Path, name: str, log: str) -> Path:
 
 
 def discard(folder: Path) -> None:
-    shutil.rmtree(folder, ignore_errors=True)
+    out_writer.remove_tree(folder)
