@@ -32,6 +32,15 @@ def run_fix(paths, out, tests=None, targets: FixTargets | None = None, sets: lis
     return fix_assets(paths, tests=tests, config=config, out_dir=str(out), jobs=1, targets=targets, in_process=True, **kw)
 
 
+def validate_file(path, tests: list[str], out):
+    """The verdicts of `path` as a plain file (e.g. a fix's composed root), in this process: its AssetResult."""
+    from omni.simready.physics_validator import validate
+
+    config = ValidationConfig.defaults(default_registry(), engine_settings())
+    config.run.isolate, config.run.video = False, False
+    return validate([str(path)], tests, config, "physx", str(out)).assets[0]
+
+
 def verdicts(fix) -> dict[str, tuple]:
     """test -> (before, after) statuses as strings (after None when no layer was accepted)."""
     return {t.test: (t.before.value, t.after.value if t.after else None) for t in fix.tests}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from omni.simready.physics_validator.fix import FixTargets
-from tests.fix.helpers import assert_fixed_and_nothing_broken, run_fix, verdicts
+from tests.fix.helpers import assert_fixed_and_nothing_broken, run_fix, validate_file, verdicts
 from tests.fixtures.arms import ArmSpec, build_arm
 
 pytestmark = pytest.mark.usefixtures("physx_available")
@@ -42,8 +42,8 @@ def test_failing_verdicts_pass_with_the_layer_and_nothing_breaks(tmp_path, varia
 
 
 def test_a_joint_whose_load_exceeds_its_max_force_gets_it_first(tmp_path):
-    """Issue 37 item 10: a planar 3R arm (every joint gravity-loaded), every drive at maxForce 0.5 N·m. With
-    --raise-max-force joint1 used to be reverted ('changing its drive made velocity_limit fail') and never raised, and
+    """Issues 37 item 10 and 41 item 2 (reported rejected three times): a planar 3R arm (every joint gravity-loaded),
+    every drive at maxForce 0.5 N·m. With --raise-max-force joint1 used to be reverted ('changing its drive made velocity_limit fail') and never raised, and
     the layer 'accepted' with 0 of 4 failures fixed. Its measured load (4.5 N·m) exceeds 0.5 N·m: the raise comes
     first; whatever it exposes is named with that measured cause, never reverted into a dead drive."""
     asset = build_arm(tmp_path / "planar.usda", ArmSpec(joints=3, max_force=0.5, axes=("Y",)))
@@ -57,3 +57,6 @@ def test_a_joint_whose_load_exceeds_its_max_force_gets_it_first(tmp_path):
         if before == "PASS" and after != "PASS":  # exposed by the raise: named, with the measured load
             named = [n for n in fix.not_fixable if n.test == test and n.cause == "max_force_exposes"]
             assert named and "exceeds the authored maxForce 0.5 N·m" in named[0].why, (test, fix.not_fixable)
+    # issue 41: the composed asset, validated as a plain file, sweeps its range and holds its load
+    composed = validate_file(fix.composed, ["full_range_sweep", "effort_limit"], tmp_path / "composed")
+    assert {t.name: t.status.value for t in composed.tests} == {"full_range_sweep": "PASS", "effort_limit": "PASS"}

@@ -230,8 +230,12 @@ def _plan(states: list[AssetFix], engine: str, config: ValidationConfig, targets
     requests = []
     for state in states:
         joints = [p for p in state.allow if p not in state.reverted]
+        probe = state.plan.probe if state.plan else None
+        reuse = {p: prop for p, prop in state.plan.proposals.items() if p in joints and p not in state.retuned} \
+            if state.plan and probe else {}  # a verified proposal whose targets did not change is not measured again
         requests.append(PlanRequest(state.path, engine, config, joints, state.allow, targets,
-                                    dict(state.levels), str(state.work), state.plan.probe if state.plan else None))
+                                    dict(state.levels), str(state.work), probe, reuse))
+        state.retuned = set()
     todo = [r for r in requests if r.joints]
     results = dict(zip((r.asset_path for r in todo), run_calls(plan_asset, todo, config.run, engine, jobs or 1)))
     for state, request in zip(states, requests):
@@ -283,9 +287,11 @@ def _next(state: AssetFix, rnd: Round, last: bool, only: set[str]) -> None:
             state.diagnosis.drive[path] = why
             state.diagnosis.drive_tests[path] = found.drive_tests.get(path, set())
             state.allow[path] = allowance(asset.joints[path], state.config, state.names, registry)
+            state.retuned.add(path)
             moved = True
         elif state.levels.get(path, 0) < MAX_LEVEL:
             state.levels[path] = state.levels.get(path, 0) + 1
+            state.retuned.add(path)
             moved = True
     if last or not moved:
         state.done = True

@@ -43,6 +43,7 @@ class PlanRequest:
     levels: dict[str, int] = field(default_factory=dict)
     workdir: str = ""
     probe: ProbeResult | None = None  # reuse an earlier round's measurements
+    reuse: dict[str, Proposal] = field(default_factory=dict)  # joints whose targets did not change: last round's proposal
 
 
 @dataclass
@@ -69,6 +70,9 @@ def plan_asset(request: PlanRequest) -> Plan:
         m = measured.joints.get(path)
         if m is None:
             continue
+        if path in request.reuse:  # its targets did not change since it was verified: nothing to measure again
+            plan.proposals[path] = request.reuse[path]
+            continue
         level = request.levels.get(path, 0)
         proposal = propose(asset.joints[path], m, request.allow[path], request.targets, level)
         while proposal is not None and not proposal.changed and not proposal.limits and level < MAX_LEVEL:
@@ -85,7 +89,7 @@ def plan_asset(request: PlanRequest) -> Plan:
             plan.notes.append(f"{asset.joints[path].name}: {m.note or 'not measured'}")
             continue
         plan.proposals[path] = proposal
-    tuned = [p for p, prop in plan.proposals.items() if prop.changed]
+    tuned = [p for p, prop in plan.proposals.items() if prop.changed and p not in request.reuse]
     if tuned:
         _verify(plan, request, asset, config, waypoints, workdir / "verify", fps, tuned)
     return plan

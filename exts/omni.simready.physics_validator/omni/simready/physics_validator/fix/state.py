@@ -26,6 +26,7 @@ class AssetFix:
     allow: dict = field(default_factory=dict)
     levels: dict[str, int] = field(default_factory=dict)
     reverted: dict[str, str] = field(default_factory=dict)  # joint path -> why
+    retuned: set[str] = field(default_factory=set)  # joints escalated or added for the next round (the rest keep their proposal)
     dropped: set[str] = field(default_factory=set)  # joint paths reverted because a re-run showed their change break something
     plan: "Plan | None" = None
     rounds: list["Round"] = field(default_factory=list)

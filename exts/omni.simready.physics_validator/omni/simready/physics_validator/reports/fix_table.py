@@ -14,7 +14,8 @@ from .safe_text import escape  # control characters escaped too: names are data
 
 # how a cause is introduced on the console (the rest read "not fixable by drives")
 CAUSE_LABEL = {"actuator_rating": "beyond the actuator's rating", "no_drive": "no drive",
-               "max_force_exposes": "exposed by the maxForce its load needs", "still_skips": "still skips"}
+               "max_force_exposes": "exposed by the maxForce its load needs", "still_skips": "still skips",
+               "implausible_need": "a need no mass explains", "reverted": "left as authored"}
 
 
 def _value(value) -> str:
@@ -68,6 +69,9 @@ def print_fix_table(report: RunReport, console: Console | None = None, compact: 
                           + (f"→{styled(t.after.value, t.after)}" if t in changed and t.after is not None else "")
                           for t in fix.tests)
         console.print(f"    tests: {tests}", highlight=False, soft_wrap=True)
+        if fix.seconds:  # where the fix's time went
+            phases = ", ".join(f"{name} {value:.0f} s" for name, value in fix.seconds.items())
+            console.print(f"    time: {sum(fix.seconds.values()):.0f} s ({phases})", highlight=False, soft_wrap=True)
         if fix.joints and not compact:
             table = Table(show_lines=False, expand=False, title=None)
             for column in ("joint", "attribute", "before", "after", "unit", "verdicts before → after"):

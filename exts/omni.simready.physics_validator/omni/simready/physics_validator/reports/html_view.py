@@ -266,8 +266,18 @@ def fix_view(fix, html_dir) -> dict | None:
     tests = [{"test": t.test, "before": t.before.value, "after": t.after.value if t.after else "",
               "changed": t.after is not None and t.after != t.before, "reason": t.after_reason or t.before_reason}
              for t in fix.tests]
+    # the first screen: the tests the layer changed (or that still fail) one row each, the rest in one line
+    shown = [t for t in tests if t["changed"] or (t["after"] or t["before"]) in ("FAIL", "WARN", "ERROR", "SKIP")]
+    rest: dict[str, list[str]] = {}
+    for t in tests:
+        if t not in shown:
+            rest.setdefault(t["after"] or t["before"], []).append(t["test"])
+    seconds = sum(fix.seconds.values())
+    phases = ", ".join(f"{name} {value:.0f} s" for name, value in fix.seconds.items())
     return {"f": fix, "rows": rows, "tests": tests, "layer": link(fix.layer), "composed": link(fix.composed),
-            "layer_name": Path(fix.layer).name if fix.layer else "", "not_fixable": fix.not_fixable}
+            "layer_name": Path(fix.layer).name if fix.layer else "", "not_fixable": fix.not_fixable,
+            "shown_tests": shown, "other_tests": sorted(rest.items()), "took": f"{seconds:.0f} s" if seconds else "",
+            "phases": phases, "status_text": fix.status.replace("_", " ")}
 
 
 def glance(asset, registry) -> list[dict]:
