@@ -44,7 +44,7 @@ class RowAction:
     """What `fix` does about one failing row: tune the joint's drive (`tune`), leave it to the velocity-spelling
     migration (`migrate`), or nothing, for the cause and reason given (`cause`, `why`)."""
 
-    kind: str  # "tune", "migrate", "not_fixable"
+    kind: str  # "tune", "migrate", "negate_axis" (the joint's axis turned: fix/jaw_axis.py), "not_fixable"
     cause: str = ""
     why: str = ""
 
@@ -54,6 +54,7 @@ class FixRules:
 
     tunes: frozenset[str] = frozenset()  # row codes drive values can fix
     migrated: frozenset[str] = frozenset()  # row codes the per-axis velocity spelling fixes (when authored legacy)
+    negates_axis: frozenset[str] = frozenset()  # row codes a negated joint axis fixes (a jaw's limits the reverse way)
     not_fixable: Mapping[str, tuple[str, Why]] = {}  # row code -> (cause, why); after `migrated` when migratable
     tune_on_skip: Mapping[str, str] = {}  # SKIP row code -> why: tuned so the re-run judges the joint
     exclusions_not_fixable: Mapping[str, tuple[str, str]] = {}  # excluded-joint code of a SKIP result -> (cause, why)
@@ -67,6 +68,8 @@ class FixRules:
         codes = [code_value(c) for c in (row.codes or [row.code])]
         if migratable and any(c in self.migrated for c in codes):
             return RowAction("migrate")
+        if any(c in self.negates_axis for c in codes):
+            return RowAction("negate_axis")
         for code in codes:
             if code in self.not_fixable:
                 cause, why = self.not_fixable[code]

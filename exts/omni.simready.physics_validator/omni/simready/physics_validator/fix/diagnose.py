@@ -44,6 +44,7 @@ class Diagnosis:
     drive_tests: dict[str, set[str]] = field(default_factory=dict)  # joint path -> the tests it is tuned for
     migrate: dict[str, list[str]] = field(default_factory=dict)  # joint path -> legacy attributes to carry per axis
     added: set[str] = field(default_factory=set)  # joint paths with no drive that get one (--add-drives)
+    negate: dict[str, list[str]] = field(default_factory=dict)  # joint path -> why its axis is negated (fix/jaw_axis.py)
     not_fixable: list[NotFixable] = field(default_factory=list)
     failing: list[str] = field(default_factory=list)  # tests that FAIL or WARN
 
@@ -158,6 +159,9 @@ def _row(out: Diagnosis, test: str, rules, row, joint: "JointInfo", by_name: dic
     action = rules.row_action(row, migratable=joint.path in out.migrate)
     if action.kind == "migrate":
         return  # the per-axis spelling fixes it
+    if action.kind == "negate_axis":  # its limits run the reverse of the test's convention: the axis is turned (jaw_axis.py)
+        out.negate.setdefault(joint.path, []).append(f"{test}: {row.status.value} {row.reason or ''}".strip())
+        return
     if action.kind == "not_fixable":
         why = fixed_follower(joint) if action.cause == "mimic" and not joint.is_dof else action.why
         out.cannot(NotFixable(joint=joint.name, path=joint.path, test=test, cause=action.cause, why=why))

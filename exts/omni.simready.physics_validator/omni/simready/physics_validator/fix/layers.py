@@ -79,7 +79,7 @@ class JointOverride:
     """What one joint's over carries: attribute -> value (USD units), applied API schemas, a comment."""
 
     path: str
-    values: dict[str, float | str] = field(default_factory=dict)  # a str is a token (a drive's type)
+    values: dict[str, object] = field(default_factory=dict)  # float; a str is a token (a drive's type); a Gf quaternion
     apis: list[str] = field(default_factory=list)
     comment: str = ""
 
@@ -122,7 +122,7 @@ def write_override_layer(path: str | Path, stage, overrides: list[JointOverride]
                 continue
             type_name = attr.GetTypeName() if attr and attr.GetTypeName() else Sdf.ValueTypeNames.Float
             spec_attr = Sdf.AttributeSpec(spec, name, type_name, Sdf.VariabilityVarying, custom)
-            spec_attr.default = float(value)
+            spec_attr.default = float(value) if isinstance(value, (int, float)) else value  # a Gf value (a joint frame)
     _write_text(layer, path)
     return path
 

@@ -16,6 +16,7 @@ from .layers import (
     stage_metadata, write_composed_root, write_override_layer,
 )
 from .causes import MEASURED_CAUSES, clip, named_joints, not_fixable, stop_text  # noqa: F401 - re-exported (tools, tests)
+from .jaw_axis import joints_to_negate, negate as negate_axis
 from .rounds import Round, verdict_of
 
 if TYPE_CHECKING:
@@ -36,13 +37,17 @@ def written_by_fix(path: Path) -> bool:
         return TOOL.encode("utf-8") in handle.read(4096)
 
 
-def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict | None = None):
+def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict | None = None,
+               negate: dict | None = None):
+    """The layer's overs and changes: drive proposals, legacy spellings carried per axis, and joints whose axis is negated
+    (`negate`, fix/jaw_axis.py: after the drive values, which turn with it)."""
     asset = read_asset(state.path)
     stage = open_stage(state.path)
     units = UsdUnits(asset.kilograms_per_unit, asset.meters_per_unit)
     out: list[JointOverride] = []
     changes: dict[str, list[FixChange]] = {}
-    for path in sorted(set(proposals) | set(migrate)):
+    turned = joints_to_negate(asset, negate or {})
+    for path in sorted(set(proposals) | set(migrate) | set(turned)):
         joint = asset.joints[path]
         item = JointOverride(path, comment=(comments or {}).get(path, ""))
         rows = changes.setdefault(path, [])
@@ -79,6 +84,8 @@ def _overrides(state: "AssetFix", proposals: dict, migrate: dict, comments: dict
                                   unit=UsdUnits.label(name, joint.is_angular),
                                   why=f"{legacy} carried to the per-axis spelling PhysX 5.12 and Isaac Sim both parse "
                                       f"({api} applied)"))
+        if path in turned:
+            rows += negate_axis(item, stage, asset)
         out.append(item)
     return out, changes, stage
 
@@ -90,15 +97,15 @@ def write_round_layers(state: "AssetFix", index: int, target: str, proposals: di
         proposals = {p: prop for p, prop in (state.plan.proposals.items() if state.plan else ())
                      if prop.changed and p not in state.reverted}
     assert state.diagnosis is not None  # diagnosed before any round
-    migrate = dict(state.diagnosis.migrate)
-    if not proposals and not migrate:
+    migrate, negate = dict(state.diagnosis.migrate), dict(state.diagnosis.negate)
+    if not proposals and not migrate and not negate:
         return None
     folder = state.work / f"round{index}"
     stem = Path(state.path).stem
-    overrides, _, stage = _overrides(state, proposals, migrate)
+    overrides, _, stage = _overrides(state, proposals, migrate, negate=negate)
     layer = write_override_layer(folder / f"{stem}.fix.usda", stage, overrides, f"{TOOL}: round {index} for {state.path}")
     composed = write_composed_root(folder / f"{stem}.fixed.usda", [layer, state.path], stage_metadata(stage))
-    return Round(index, proposals, migrate, layer, composed)
+    return Round(index, proposals, migrate, layer, composed, negate=negate)
 
 
 def final_names(out: Path, path: str, taken: set[str]) -> tuple[Path, Path]:
@@ -114,20 +121,23 @@ def final_names(out: Path, path: str, taken: set[str]) -> tuple[Path, Path]:
 def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, taken: set[str] | None = None) -> None:
     """The accepted layer next to the report, with a comment per joint (reason, before -> after verdicts)."""
     comments = {}
-    _, changes, _ = _overrides(state, best.proposals, best.migrate)
-    for path in set(best.proposals) | set(best.migrate):
+    _, changes, _ = _overrides(state, best.proposals, best.migrate, negate=best.negate)
+    for path in set(changes):
         name = path.rsplit("/", 1)[-1]
         verdicts = "; ".join(f"{t} {b.value} -> {a.value if a else '-'}" for t, b, a in _joint_verdicts(state, best, path, name))
         assert state.diagnosis is not None
-        why = clip("; ".join(state.diagnosis.drive.get(path, [])[:2]),
-                   300) or "only legacy PhysxJointAPI spellings, carried per axis"
+        why = clip("; ".join((state.diagnosis.drive.get(path, []) + best.negate.get(path, []))[:2]), 300) or (
+            "only legacy PhysxJointAPI spellings, carried per axis" if path in best.migrate else
+            "a mimic follower of a jaw whose axis is negated")
         what = "; ".join(f"{c.attribute.rsplit(':', 1)[-1]} {_before_text(c)} -> {_value_text(c.after)} {c.unit}".rstrip()
                          + f" ({clip(c.why, 160)})" for c in changes.get(path, []))
         comments[path] = (f"{TOOL}. Why: {why}. Changes: {what}. "
                           f"Verdicts as authored -> with this layer: {verdicts or 'unchanged'}")
-    overrides, _, stage = _overrides(state, best.proposals, best.migrate, comments)
+    overrides, _, stage = _overrides(state, best.proposals, best.migrate, comments, negate=best.negate)
     layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
-    header = (f"{TOOL}: drive-tuning overrides for {state.path} (only changed attributes; the asset is not modified). "
+    kind = "drive-tuning and jaw-axis" if best.negate and (best.proposals or best.migrate) else (
+        "jaw-axis" if best.negate else "drive-tuning")
+    header = (f"{TOOL}: {kind} overrides for {state.path} (only changed attributes; the asset is not modified). "
               f"Sublayer it over the asset, or open {root_path.name}. Proved by re-running "
               f"{', '.join(t.name for t in state.before.tests)}: {proved(best)}.")
     state.final_layer = write_override_layer(layer_path, stage, overrides, header)
@@ -193,12 +203,12 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
                                     before_reason=test.reason, after_reason=after.reason if after else "",
                                     before_code=test.code, after_code=after.code if after else ""))
     if shown is not None:
-        _, changes, _ = _overrides(state, shown.proposals, shown.migrate)
+        _, changes, _ = _overrides(state, shown.proposals, shown.migrate, negate=shown.negate)
         for path, rows in changes.items():
             name = path.rsplit("/", 1)[-1]
             assert state.diagnosis is not None
             joint = FixJoint(joint=name, path=path, changes=rows,
-                             reason=clip("; ".join(state.diagnosis.drive.get(path, [])), 600))
+                             reason=clip("; ".join(state.diagnosis.drive.get(path, []) + shown.negate.get(path, [])), 600))
             for test, b, a in _joint_verdicts(state, shown if best else None, path, name):
                 joint.before[test] = b
                 if a is not None:

@@ -195,7 +195,7 @@ def _prepare(state: AssetFix, only: set[str], targets: FixTargets) -> None:
         state.summary = "no test could run (PRECHECK_FAILURE or ERROR): there is no verdict to prove a layer by"
         return
     if only:
-        for found in (d.drive, d.migrate):
+        for found in (d.drive, d.migrate, d.negate):
             for path in [p for p in found if not ({p, p.rsplit("/", 1)[-1]} & only)]:
                 del found[path]
         d.added &= set(d.drive)
@@ -215,7 +215,7 @@ def _prepare(state: AssetFix, only: set[str], targets: FixTargets) -> None:
         if not d.migrate[path]:
             del d.migrate[path]
     state.allow = {p: allowance(asset.joints[p], state.config, state.names, registry) for p in d.drive}
-    if not d.drive and not d.migrate:
+    if not d.drive and not d.migrate and not d.negate:
         state.done = True
         state.status = "nothing_to_fix" if not d.failing and not d.not_fixable else "not_fixable"
         no_drive = ("nothing done: the driven-joint tests skip joints that have no drive; `simready-physics fix "
@@ -280,6 +280,10 @@ def _next(state: AssetFix, rnd: Round, last: bool, only: set[str]) -> None:
     registry = default_registry()
     assert rnd.after is not None and state.diagnosis is not None  # the round ran on a diagnosed asset
     found = diagnose(rnd.after, asset, registry, added=state.diagnosis.added)
+    for path, why in found.negate.items():  # a jaw judged only now (its first drive let the gripper tests run)
+        if path not in state.diagnosis.negate and (not only or {path, path.rsplit("/", 1)[-1]} & only):
+            state.diagnosis.negate[path] = why
+            moved = True
     for path, why in found.drive.items():  # rows drive values can still fix
         if path in state.reverted or path not in asset.joints or (only and not ({path, path.rsplit("/", 1)[-1]} & only)):
             continue

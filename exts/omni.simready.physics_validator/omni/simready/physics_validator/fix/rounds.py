@@ -29,6 +29,7 @@ class Round:
     migrate: dict[str, list[str]]  # joint path -> legacy attributes carried per axis
     layer: Path
     composed: Path
+    negate: dict[str, list[str]] = field(default_factory=dict)  # joint path -> why its axis is negated (fix/jaw_axis.py)
     after: "AssetResult | None" = None
     fixed: list[str] = field(default_factory=list)  # tests FAIL/WARN -> PASS
     improved: list[str] = field(default_factory=list)  # tests FAIL -> WARN
