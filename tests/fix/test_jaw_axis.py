@@ -62,3 +62,50 @@ def test_a_mimic_follower_turns_with_its_jaw_and_its_offset_is_negated(tmp_path)
     now = Gf.Rotation(Gf.Quatd(items[LEFT].values["physics:localRot0"]))
     before, after = authored.TransformDir(Gf.Vec3d(1, 0, 0)), now.TransformDir(Gf.Vec3d(1, 0, 0))
     assert math.isclose(Gf.Dot(before, after), -1.0, abs_tol=1e-6)  # the joint axis reversed
+
+
+@pytest.mark.slow
+def test_a_drive_less_reversed_gripper_gets_drives_then_its_axes_negated_physx(tmp_path):
+    """The converted gripper's road: no drive, the reverse convention. Round 1 gives the jaws first drives (the
+    driven-joint test SKIPs them), its re-run lets the gripper test judge them (JAW_REVERSED), round 2 negates the axes
+    in the same layer: the gripper test then judges the grip (first drives sized for full_range_sweep squeeze 0.02 N:
+    NOT_LIFTED, which fix names, not sizes), never the convention again."""
+    from omni.simready.physics_validator.fix import FixTargets
+
+    asset = build_gripper(tmp_path / "bare.usda", reversed=True, stiffness=0.0, damping=0.0)
+    report = fix_assets([str(asset)], tests=["full_range_sweep", TESTS[0]], out_dir=tmp_path / "out", in_process=True,
+                        targets=FixTargets(add_drives=True))
+    fix = report.assets[0].fix
+    assert fix is not None and fix.status == "accepted" and fix.rounds == 2, fix and fix.summary
+    gripper = next(t for t in fix.tests if t.test == TESTS[0])
+    assert gripper.before == Status.PRECHECK_FAILURE and gripper.after_code not in ("JAW_REVERSED", ""), gripper
+    layer = Sdf.Layer.FindOrOpen(fix.layer)
+    assert "drive-tuning and jaw-axis" in layer.comment
+    assert layer.GetAttributeAtPath(f"{LEFT}.physics:lowerLimit").default == pytest.approx(-0.038)
+    assert layer.GetPrimAtPath(LEFT).GetInfo("apiSchemas").prependedItems == ["PhysicsDriveAPI:linear"]
+
+
+def test_a_test_that_could_not_run_and_passes_with_the_layer_counts_and_its_precheck_is_not_named(tmp_path):
+    """A drive-less gripper's FET028 tests are PRECHECK_FAILURE (nothing closes it); with the layer's jaw drives and
+    negated axes they PASS (the converted YuMi): counted as such, and the precheck no longer named as not fixable."""
+    from omni.simready.physics_validator.core.config import ValidationConfig
+    from omni.simready.physics_validator.core.results import AssetResult, TestResult
+    from omni.simready.physics_validator.fix.diagnose import diagnose
+    from omni.simready.physics_validator.fix.outcome import build_result
+    from omni.simready.physics_validator.fix.rounds import Round, compare
+    from omni.simready.physics_validator.fix.state import AssetFix
+    from omni.simready.physics_validator.fix.targets import FixTargets
+    from omni.simready.physics_validator.physics_tests import default_registry
+
+    asset = build_gripper(tmp_path / "bare.usda", reversed=True, stiffness=0.0, damping=0.0)
+    before = AssetResult(path=str(asset), tests=[TestResult(name=TESTS[0], status=Status.PRECHECK_FAILURE,
+                                                            code="NO_JAW_DRIVE", reason="nothing closes the gripper")])
+    state = AssetFix(before=before, work=tmp_path, config=ValidationConfig.defaults(default_registry()), names=TESTS[:1])
+    state.diagnosis = diagnose(before, read_asset(str(asset)), default_registry())
+    assert [n.cause for n in state.diagnosis.not_fixable] == ["precheck"]
+    rnd = Round(1, {}, {}, tmp_path / "l", tmp_path / "c", negate={LEFT: ["jaw"], RIGHT: ["jaw"]},
+                after=AssetResult(path=str(asset), tests=[TestResult(name=TESTS[0], status=Status.PASS)]))
+    compare(before, rnd)
+    assert rnd.unblocked == TESTS[:1] and rnd.worth and rnd.clean
+    result = build_result(state, rnd, FixTargets())
+    assert "1 PRECHECK_FAILURE -> PASS" in result.summary and not result.not_fixable

@@ -41,6 +41,7 @@ def not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     out = list(state.diagnosis.not_fixable) if state.diagnosis else []
     if best is not None:  # a row the accepted layer made pass was fixable after all (e.g. an overspeed damped away)
         out = [n for n in out if not (n.joint and n.test and verdict_of(best.after, n.test, n.path, n.joint) == Status.PASS)]
+        out = [n for n in out if not (n.cause == "precheck" and best.unblocked and n.test in best.unblocked)]  # it runs now
     probe = state.plan.probe if state.plan else None
     asset = read_asset(state.path) if probe is not None and any(m.blocked for m in probe.joints.values()) else None
     for path, m in (probe.joints.items() if probe else ()):

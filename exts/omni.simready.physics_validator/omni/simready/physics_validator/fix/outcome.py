@@ -152,6 +152,8 @@ def proved(best: Round) -> str:
         parts.append(f"{len(best.fixed)} failing verdict(s) fixed ({', '.join(best.fixed)})")
     if best.judged:
         parts.append(f"{len(best.judged)} SKIP -> PASS with first drives ({', '.join(best.judged)})")
+    if best.unblocked:
+        parts.append(f"{len(best.unblocked)} PRECHECK_FAILURE -> PASS ({', '.join(best.unblocked)})")
     if best.improved:
         parts.append(f"{len(best.improved)} FAIL -> WARN ({', '.join(best.improved)})")
     if best.warnings_removed:
@@ -262,6 +264,8 @@ def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
         added = sum(1 for prop in best.proposals.values() if prop.added)  # what the layer holds, not what was diagnosed
         parts = parts if failing else []
         parts.append(f"{len(best.judged)} SKIP -> PASS with first drives on {added} joint(s) ({', '.join(best.judged)})")
+    if best.unblocked:
+        parts.append(f"{len(best.unblocked)} PRECHECK_FAILURE -> PASS ({', '.join(best.unblocked)})")
     fixed = ", ".join(parts)
     if best.improved:
         fixed += f", {len(best.improved)} FAIL -> WARN ({', '.join(best.improved)})"

@@ -34,6 +34,7 @@ class Round:
     fixed: list[str] = field(default_factory=list)  # tests FAIL/WARN -> PASS
     improved: list[str] = field(default_factory=list)  # tests FAIL -> WARN
     judged: list[str] = field(default_factory=list)  # tests SKIP -> PASS: drives added where there were none
+    unblocked: list[str] = field(default_factory=list)  # tests PRECHECK_FAILURE -> PASS: the layer let them run (jaw drives)
     broken: list[str] = field(default_factory=list)  # tests PASS -> anything else
     regressed: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows PASS -> FAIL/WARN
     worsened: list[tuple[str, str]] = field(default_factory=list)  # (test, joint path) rows WARN -> FAIL
@@ -59,11 +60,11 @@ class Round:
 
     @property
     def worth(self) -> bool:
-        return bool(self.fixed or self.improved or self.judged or self.warnings_removed or self.gained)
+        return bool(self.fixed or self.improved or self.judged or self.unblocked or self.warnings_removed or self.gained)
 
     def score(self) -> tuple:
-        return (len(self.fixed) + len(self.judged), len(self.improved), len(self.gained), self.warnings_removed,
-                -len(self.remaining), -len(self.proposals), self.index)
+        return (len(self.fixed) + len(self.judged) + len(self.unblocked), len(self.improved), len(self.gained),
+                self.warnings_removed, -len(self.remaining), -len(self.proposals), self.index)
 
 
 def set_aside_exposed(rnd: Round, needs_force: set[str], path_of) -> None:
@@ -102,6 +103,8 @@ def compare(before: "AssetResult", rnd: Round) -> None:
             rnd.fixed.append(test.name)
         elif old.status == Status.SKIP and test.status == Status.PASS:
             rnd.judged.append(test.name)
+        elif old.status == Status.PRECHECK_FAILURE and test.status == Status.PASS:
+            rnd.unblocked.append(test.name)
         elif old.status == Status.FAIL and test.status == Status.WARN:
             rnd.improved.append(test.name)
         elif old.status == Status.PASS and test.status != Status.PASS:
