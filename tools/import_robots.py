@@ -31,8 +31,9 @@ ROBOTS = [
          path=f"{RSM}/robots/arx5/robot.xml", license="MIT (robosuite-models LICENSE)"),
     dict(id="irb140", category="arm, 6-DOF industrial (ABB IRB 140; URDF, no masses, efforts 0)", package="rtb-data==2.0.0",
          path=f"{RTB}/abb_irb140_description/urdf/irb140.urdf", license="MIT (rtb-data METADATA)"),
-    dict(id="aloha_gripper", category="gripper, parallel 2-finger (ALOHA, ViperX fingers; MJCF)",
-         package="robosuite-models==1.0.0", path=f"{RSM}/grippers/aloha_gripper.xml", license="MIT (robosuite-models LICENSE)"),
+    dict(id="g1_three_finger", category="gripper, three fingers, 7 joints (Unitree G1's left hand; MJCF, position servos)",
+         package="robosuite-models==1.0.0", path=f"{RSM}/grippers/g1_three_finger_left_gripper.xml",
+         license="MIT (robosuite-models LICENSE)"),
     dict(id="talos_left_arm", category="arm, 7-DOF + gripper (PAL TALOS left arm; URDF, mimic fingers)",
          package="example-robot-data==6.0.0", path=f"{ERD}/robots/talos_data/robots/talos_left_arm.urdf",
          license="example-robot-data: BSD-3-Clause (METADATA); talos_data: LGPL-3.0 (package.xml)"),
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--src", default="", help="a folder of unpacked wheels (<name>-<version>/) to reuse")
     parser.add_argument("--list", action="store_true", help="print the robot ids and exit")
     parser.add_argument("ids", nargs="*", help="only these robots")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     if args.list:
         print("\n".join(f"{r['id']:16s} {r['package']:26s} {r['category']}" for r in ROBOTS))
         return 0

@@ -28,6 +28,13 @@ export SIMREADY_KIT_TIER="${SIMREADY_KIT_TIER:-required}"
 if [ "$SIMREADY_KIT_TIER" != "skip" ] && ! bash tools/install_kit_tier.sh; then
     echo "kit tier: the install failed; tests/kit will fail (see the message above)" >&2
 fi
+# NVIDIA's URDF/MJCF converters for `simready-physics import` (tests/robot_import): their own venv in
+# ~/.cache/simready-physics (76 s the first time at load 15-19 with a warm pip cache, 268 MB; then a check). Required
+# here like the kit tier: a missing venv fails those tests instead of skipping them. SIMREADY_CONVERTERS=skip leaves it out.
+export SIMREADY_CONVERTERS="${SIMREADY_CONVERTERS:-required}"
+if [ "$SIMREADY_CONVERTERS" != "skip" ] && ! python -m omni.simready.physics_validator.cli import --setup; then
+    echo "converters: the install failed; tests/robot_import will fail (see the message above)" >&2
+fi
 # Two pytest workers (the CI machine has 2 cores; most physics runs are single-threaded), a test file per worker so
 # module fixtures are built once: 17-23 min here, against about 25 min in one process. SIMREADY_TEST_WORKERS=0 runs in one process.
 python -m pytest -q -n "${SIMREADY_TEST_WORKERS:-2}" --dist loadfile "$@"

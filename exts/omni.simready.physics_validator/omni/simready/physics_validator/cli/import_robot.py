@@ -73,11 +73,10 @@ def run(args, console: Console) -> int:
         say_error(console, str(exc) + (f" (the converter's whole output: {exc.log_path})" if exc.log_path else ""))
         return ExitCode.ERROR
     _print_result(result)
-    code = ExitCode.OK if result.arrival.complete else ExitCode.FAILED
+    code = int(ExitCode.OK if result.arrival.complete else ExitCode.FAILED)
     if args.validate:
-        validated = _validate(result.asset, console)
-        code = max(int(code), int(validated))
-    return int(code)
+        code = max(code, _validate(result.asset, console))
+    return code
 
 
 def _import(args, say):
@@ -123,7 +122,7 @@ def _print_result(result) -> None:
         if arrived.zero_rated_joints:
             rated += f", {arrived.zero_rated_joints} are rated 0 (no rating: fix sizes their maxForce, marked assumed)"
         if arrived.actuators:
-            rated += f"; {arrived.actuators} MJCF actuator(s): motors and servos PhysX does not simulate"
+            rated += f"; {arrived.actuators} MJCF actuator(s), which PhysX does not simulate"
         line(f"  drives: none (the converters author none; {rated}): the driven-joint tests SKIP until "
              "`fix --add-drives` proposes drives")
     line(f"next: simready-physics validate {shlex.quote(show)}")

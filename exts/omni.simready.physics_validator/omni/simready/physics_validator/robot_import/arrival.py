@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .source import SourceModel
 
@@ -38,7 +39,7 @@ class Arrival:
     massless_bodies: int = 0  # no mass authored: the engine computes one from the colliders at its default density
     mass_kg: float = 0.0
     drives: int = 0
-    rated_joints: int = 0  # joints carrying a rated effort the converter wrote (urdf:limit:effort, mjc:actuatorfrcrange)
+    rated_joints: int = 0  # joints with a rated effort (core.usd reads it: urdf:limit:effort, an MJCF actuator's range)
     zero_rated_joints: int = 0  # rated 0 (URDF <limit effort="0">): no rating at all
     actuators: int = 0  # MjcActuator prims (an MJCF's motors and servos; PhysX does not simulate them)
 
@@ -64,9 +65,6 @@ def check(usd_path: Path, source: SourceModel, converter_log: str) -> Arrival:
         if kind or prim.IsA(UsdPhysics.Joint):
             for name in names:
                 joints[name] = kind or "other"
-            ratings = [_authored(prim, n) for n in ("urdf:limit:effort", "mjc:actuatorfrcrange:min", "mjc:actuatorfrcrange:max")]
-            arrival.rated_joints += any(r not in (None, 0) for r in ratings)
-            arrival.zero_rated_joints += any(r == 0 for r in ratings) and not any(r not in (None, 0) for r in ratings)
             arrival.drives += sum(1 for s in prim.GetAppliedSchemas() if s.startswith("PhysicsDriveAPI"))
         if prim.GetTypeName() == "MjcActuator":
             arrival.actuators += 1
@@ -77,6 +75,7 @@ def check(usd_path: Path, source: SourceModel, converter_log: str) -> Arrival:
             arrival.massless_bodies += not mass
         if prim.IsA(UsdGeom.Mesh):
             arrival.meshes += 1
+    _ratings(arrival, usd_path)
     _compare_joints(arrival, source, joints)
     _compare_meshes(arrival, source, stage, names_of, converter_log)
     return arrival
@@ -112,7 +111,7 @@ def _compare_meshes(arrival: Arrival, source: SourceModel, stage, names_of: dict
     arrival.mesh_links_expected = len(links)
     link_paths = {path for path, names in names_of.items()  # a link is a transform, never a geometry named after it
                   if names & set(source.links) and not stage.GetPrimAtPath(path).IsA(UsdGeom.Gprim)}
-    prims: dict[str, object] = {}
+    prims: dict[str, Any] = {}  # link name -> its Usd.Prim
     for path in sorted(link_paths, key=lambda p: p.pathElementCount):
         for name in names_of[path] & set(source.links):
             prims.setdefault(name, stage.GetPrimAtPath(path))
@@ -138,11 +137,11 @@ def _compare_meshes(arrival: Arrival, source: SourceModel, stage, names_of: dict
         arrival.missing_meshes.append(f"{link}: {where}" + (f" ({'; '.join(dict.fromkeys(reasons))})" if reasons else ""))
 
 
-def _authored(prim, name: str) -> float | None:
-    attribute = prim.GetAttribute(name)
-    if not attribute or not attribute.HasAuthoredValue():
-        return None
-    try:
-        return float(attribute.Get())
-    except (TypeError, ValueError):
-        return None
+def _ratings(arrival: Arrival, usd_path: Path) -> None:
+    """The rated efforts as the validator and `fix` read them (core.usd: urdf:limit:effort, an MJCF actuator's force
+    range or a motor's control range x gear), not read again here."""
+    from ..core.usd import read_asset
+
+    joints = read_asset(usd_path).joints.values()
+    arrival.rated_joints = sum(1 for j in joints if j.effort_limit is not None)
+    arrival.zero_rated_joints = sum(1 for j in joints if j.effort_limit is None and j.effort_limit_note)

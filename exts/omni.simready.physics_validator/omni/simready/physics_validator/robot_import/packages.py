@@ -100,7 +100,7 @@ def _manifests(above: list[Path]) -> dict[str, tuple[Path, str]]:
 def _subfolders(folder: Path) -> list[Path]:
     try:
         with os.scandir(folder) as entries:
-            out = []
+            out: list[Path] = []
             for entry in entries:
                 if len(out) >= SIBLING_LIMIT:
                     break

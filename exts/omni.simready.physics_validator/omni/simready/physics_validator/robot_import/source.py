@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from . import packages
+from .packages import Resolution
 from .converter_env import clean_env
 
 MAX_SOURCE_BYTES = 64 << 20  # a URDF or MJCF larger than this is not a robot description
@@ -67,14 +68,14 @@ class SourceModel:
     name: str  # the robot's own name (URDF <robot name>, MJCF <mujoco model>)
     joints: list[SourceJoint] = field(default_factory=list)
     links: dict[str, list[MeshFile]] = field(default_factory=dict)  # link/body -> the mesh files its geometry names
-    packages: dict[str, packages.Resolution] = field(default_factory=dict)
+    packages: dict[str, Resolution] = field(default_factory=dict)
 
     @property
     def movable_joints(self) -> list[SourceJoint]:
         return [j for j in self.joints if j.movable]
 
     @property
-    def unresolved(self) -> list[packages.Resolution]:
+    def unresolved(self) -> list[Resolution]:
         return [r for r in self.packages.values() if r.folder is None]
 
     @property
@@ -155,7 +156,7 @@ def safe_name(text: str) -> str:
     return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9._-]", "_", text.strip())).strip("._")[:80]
 
 
-def _mesh_file(uri: str, urdf: Path, resolved: dict[str, packages.Resolution]) -> MeshFile:
+def _mesh_file(uri: str, urdf: Path, resolved: dict[str, Resolution]) -> MeshFile:
     split = packages.split_uri(uri)
     if split:
         folder = resolved[split[0]].folder
