@@ -72,9 +72,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("recording/video_job.py", "_save_jpeg", ".save"): "the temp path of out_writer.replacing",
     ("reports/plots.py", "write_plots", ".savefig"): "the temp path of out_writer.replacing",
     ("reports/html.py", "_media", "shutil.copyfile"): "the temp path of out_writer.replacing",
-    # under OUT/.fix, still raw: fix/probe.py was being edited by another helper when the writer landed (issue 42)
-    ("fix/probe.py", "probe", ".mkdir"): "PENDING conversion: OUT/.fix/<asset>/ (a probe's work folder)",
-    ("fix/probe.py", "_add_filtered_pairs", ".Save"): "PENDING conversion: OUT/.fix/<asset>/ (a probe's layer)",
 }
 
 

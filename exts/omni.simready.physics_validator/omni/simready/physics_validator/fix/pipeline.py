@@ -28,6 +28,7 @@ from ..core.results import NotFixable, RunReport
 from ..core.status import Status
 from ..core.usd import read_asset
 from ..physics_tests import default_registry
+from ..run.interrupts import stop_requested
 from ..run.worker import run_calls
 from .diagnose import LEGACY_ONLY, diagnose, movable
 from .layers import authored_value, open_stage, per_axis_attr
@@ -62,16 +63,21 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
     with clock("validating the assets as authored", "validate as authored"):
         report = validate_batch(paths, names, config, engine, work / "before", progress=progress, jobs=jobs)
     _keep(report, work / "before")
+    stopped = stop_requested()  # SIGTERM or Ctrl-C (the CLI): stop at the next safe point, accept no layer
     states = [AssetFix(a, work / _slug(a.path), config, names) for a in report.assets]
     for state in states:
         _prepare(state, set(joints or ()), targets)
     active = [s for s in states if not s.done]
     index = 0
     for index in range(1, targets.max_rounds + 1):
-        if not active:
+        if not active or stopped:
             break
-        with clock(f"round {index}: measuring and proposing for {len(active)} asset(s)", f"round {index} measure"):
-            _plan(active, engine, config, targets, jobs)
+        try:
+            with clock(f"round {index}: measuring and proposing for {len(active)} asset(s)", f"round {index} measure"):
+                _plan(active, engine, config, targets, jobs)
+        except KeyboardInterrupt:  # the measurements stopped (their workers killed): nothing of this round is kept
+            stopped = stop_requested() or "SIGINT"
+            break
         ready = []
         for state in active:
             rnd = write_round_layers(state, index, engine_target(config, engine))
@@ -81,23 +87,33 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
             state.rounds.append(rnd)
             ready.append(state)
         _rerun(ready, index, names, config, engine, work, jobs, clock)
+        stopped = stop_requested()
+        if stopped:
+            break
         for state in ready:
             _next(state, state.rounds[-1], index == targets.max_rounds, set(joints or ()))
         active = [s for s in ready if not s.done]
     for extra in range(1, SALVAGE_ROUNDS + 1):  # joint by joint: keep what the last re-run showed improving
-        ready = [s for s in states if _salvage(s, index + extra, engine_target(config, engine))]
+        ready = [] if stopped else [s for s in states if _salvage(s, index + extra, engine_target(config, engine))]
         if not ready:
             break
         _rerun(ready, index + extra, names, config, engine, work, jobs, clock,
                what="re-running {tests} test(s) on {assets} asset(s) with only the joints that improved")
+        stopped = stop_requested()
     taken: set[str] = set()
+    stopped = stopped or stop_requested()
     for state in states:
-        best = best_round(state.rounds)
+        best = None if stopped else best_round(state.rounds)
+        if stopped:  # no layer is offered: what a stopped re-run said proves nothing
+            state.status = "interrupted"
+            state.summary = (f"stopped by {stopped} after {len(state.rounds)} round(s): no layer is accepted; run fix "
+                             "again to finish")
         if best is not None:
             write_final_layers(state, best, out, engine_target(config, engine), taken)
         state.before.fix = build_result(state, best, targets)
         state.before.fix.seconds = dict(clock.seconds)
     report.assets = [s.before for s in states]
+    report.complete = report.complete and not stopped  # the report says the fix did not finish
     report.finished = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")  # the whole fix, not its first run
     return report
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core import out_writer
 from ..physics_tests.driven.base import driven_scene
 from ..core.usd import read_asset
 from ..physics_tests.driven.kinematics import moved_bodies
@@ -130,8 +131,7 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
     """Measure every joint of `waypoints.hold` on `asset_path` (see the module docstring)."""
     from ..engines import create_engine
 
-    workdir = Path(workdir)
-    workdir.mkdir(parents=True, exist_ok=True)
+    workdir = out_writer.folder(Path(workdir))  # OUT/.fix/<asset>/ (core.out_writer)
     out = ProbeResult()
     asset = read_asset(asset_path)
     scene = driven_scene(fps)
@@ -412,4 +412,4 @@ def _add_filtered_pairs(layer_path: Path, pairs: list) -> None:
         spec.SetInfo("apiSchemas", Sdf.TokenListOp.Create(prependedItems=["PhysicsFilteredPairsAPI"]))
         rel = Sdf.RelationshipSpec(spec, "physics:filteredPairs", custom=False)
         rel.targetPathList.prependedItems = [Sdf.Path(o) for o in others]
-    layer.Save()
+    out_writer.write_text(layer_path, layer.ExportToString(), durable=False)  # by replace, never through a link

@@ -2,12 +2,13 @@
 
 SIGTERM is what CI timeouts, `timeout` and Kubernetes send: it used to end the CLI at once (exit 143, no JSON, JUnit
 or HTML) while Ctrl-C stopped the batch and wrote the reports of what finished (`complete: false`, exit 3). Under
-`handled()` (the CLI, for one command) both are KeyboardInterrupt. With `defer` (validate) only the first signal that
+`handled()` (the CLI, for one command) both are KeyboardInterrupt. With `defer` (validate, fix) only the first signal that
 lands while a batch plans or runs (`stoppable()`, run.batch) raises, and stops that batch; a later one, or one that
 lands while nothing is stoppable (the reports being written), is noted: the reports are written, and the command
 exits 3 (`exit_code`); once the command is over, the process ignores them (three Ctrl-C 0.2 s apart still exit 3).
-A signal noted before a batch starts stops it at once. Workers ignore both signals (worker_main): the parent stops
-them.
+A signal noted before a batch starts stops it at once; work between batches asks `stop_requested()` (fix stops
+before its next round, accepts no layer and writes its report marked incomplete). Workers ignore both signals
+(worker_main): the parent stops them.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ def _on_signal(signum, frame) -> None:
     if not _state.defer or _state.stoppable:
         _state.stoppable = False
         raise KeyboardInterrupt
+
+
+def stop_requested() -> str:
+    """The name of the signal this command was asked to stop by ('SIGTERM', 'SIGINT'), or '': long work that is not a
+    batch (fix's rounds) stops at its next safe point when it is set."""
+    return signal.Signals(_state.received[0]).name if _state.received else ""
 
 
 class Handled:

@@ -31,6 +31,7 @@ from ..core.session import error_result
 from ..physics_tests import default_registry
 from .asset_run import RunInterrupted
 from .inputs import AssetJob, file_sha256
+from .interrupts import stoppable
 from .worker_main import peak_rss_mb
 from .worker_pool import PoolClosed, Worker, WorkerPool, shared_pool
 
@@ -85,14 +86,16 @@ def run_calls(fn: Callable[[Any], Any], args: list, run: RunConfig, engine: str 
     """[(value, error)] of fn(arg) for each arg, in order: `jobs` at a time in worker processes of one pool (kept
     across calls as for assets), or here one by one when the run is not isolated (`run.isolate` False)."""
     if not run.isolate:
-        return [_call_here(fn, arg) for arg in args]
+        with stoppable():
+            return [_call_here(fn, arg) for arg in args]
     if not args:
         return []
     pool = WorkerPool()
     threads = ThreadPoolExecutor(max_workers=max(1, min(jobs, len(args))), thread_name_prefix="call")
     try:
         futures = [threads.submit(run_call_isolated, fn, arg, run, engine, pool) for arg in args]
-        return [future.result() for future in futures]
+        with stoppable():  # a signal (the CLI's fix) stops the calls: their workers are killed below
+            return [future.result() for future in futures]
     finally:
         pool.close(kill=True)  # idle workers exit; busy ones (Ctrl-C, an early end) are killed
         threads.shutdown(wait=True, cancel_futures=True)
