@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from ..core import out_writer
+from ..core.built_model import from_asset
+from ..core.runtime_model import with_mass_properties
 from ..physics_tests.driven.base import driven_scene
 from ..core.usd import read_asset
 from ..physics_tests.driven.kinematics import moved_bodies
@@ -144,6 +146,7 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
         authored_gains = drive_gains(eng, len(dofs))
         caps = velocity_caps(eng, len(dofs))
         masses = body_masses(eng)
+        asset = with_mass_properties(asset, eng.built_model() if eng.capabilities().reads_built_model else from_asset(asset))
     finally:
         eng.close()
     out.dofs, out.caps = dofs, caps
@@ -318,10 +321,11 @@ class _ProbeRun:
         for path, (k, d, f) in gains.items():
             j = self.asset.joints[path]
             u = self.units
-            values: dict[str, float | str] = {drive_attr(j.is_angular, "stiffness"): u.to_usd("stiffness", k, j.is_angular),
-                      drive_attr(j.is_angular, "damping"): u.to_usd("damping", d, j.is_angular),
-                      drive_attr(j.is_angular, "maxForce"): u.to_usd("maxForce", f,
-                                                                     j.is_angular) if math.isfinite(f) else PROBE_MAX_FORCE}
+            values: dict = {  # attribute -> USD value (JointOverride.values)
+                drive_attr(j.is_angular, "stiffness"): u.to_usd("stiffness", k, j.is_angular),
+                drive_attr(j.is_angular, "damping"): u.to_usd("damping", d, j.is_angular),
+                drive_attr(j.is_angular, "maxForce"):
+                    u.to_usd("maxForce", f, j.is_angular) if math.isfinite(f) else PROBE_MAX_FORCE}
             overrides.append(JointOverride(path, values, apis=[f"PhysicsDriveAPI:{'angular' if j.is_angular else 'linear'}"]))
         layer = write_override_layer(self.workdir / f"{tag}.layer.usda", self.stage, overrides)
         if filtered:
