@@ -44,7 +44,8 @@ def gravity_bound(asset: "AssetModel", joint: "JointInfo", poses: Poses, masses:
 def model_inertia(asset: "AssetModel", joint: "JointInfo", poses: Poses, masses: dict[str, float]) -> float:
     """Joint-space inertia estimated from masses and geometry, for joints the engine gives none for (a joint PhysX
     simulates outside its articulation): sum of m r^2 of the moved bodies' centres of mass about the axis plus each
-    body's own inertia about its centre (authored diagonal inertia, else its collider box's); prismatic: sum of m."""
+    body's own inertia about its centre, both as the runtime computed them (BodyInfo.built_mass_properties; a body
+    without: its colliders' centre and box); prismatic: sum of m."""
     moved = [b for b in moved_bodies(asset, joint) if b in masses and b in poses]
     if not joint.is_angular:
         return float(sum(masses[b] for b in moved))
@@ -57,14 +58,13 @@ def model_inertia(asset: "AssetModel", joint: "JointInfo", poses: Poses, masses:
         body, (pos, quat) = asset.bodies[b], poses[b]
         rot = quat_to_matrix(quat)
         pts = collider_points(asset, b, (pos, quat))
-        com_local = body.center_of_mass if body.center_of_mass is not None else None
-        com = pos + rot @ np.asarray(com_local, float) if com_local is not None else (pts.mean(axis=0) if len(pts) else pos)
+        props = body.built_mass_properties
+        com = pos + rot @ np.asarray(props.com, float) if props is not None else (pts.mean(axis=0) if len(pts) else pos)
         rel = com - point
         total += masses[b] * float(np.linalg.norm(rel - (rel @ direction) * direction)) ** 2
-        if body.diagonal_inertia is not None:
-            axes = quat_to_matrix(body.principal_axes) if body.principal_axes is not None else np.eye(3)
-            local = (rot @ axes).T @ direction
-            total += float(np.sum(np.asarray(body.diagonal_inertia, float) * local * local))
+        if props is not None:
+            local = rot.T @ direction  # the axis in the body's frame, where the runtime states its inertia
+            total += float(local @ np.asarray(props.inertia, float) @ local)
         elif len(pts):
             spread = pts.max(axis=0) - pts.min(axis=0)
             perp = spread - np.abs(direction) * spread  # the box's size across the axis (world-aligned estimate)

@@ -117,7 +117,7 @@ def scenery_note(asset: "AssetModel") -> str:
     robot's foot resting on its own floor cannot move down (the gym hopper's leg: FAIL with its floor, PASS without)."""
     from ...core.quantities import listed
 
-    static = [c for c in asset.static_colliders if c.collision_enabled]
+    static = [c for c in asset.static_colliders if c.collides]
     if not static:
         return ""
     return (f"the asset carries scenery its moving bodies may meet (it moves with the asset): static "

@@ -88,8 +88,8 @@ def _centre_of_mass(asset: "AssetModel", body_path: str) -> LoadPoint:
     body = asset.bodies[body_path]
     identity = (np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))
     points = collider_points(asset, body_path, identity)  # in the body frame
-    if body.center_of_mass is not None and np.all(np.isfinite(body.center_of_mass)):
-        point, how = np.asarray(body.center_of_mass, float), "the child's authored centre of mass"
+    if body.built_mass_properties is not None:
+        point, how = np.asarray(body.built_mass_properties.com, float), "the child's centre of mass (as the runtime computed it)"
     elif len(points):
         point, how = (points.min(axis=0) + points.max(axis=0)) / 2.0, "the centre of the child's colliders"
     else:

@@ -50,7 +50,7 @@ class Clearance:
         adjacent = {frozenset((j.body0, j.body1)) for j in asset.joints.values() if j.body0 and j.body1}
         filtered = {frozenset(p) for p in asset.filtered_pairs}
         self.colliders = {b: [c for c in asset.bodies[b].colliders if c in asset.colliders
-                              and asset.colliders[c].collision_enabled and collider_local_extent(asset.colliders[c])]
+                              and asset.colliders[c].collides and collider_local_extent(asset.colliders[c])]
                           for b in bodies if b in asset.bodies}
         self.pairs = [(a, b) for i, a in enumerate(bodies) for b in bodies[i + 1:]
                       if frozenset((a, b)) not in adjacent and frozenset((a, b)) not in filtered

@@ -11,7 +11,7 @@ class GraspCode(VerdictCode):
     NO_RIG = "NO_RIG"  # SKIP: the engine simulates a stage open elsewhere, not the test's rig
     ALL_LINES_FAILED = "ALL_LINES_FAILED"  # FAIL: no grasp line held (each line's code in its row)
     NOT_REACHED = "NOT_REACHED"  # a line: the jaws did not get to it within 5 mm in time
-    PADS_MET = "PADS_MET"  # a line: the pads closed on nothing (no collider at the grasp line)
+    PADS_MET = "PADS_MET"  # a line: the pads closed on each other (nothing of the body between them at the line)
     NOT_LIFTED = "NOT_LIFTED"  # a line: the body did not rise with the jaws
     DROPPED = "DROPPED"  # a line: the body fell out or sank to the floor during a hold or the shake
     SLIPPED = "SLIPPED"  # a line: the body moved in the jaws by more than max_slip

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pydantic import Field
 
@@ -27,11 +28,16 @@ class GraspThresholds:
     min_rise: float  # m
     min_fall: float  # m (the larger of this and the body's height)
     max_line_slope: float  # rad from horizontal
+    pads_touching: float  # m: the pads' inner faces this close touch each other (PADS_TOUCHING_GAP)
 
 
 class GraspConfig(TestConfig):
+    # The pads touch each other when their inner faces are this close (m): a contact's tolerance (PhysX's rest offset is
+    # 0; the squeeze presses closed pads 0.0x mm into each other), fixed, not scaled with the prop: an 8 mm fin between
+    # them keeps them 8 mm apart
+    PADS_TOUCHING_GAP: ClassVar[float] = 0.0005
     grip_safety: float = Field(2.0, gt=0, description="The jaws squeeze this many times the force that holds the "
-                                                      "prop's authored mass at design_friction.",
+                                                      "prop's mass (as the runtime computed it) at design_friction.",
                                json_schema_extra=unit("ratio"))
     design_friction: float = Field(0.5, gt=0, description="The friction a prop's surface should at least have (plastic, "
                                                           "wood, metal); the jaw force assumes it.",
@@ -43,9 +49,6 @@ class GraspConfig(TestConfig):
     pad_friction: float = Field(1.0, ge=0, description="Friction of the test's pads (a rubber pad); combined by 'min', so "
                                                        "on PhysX the prop's own friction decides up to it.",
                                 json_schema_extra=unit("ratio"))
-    fallback_density: float = Field(1000.0, gt=0, description="Without an authored mass: this density over the colliders' "
-                                                              "boxes (PhysX's default).",
-                                    json_schema_extra=unit("kg/m^3"))
     settle_seconds: float = Field(1.0, ge=0, description="The prop settles on the floor this long before each line (s).",
                                   json_schema_extra=unit("s"))
     position_seconds: float = Field(2.0, gt=0, description="The jaws get this long to reach the grasp line (NVIDIA's) (s).",
@@ -94,4 +97,5 @@ class GraspConfig(TestConfig):
         force = min(self.max_jaw_force, max(self.min_jaw_force, needed))
         lift = min(self.lift_max, max(self.lift_min, self.lift_factor * longest_edge))
         return GraspThresholds(force, needed > self.max_jaw_force, lift, self.position_tolerance, self.max_slip,
-                               self.floor_band, self.min_rise, self.min_fall, math.radians(self.max_line_slope_deg))
+                               self.floor_band, self.min_rise, self.min_fall, math.radians(self.max_line_slope_deg),
+                               self.PADS_TOUCHING_GAP)

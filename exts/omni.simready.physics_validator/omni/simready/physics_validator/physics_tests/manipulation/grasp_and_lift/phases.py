@@ -70,6 +70,12 @@ class LineRun:
         pads = [self.ctx.body_pose(finger)[0] for finger in FINGERS]
         return compose(*inverse((pads[0] + pads[1]) / 2, self.wrist()[1]), point, IDENTITY)[0]
 
+    def pad_gap(self) -> float:
+        """The gap between the pads' inner faces (m) as the runtime holds them: 0 when they touch each other."""
+        pads = [self.ctx.body_pose(finger)[0] for finger in FINGERS]
+        across = rotate(self.wrist()[1], np.array([1.0, 0.0, 0.0]))
+        return abs(float(np.dot(pads[1] - pads[0], across))) - 2.0 * self.plan.pad_half[0]
+
     def _body_box(self):
         from ....core.geometry import bodies_box
 
@@ -143,10 +149,11 @@ class LineRun:
             yield
         for _ in range(self.steps(cfg.close_settle_seconds)):
             yield
-        gaps = [self.plan.closed - self.q(jaw) for jaw in JAWS]
-        met = self.plan.pad_half[0] / 2  # within half a pad of the closed stop: nothing between the pads
-        if max(gaps) <= met:
-            self.fail(Code.PADS_MET, "the pads met: nothing of the body between them at the grasp line")
+        gap = self.pad_gap()
+        self.out.metrics["pad_gap"] = gap
+        if gap <= self.t.pads_touching:  # the pads touch each other, not the body: nothing of it between them
+            self.fail(Code.PADS_MET, f"the pads closed on each other ({gap * 1000:.1f} mm apart): nothing of the body "
+                                     "between them at the grasp line")
 
     def _lift(self) -> Iterator[None]:
         ctx, t = self.ctx, self.t

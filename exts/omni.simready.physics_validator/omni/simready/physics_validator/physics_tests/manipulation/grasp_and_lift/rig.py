@@ -1,8 +1,12 @@
 """grasp_and_lift's rig: the prop on the floor, centred at the origin, and the test's own parallel jaw above it: an
 anchor welded to the world, X, Y and Z carriages on driven prismatic joints, a wrist turning about Z, and two fingers on
 driven prismatic joints along the wrist's X, each squeezing with the jaw force (thresholds_for) through a box pad of
-friction pad_friction combined by 'min'. One articulation rooted at the anchor (rig_usd.py). Sized from the prop: pads
-0.1 x the grasped body's mean extent thick (5 mm at least), the jaw opening the longest grasp line plus open_margin."""
+friction pad_friction combined by 'min'. One articulation rooted at the anchor (rig_usd.py). Planned from the asset as
+the runtime builds it alone (PhysicsTest.scene_reads_runtime_model): sized from the shapes the runtime gives contacts
+(a trigger volume or a collisionEnabled = false shape around the prop neither sizes the pads nor places the prop:
+BodyInfo.colliders' `collides`), pads 0.1 x their box's mean extent thick (5 mm at least), the jaw opening the longest
+grasp line plus open_margin; squeezing with the force that holds the prop's mass as the runtime computed it (whichever
+MassAPI spelling, or the default density: BodyInfo.built_mass_properties)."""
 
 from __future__ import annotations
 
@@ -34,8 +38,7 @@ TURN_Z = np.array([0.0, 0.0, 0.0, 1.0])  # half a turn about Z: the second finge
 @dataclass
 class GraspPlan:
     lines: list["GraspLine"]  # moved with the prop
-    mass: float  # kg, the prop's (authored, else fallback density)
-    mass_authored: bool
+    mass: float  # kg, the prop's moving bodies' as the runtime computed it
     half_open: float  # m: each pad's centre from the wrist, fully open (its joint at 0)
     pad_half: tuple[float, float, float]  # m
     start: np.ndarray  # the wrist's start position
@@ -54,8 +57,15 @@ class GraspPlan:
 
 
 def prop_box(asset: "AssetModel"):
-    boxes = [b for c in asset.colliders.values() if c.body in asset.bodies and (b := collider_world_aabb(c)) is not None]
+    """The world box of the prop's shapes the runtime gives contacts (what a pad or the floor can touch)."""
+    boxes = [b for c in asset.colliders.values()
+             if c.body in asset.bodies and c.collides and (b := collider_world_aabb(c)) is not None]
     return np.min([b[0] for b in boxes], axis=0), np.max([b[1] for b in boxes], axis=0)
+
+
+def prop_mass(asset: "AssetModel") -> float:
+    """The prop's mass as the runtime computed it (kg): its moving bodies' (BodyInfo.built_mass_properties)."""
+    return float(sum(b.built_mass_properties.mass for b in asset.dynamic_bodies if b.built_mass_properties is not None))
 
 
 def plan_grasp(asset: "AssetModel", config: "GraspConfig") -> GraspPlan:
@@ -65,13 +75,12 @@ def plan_grasp(asset: "AssetModel", config: "GraspConfig") -> GraspPlan:
 
     lines = [GraspLine(line.path, line.p0 + shift, line.p1 + shift, line.body) for line in asset.markers.grasp_lines]
     extent = hi - lo
-    masses = [b.mass for b in asset.bodies.values() if b.mass]
-    mass = float(sum(masses)) if masses else float(np.prod(extent)) * config.fallback_density
+    mass = prop_mass(asset)
     thickness = max(0.005, 0.1 * float(np.prod(np.maximum(extent, 1e-3))) ** (1 / 3))
     face = max(0.01, 0.35 * float(min(extent[0], extent[1], extent[2])))
     half_open = max(line.length for line in lines) / 2 + config.open_margin + thickness
     start = np.array([0.0, 0.0, hi[2] - lo[2] + 0.002 + face + config.open_margin])
-    return GraspPlan(lines, mass, bool(masses), half_open, (thickness, face, face), start, shift, config.open_margin,
+    return GraspPlan(lines, mass, half_open, (thickness, face, face), start, shift, config.open_margin,
                      float(extent.max()))
 
 

@@ -1,7 +1,8 @@
 """grasp_and_lift (FET_005, NVIDIA's 1.3.0): a parallel jaw of the test's own grasps the prop along each of its grasp
 lines, lifts, holds, shakes, holds and releases it; PASS when one line holds, as theirs.
 
-The jaw squeezes with a force sized from the prop's authored mass (the weight x grip_safety at design_friction), capped
+The jaw squeezes with a force sized from the prop's mass as the runtime computed it (the engine loads the prop alone
+first: scene_reads_runtime_model; the weight x grip_safety at design_friction), capped
 at a real gripper's rating (max_jaw_force), through pads whose friction combines by 'min' (rig.py): a prop too heavy to
 grasp, or too slippery, slides out. Each line starts from the prop as it settled (the engine is reset between lines).
 Spec: docs/tests/grasp_and_lift.md.
@@ -37,6 +38,7 @@ class GraspAndLiftTest(PhysicsTest[GraspConfig]):
     hints = HINTS
     view = VIEW
     fix_rules = FIX_RULES
+    scene_reads_runtime_model = True  # the jaw is sized from the prop's runtime mass and colliding shapes
 
     def __init__(self) -> None:
         self.plan: GraspPlan | None = None
@@ -48,7 +50,7 @@ class GraspAndLiftTest(PhysicsTest[GraspConfig]):
         if not asset.markers.grasp_lines:
             return Precheck(Status.SKIP, "no grasp lines: no grasp_identifier_* curve says where a jaw may grasp the "
                                          "asset", HINTS.for_codes([Code.NO_GRASP_LINES]), code=Code.NO_GRASP_LINES)
-        if not asset.dynamic_bodies or not any(c.body for c in asset.colliders.values()):
+        if not asset.dynamic_bodies or not any(c.body and c.collides for c in asset.colliders.values()):
             return Precheck(Status.PRECHECK_FAILURE, "grasp lines on an asset with no rigid body and collider to grasp",
                             HINTS.for_codes([Code.NO_RIGID_BODY]), code=Code.NO_RIGID_BODY)
         return None
@@ -72,9 +74,6 @@ class GraspAndLiftTest(PhysicsTest[GraspConfig]):
         ctx.metric("jaw_force", t.jaw_force, unit="N")
         ctx.metric("jaw_force_capped", t.force_capped)
         ctx.metric("grasp_lines", len(plan.lines))
-        if not plan.mass_authored:
-            ctx.warn(f"no authored mass: the jaw force assumes {plan.mass:.3g} kg ({cfg.fallback_density:g} kg/m^3 over "
-                     "the colliders' boxes)")
         outcomes: list[LineOutcome] = []
         for index, line in enumerate(plan.lines):
             if index:
@@ -110,7 +109,7 @@ class GraspAndLiftTest(PhysicsTest[GraspConfig]):
             joint=out.line.path.rsplit("/", 1)[-1], path=out.line.path,
             status=Status.PASS if out.passed else Status.FAIL, code=out.code, reason=out.reason,
             measured={k: v for k, v in out.metrics.items()}, limits={"max_slip": ctx.config.max_slip},
-            units={"max_slip": "m", "rise": "m", "fall": "m", "position_error": "m"}))
+            units={"max_slip": "m", "rise": "m", "fall": "m", "position_error": "m", "pad_gap": "m"}))
 
 
 def is_robot(asset) -> bool:

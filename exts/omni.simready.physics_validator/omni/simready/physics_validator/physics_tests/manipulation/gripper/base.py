@@ -37,6 +37,7 @@ class GripperCloseLiftTest(PhysicsTest[GripperConfigT]):
     hints = HINTS
     view = VIEW
     fix_rules = FIX_RULES
+    scene_reads_runtime_model = True  # the rig is planned from the shapes that collide and the masses as the runtime built them
 
     def __init__(self) -> None:
         self.plan: GripperPlan | None = None

@@ -1,6 +1,9 @@
 """The FET028 rig: the gripper turned so its site's forward axis points down (-Z) and its grip line runs along X, its
 base on a vertical gantry (a driven prismatic joint from the rig's anchor), the test object on the floor below the
-grasp centre. Planned from the asset model (SI), authored by rig_usd.RigAuthor into a core.rig layer.
+grasp centre. Planned from the asset as the runtime builds it alone (PhysicsTest.scene_reads_runtime_model): its lowest
+point from the shapes the runtime gives contacts (a trigger volume or a collisionEnabled = false shape hanging below the
+fingertips touches nothing, so it neither stops the descent nor places the object), the gantry damped for the
+gripper's mass as the runtime computed it; authored by rig_usd.RigAuthor into a core.rig layer (SI).
 
 Which gripper: the first complete gripper site (core.markers); its base is the rigid body the site hangs under; its jaws
 are the driven joints (not mimic followers) beyond that body. The FET028 convention decides open and closed: a jaw's
@@ -65,8 +68,8 @@ def plan_rig(asset: "AssetModel", site: "GripperSite", config: "GripperConfig", 
     base = site.body or ""
     rotation = rotation if rotation is not None else rotation_taking((site.forward, site.grip_direction), (DOWN, ALONG))
     centre = rotation @ site.center
-    corners = [box_corners(*box) for c in asset.colliders.values() if c.body in asset.bodies
-               and (box := collider_world_aabb(c)) is not None]
+    corners = [box_corners(*box) for c in asset.colliders.values() if c.body in asset.bodies and c.collides
+               and (box := collider_world_aabb(c)) is not None]  # what can touch the object or the floor
     lowest = min((float((rotation @ p)[2]) for pts in corners for p in pts), default=float(centre[2])) - float(centre[2])
     object_z = t.object_size / 2 + config.spawn_clearance
     site_z = object_z + t.object_size / 2 + config.approach_clearance - lowest
@@ -84,7 +87,7 @@ def build_gripper_rig(asset: "AssetModel", plan: GripperPlan, rotation: np.ndarr
     """The rig (core.rig.TestRig): anchor, gantry, the moved gripper, the object."""
     base_pose = moved_pose((asset.bodies[plan.base].world_pose.pos, asset.bodies[plan.base].world_pose.quat),
                            rotation, translation)
-    moving = sum(b.mass or 0.0 for b in asset.bodies.values()) + plan.mass
+    moving = sum(b.built_mass_properties.mass for b in asset.dynamic_bodies if b.built_mass_properties) + plan.mass
     damping = 2.0 * math.sqrt(config.gantry_stiffness * max(moving, 1e-3))  # critical for what the gantry carries
     identity = np.array([1.0, 0.0, 0.0, 0.0])
 

@@ -19,17 +19,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ....core.geometry import collider_local_extent
+from ....core.geometry import collider_local_extent, quat_to_matrix
 from ....core.scene import DriveOverride
 from ...driven.kinematics import joint_axis_world, moved_bodies
 from ....core.codes import ExclusionCode
 from ...driven.selection import EXCLUSION_REASONS, Exclusion, JointSelection
+from ....core.usd_mass import DEFAULT_DENSITY
 
 if TYPE_CHECKING:
     from ....core.asset_model import AssetModel, JointInfo
     from .config import JointMovementConfig
 
-DEFAULT_DENSITY = 1000.0  # kg/m^3 where nothing is authored
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,9 @@ def effective_inertia(asset: "AssetModel", joint: "JointInfo") -> float:
 
 
 def _mass_and_size(asset: "AssetModel", path: str) -> tuple[float, float, np.ndarray]:
-    """(mass in kg, largest extent in m, world centre of its colliders) of one body, from what is authored."""
+    """(mass in kg, largest extent in m, world centre of mass) of one body: its mass and centre of mass as the runtime
+    computed them (BodyInfo.built_mass_properties: the test plans its scene from the runtime's model), the extent of its
+    colliders; a model nothing was adopted into: the colliders' boxes at the default density and their centre."""
     body = asset.bodies[path]
     volume, size, centres = 0.0, 0.0, []
     for collider_path in body.colliders:
@@ -154,8 +156,9 @@ def _mass_and_size(asset: "AssetModel", path: str) -> tuple[float, float, np.nda
         size = max(size, float(span.max()))
         centres.append(np.asarray(collider.world_pose.pos, float))
     centre = np.mean(centres, axis=0) if centres else np.asarray(body.world_pose.pos, float)
-    if body.mass is not None and body.mass > 0:
-        return float(body.mass), size, centre
-    density = body.density or next((asset.colliders[c].density for c in body.colliders
-                                    if c in asset.colliders and asset.colliders[c].density), None) or DEFAULT_DENSITY
+    props = body.built_mass_properties
+    if props is not None:
+        pose = body.world_pose
+        return float(props.mass), size, np.asarray(pose.pos, float) + quat_to_matrix(pose.quat) @ np.asarray(props.com, float)
+    density = DEFAULT_DENSITY  # kg/m^3, UsdPhysics's default
     return max(density * volume, 1e-3), size, centre

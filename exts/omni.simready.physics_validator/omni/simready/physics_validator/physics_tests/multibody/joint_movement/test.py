@@ -70,6 +70,7 @@ class JointMovementTest(PhysicsTest[JointMovementConfig]):
     hints = HINTS
     view = VIEW
     fix_rules = FIX_RULES
+    scene_reads_runtime_model = True  # the probe drives are sized from the bodies' masses as the runtime computed them
     plausibility = JOINT_FINDINGS  # a massless link it moves names the cause of its joint's FAIL (docs/plausibility.md)
 
     def precheck(self, asset: "AssetModel", config: JointMovementConfig) -> Precheck | None:
