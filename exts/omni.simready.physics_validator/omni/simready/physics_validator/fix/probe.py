@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core import out_writer
 from ..core.built_model import from_asset
 from ..core.runtime_model import with_mass_properties
 from ..physics_tests.driven.base import driven_scene
@@ -132,8 +133,7 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
     """Measure every joint of `waypoints.hold` on `asset_path` (see the module docstring)."""
     from ..engines import create_engine
 
-    workdir = Path(workdir)
-    workdir.mkdir(parents=True, exist_ok=True)
+    workdir = out_writer.folder(Path(workdir))  # OUT/.fix/<asset>/ (core.out_writer)
     out = ProbeResult()
     asset = read_asset(asset_path)
     scene = driven_scene(fps)
@@ -321,10 +321,11 @@ class _ProbeRun:
         for path, (k, d, f) in gains.items():
             j = self.asset.joints[path]
             u = self.units
-            values: dict[str, float | str] = {drive_attr(j.is_angular, "stiffness"): u.to_usd("stiffness", k, j.is_angular),
-                      drive_attr(j.is_angular, "damping"): u.to_usd("damping", d, j.is_angular),
-                      drive_attr(j.is_angular, "maxForce"): u.to_usd("maxForce", f,
-                                                                     j.is_angular) if math.isfinite(f) else PROBE_MAX_FORCE}
+            values: dict = {  # attribute -> USD value (JointOverride.values)
+                drive_attr(j.is_angular, "stiffness"): u.to_usd("stiffness", k, j.is_angular),
+                drive_attr(j.is_angular, "damping"): u.to_usd("damping", d, j.is_angular),
+                drive_attr(j.is_angular, "maxForce"):
+                    u.to_usd("maxForce", f, j.is_angular) if math.isfinite(f) else PROBE_MAX_FORCE}
             overrides.append(JointOverride(path, values, apis=[f"PhysicsDriveAPI:{'angular' if j.is_angular else 'linear'}"]))
         layer = write_override_layer(self.workdir / f"{tag}.layer.usda", self.stage, overrides)
         if filtered:
@@ -415,4 +416,4 @@ def _add_filtered_pairs(layer_path: Path, pairs: list) -> None:
         spec.SetInfo("apiSchemas", Sdf.TokenListOp.Create(prependedItems=["PhysicsFilteredPairsAPI"]))
         rel = Sdf.RelationshipSpec(spec, "physics:filteredPairs", custom=False)
         rel.targetPathList.prependedItems = [Sdf.Path(o) for o in others]
-    layer.Save()
+    out_writer.write_text(layer_path, layer.ExportToString(), durable=False)  # by replace, never through a link
