@@ -92,3 +92,7 @@ def test_a_folder_import_did_not_write_is_never_replaced(tmp_path):
     assert done.returncode == 2 and "was not written by import" in done.stderr, done.stderr
     assert (tmp_path / "out" / "two_link" / "notes.txt").read_text() == "mine"
     assert run_import(cwd=tmp_path, env_home=tmp_path / "home").returncode == 2  # no source, no --setup
+    (tmp_path / "a_file").write_text("")
+    done = run_import(urdf, "--out", tmp_path / "a_file", cwd=tmp_path, env_home=tmp_path / "home")
+    assert done.returncode == 2 and "is a file, not a folder" in done.stderr, done.stderr
+    assert not (tmp_path / "home").exists()  # refused before any install

@@ -66,7 +66,7 @@ def import_robot(request: ImportRequest, say: Callable[[str], None]) -> ImportRe
     name = safe_name(request.name) if request.name else (output_name(model) if model else "")
     if request.name and not name:
         raise SourceError(f"--name {request.name!r}: no letter or digit left to name a file with")
-    if name and (problem := placement.target_problem(request.out, name)):
+    if problem := placement.out_problem(request.out) or (name and placement.target_problem(request.out, name)):
         raise SourceError(problem)
     env = converter_env.ensure(say)
     if model is None:

@@ -21,6 +21,19 @@ TOOL = "simready-physics import"
 USD_SUFFIXES = (".usda", ".usdc", ".usd")
 
 
+def out_problem(out: Path) -> str:
+    """'' when OUT can be written (it is made and claimed: every folder below it through the one writer), else the
+    usage error."""
+    if out.exists() and not out.is_dir():
+        return f"--out {out} is a file, not a folder"
+    try:
+        out_writer.claim(out)
+        out_writer.probe(out)
+    except OSError as exc:
+        return f"cannot write the output folder {out}: {exc.strerror or exc}"
+    return ""
+
+
 def target_problem(out: Path, name: str) -> str:
     """'' when OUT/<name> may be written, else the usage error (one sentence)."""
     target = out / name
