@@ -117,3 +117,25 @@ def test_a_tiny_range_is_named_beside_a_pass(tmp_path):
     assert "cause" not in tiny.tests[0].reason
     assert tiny.plausibility.findings[0].explains == ["joint_movement PASS: finger_joint"]
     assert wide.plausibility.findings == [] and "LIMIT_RANGE_TINY" not in wide.tests[0].joints[0].codes
+
+
+def test_fix_shape_inertia_proposes_the_shapes_inertia_and_proves_it(tmp_path):
+    """A fix rule may propose the inertia a shape gives, as a layer proved by the re-run (issue 45): the I = 1 cube gets
+    physics:diagonalInertia m a^2 / 6 in OUT/<asset>.inertia.usda, accepted because the re-run of its root shows the
+    finding gone and no verdict worse; the asset is not written; the solid twin has nothing to fix."""
+    require_engine("physx")
+    from omni.simready.physics_validator.fix.shape_inertia import fix_shape_inertia
+
+    cube, twin = pa.placeholder_cube(tmp_path / "cube.usda"), pa.solid_cube(tmp_path / "twin.usda")
+    authored = cube.read_text()
+    config = ValidationConfig.defaults(default_registry())
+    config.run.video = False
+    report = fix_shape_inertia([str(cube), str(twin)], ["ground_drop"], config, "physx", tmp_path / "out", jobs=1)
+    fixes = {a.path: a.fix for a in report.assets}
+    fix = fixes[str(cube)]
+    assert fix.status == "accepted", fix.summary
+    assert cube.read_text() == authored
+    layer = read_asset(fix.composed)
+    assert layer.bodies["/Cube/body"].diagonal_inertia == pytest.approx([pa.solid_inertia()] * 3, rel=1e-4)
+    assert [t.after.value for t in fix.tests] == ["PASS"]
+    assert fixes[str(twin)].status == "nothing_to_fix"

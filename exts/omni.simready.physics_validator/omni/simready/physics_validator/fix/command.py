@@ -20,7 +20,7 @@ def add_parser(sub) -> None:
         "fix", help="propose a drive-tuning layer for the driven-joint failures drive values can fix, and prove it",
         usage="%(prog)s PATH... [--tests A,B] [--out DIR] [--engine NAME] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
         "       [--frequency HZ] [--damping-ratio ZETA] [--force-margin M] [--rounds N] [--add-drives] [--raise-max-force]\n"
-        "       [-j N] [--in-process] [--quiet] [--debug]",
+        "       [--shape-inertia] [-j N] [--in-process] [--quiet] [--debug]",
         description="Validate, measure the joints through the engine, propose stiffness, damping, maxForce and the per-axis "
         "velocity-limit spelling where the failures call for them, re-run the tests with the proposal, and keep "
         "only a layer that fixes something and breaks nothing that passed. The asset is never written. See docs/fix.md.",
@@ -41,10 +41,17 @@ def add_parser(sub) -> None:
     fix.add_argument("--raise-max-force", action="store_true",
                      help="let maxForce exceed the authored value (the actuator's rating); by default a drive that needs "
                           "more is reported as 'needs X, rated Y'")
+    fix.add_argument("--shape-inertia", action="store_true",
+                     help="instead of drive values: author the inertia each body's colliders give where the plausibility "
+                          "checks find one its shape contradicts (INERTIA_PLACEHOLDER, INERTIA_TRIANGLE), proved by the "
+                          "re-run (docs/plausibility.md)")
     fix.add_argument("--jobs", "-j", type=int, metavar="N", help="assets at once (default: number of CPU cores)")
     fix.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation)")
     fix.add_argument("--quiet", action="store_true", help="no progress and no table")
     fix.add_argument("--debug", action="store_true", help="show Python tracebacks")
+    from ..reports.path_privacy import add_arguments as add_path_arguments
+
+    add_path_arguments(fix)  # --relative-to ROOT, --absolute-paths: the report, the HTML and the layers' headers
 
 
 def run(args, console) -> int:
@@ -98,12 +105,20 @@ def run(args, console) -> int:
 
         progress = BatchProgress(console, per_test_lines=False)
     say = (lambda text: None) if args.quiet else (lambda text: console.print(f"[bold]fix:[/] {text}", highlight=False))
+    from ..reports.path_privacy import privacy_of
+
+    privacy = privacy_of(args, args.paths, out)  # inputs named relative to the current folder unless --absolute-paths
     try:
-        report = fix_assets(args.paths, tests, config, args.engine, out, jobs=args.jobs, targets=targets,
-                            progress=progress, in_process=args.in_process, say=say)
+        if args.shape_inertia:
+            from .shape_inertia import fix_shape_inertia
+
+            report = fix_shape_inertia(args.paths, tests, config, args.engine, out, jobs=args.jobs, progress=progress)
+        else:
+            report = fix_assets(args.paths, tests, config, args.engine, out, jobs=args.jobs, targets=targets,
+                                progress=progress, in_process=args.in_process, say=say, privacy=privacy)
     except InputError as exc:
         raise UsageError(str(exc)) from None
-    written = write_reports(report, out, console)
+    written = write_reports(report, out, console, privacy)
     if not args.quiet:
         from ..reports.fix_table import print_fix_table
 
@@ -114,12 +129,12 @@ def run(args, console) -> int:
     return int(code if any(label == "JSON" for label, _ in written) else max(code, ExitCode.USAGE))
 
 
-def write_reports(report, out: Path, console) -> list[tuple[str, Path]]:
+def write_reports(report, out: Path, console, privacy=None) -> list[tuple[str, Path]]:
     from ..reports.json_report import write_json_report
 
     written = []
     try:
-        written.append(("JSON", write_json_report(report, out / "report.json")))
+        written.append(("JSON", write_json_report(report, out / "report.json", privacy)))
     except OSError as exc:
         console.print(f"[bold red]error:[/] cannot write {out / 'report.json'}: {exc.strerror or exc}")
     try:
@@ -127,7 +142,7 @@ def write_reports(report, out: Path, console) -> list[tuple[str, Path]]:
 
         from ..physics_tests import default_registry
 
-        written.append(("HTML", write_html_report(report, out, default_registry())))
+        written.append(("HTML", write_html_report(report, out, default_registry(), privacy)))
     except Exception as exc:  # noqa: BLE001 - the JSON report is already safe on disk
         console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
     for asset in report.assets:

@@ -64,7 +64,7 @@ def overlap_findings(asset: "AssetModel", poses: dict, moving: dict[str, str], j
             if depth > deepest.get(frozenset((a, b)), (0.0, "", ""))[0]:
                 deepest[frozenset((a, b))] = (depth, ca.path, cb.path)
     out = []
-    for pair, (depth, ca, cb) in sorted(deepest.items(), key=lambda item: -item[1][0]):
+    for pair, (depth, shape_a, shape_b) in sorted(deepest.items(), key=lambda item: -item[1][0]):
         if depth <= OVERLAP_DEPTH:
             continue
         a, b = sorted(pair)
@@ -72,7 +72,7 @@ def overlap_findings(asset: "AssetModel", poses: dict, moving: dict[str, str], j
         out.append(finding(Code.REST_OVERLAP, body=a, other_body=b, joints=joints,
                            measured={"depth": depth}, limits={"depth": OVERLAP_DEPTH}, units={"depth": "m"},
                            message=f"{_name(a)} and {_name(b)} overlap {depth * 1000:.3g} mm at the rest pose (colliders "
-                                   f"{_short(ca)} and {_short(cb)}; allowed {OVERLAP_DEPTH * 1000:g} mm), and the runtime "
+                                   f"{_short(shape_a)} and {_short(shape_b)}; allowed {OVERLAP_DEPTH * 1000:g} mm), and the runtime "
                                    "collides them with each other"))
     return out, judged
 

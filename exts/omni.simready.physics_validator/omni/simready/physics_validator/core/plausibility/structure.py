@@ -28,10 +28,10 @@ def moving_joints(asset: "AssetModel") -> dict[str, str]:
         queue = deque([root])
         while queue:
             body = queue.popleft()
-            for other, joint in neighbours.get(body, ()):
+            for other, link in neighbours.get(body, ()):
                 if other not in reached:
                     reached.add(other)
-                    moving = joint if asset.joints[joint].is_dof else out.get(body)  # welded: moves with its parent
+                    moving = link if asset.joints[link].is_dof else out.get(body)  # welded: moves with its parent
                     if moving is not None:
                         out[other] = moving
                     queue.append(other)
