@@ -153,7 +153,8 @@ def _proposal(args, asset, asset_path: Path):
     if lower_opens is False:
         said.append(f"convention: the jaws' lower limits close them (gap {proposal.gaps['lower'] * 1000:.1f} mm at the "
                     f"lower, {proposal.gaps['upper'] * 1000:.1f} mm at the upper), the reverse of FET028's; the tests "
-                    "will FAIL JAW_REVERSED and `simready-physics fix` proposes the layer that negates the jaws' axes")
+                    "measure it on the runtime (JAW_REVERSED), and `simready-physics fix` proposes the layer that "
+                    "negates the jaws' axes")
     said.insert(0, f"site under {base} at {_vector(centre)} m ({StageFrame.of_asset(asset).up_axis}-up stage)")
     return proposal, said
 

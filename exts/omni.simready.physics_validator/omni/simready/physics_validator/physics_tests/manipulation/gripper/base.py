@@ -19,7 +19,7 @@ from .codes import GripperCode as Code
 from .fix_rules import FIX_RULES
 from .gripper_config import GripperConfig
 from .gripper_rig import GripperPlan, build_gripper_rig, complete_site, jaw_joints, plan_rig
-from .hints import HINTS, add_site
+from .hints import HINTS, add_drives, add_site
 from .jaw_geometry import converter_grasp_site, gripper_base
 from .jaw_convention import reversed_reason
 from .view import VIEW
@@ -54,7 +54,7 @@ class GripperCloseLiftTest(PhysicsTest[GripperConfigT]):
         jaws = jaw_joints(asset, site.body or "")
         if not jaws:
             return Precheck(Status.PRECHECK_FAILURE, f"no driven jaw joint beyond {site.body}: nothing closes the gripper",
-                            HINTS.for_codes([Code.NO_JAW_DRIVE]), code=Code.NO_JAW_DRIVE)
+                            [add_drives(asset.path)], code=Code.NO_JAW_DRIVE)
         unlimited = [j.name for j in jaws if j.limits is None]
         if unlimited:
             return Precheck(Status.PRECHECK_FAILURE, f"jaw joint {listed(unlimited, 3)} has no limits to open (lower) and "

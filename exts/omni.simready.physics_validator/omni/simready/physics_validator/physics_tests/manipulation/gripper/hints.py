@@ -23,6 +23,14 @@ def add_site(asset_path: str, at: str | None = None) -> str:
             "what is not given (centre, forward axis, grip line, opening) from the jaws' joints and colliders, prints it, "
             "and names the layer to validate (docs/cli.md, gripper-site).")
 
+def add_drives(asset_path: str) -> str:
+    """The hint where nothing closes the gripper: the command that gives the jaws first drives and proves them."""
+    return (f"Give the jaw joint(s) a UsdPhysics.DriveAPI with stiffness > 0 and a driveMaxForce (a mimic follower needs "
+            f"none: it follows its leader): `simready-physics fix {shlex.quote(asset_path)} --add-drives` proposes first "
+            "drives (their maxForce the rated effort a converter carried, e.g. an MJCF actuator's forcerange) and re-runs "
+            "every test with them, these included.")
+
+
 SITE_TEMPLATE = (
     "Author a gripper site (FET028, GR.001-004) under the gripper's base link: an Xform with "
     "simready:attactment:socketType = \"Gripper\" (NVIDIA's spelling) or IsaacSiteAPI, at the grasp centre between the "

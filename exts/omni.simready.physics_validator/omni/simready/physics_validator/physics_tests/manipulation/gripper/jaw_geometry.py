@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ....core.markers import SiteFrame
 
 SIDE_EPS = 1e-6  # m: a collider centred on the grasp centre belongs to neither side
+NOISE = 1e-4  # a derived unit direction's components below this are float noise of the authored frames
 
 
 @dataclass
@@ -137,12 +138,20 @@ def _direction(asset: "AssetModel", jaw: "JointInfo", base: str, fingers: list[s
     return swing / n if n > 1e-9 else None
 
 
-def _unit(v) -> np.ndarray | None:
+def _unit(v, clean: bool = False) -> np.ndarray | None:
+    """`v` normalized (None for None or zero); `clean`: a derived direction's components under NOISE dropped (float
+    noise of the authored frames, not a tilt anyone authored)."""
     if v is None:
         return None
     v = np.asarray(v, float)
     n = float(np.linalg.norm(v))
-    return v / n if n > 1e-12 else None
+    if n <= 1e-12:
+        return None
+    v = v / n
+    if clean:
+        v = np.where(np.abs(v) < NOISE, 0.0, v)
+        v = v / float(np.linalg.norm(v))
+    return v
 
 
 def propose_site(asset: "AssetModel", base: str, centre, forward=None, grip=None, opening: float | None = None
@@ -158,7 +167,7 @@ def propose_site(asset: "AssetModel", base: str, centre, forward=None, grip=None
     moved = jaw_bodies(asset, base, jaws)
     fingers = {b for bodies in moved.values() for b in bodies}
     if out.grip is None:
-        out.grip = _direction(asset, asset.joints[jaws[0]], base, moved[jaws[0]])
+        out.grip = _unit(_direction(asset, asset.joints[jaws[0]], base, moved[jaws[0]]), clean=True)
         if out.grip is None:
             out.notes.append(f"{asset.joints[jaws[0]].name} moves no collider: no grip line to derive")
             return out
@@ -173,7 +182,7 @@ def propose_site(asset: "AssetModel", base: str, centre, forward=None, grip=None
         tips = [p for body, p in posed["lower"].items() if body in fingers]
         if palm and tips:
             along = np.mean(np.vstack(tips), axis=0) - np.mean(np.vstack(palm), axis=0)
-            out.forward = _unit(along - float(np.dot(along, out.grip)) * out.grip)
+            out.forward = _unit(along - float(np.dot(along, out.grip)) * out.grip, clean=True)
         if out.forward is None:
             out.notes.append("the fingers' colliders do not lie ahead of the palm's: no forward axis to derive")
     if out.opening is None:

@@ -90,6 +90,7 @@ def site_layer_text(asset_path: str | Path, out_path: str | Path, proposal: "Sit
         curve.CreateCurveVertexCountsAttr([2])
         curve.CreateTypeAttr("linear")
         curve.CreatePurposeAttr("guide")
+    del stage, site, prim, curve  # no stage recomposes on the relative path below (it resolves from OUT, not here)
     layer.subLayerPaths[0] = Path(os.path.relpath(asset_path, out_path.parent)).as_posix()
     layer.comment = (f"{MARK}: a FET028 gripper site ({path}) over {asset_path.name}, which this layer sublayers and "
                      f"never modifies. Validate this file: {validate_command(out_path.name)}")
