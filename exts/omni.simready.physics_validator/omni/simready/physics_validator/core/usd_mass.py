@@ -1,14 +1,16 @@
 """UsdPhysics's mass rules over the asset model: what a body's mass, centre of mass and inertia are as the USD reading
-states them (`usd_mass_properties`). The sapien engine gives PhysX exactly these (with its own shape geometry); for
-every engine, core.built_model.from_asset states them where the engine cannot read what its runtime computed.
+states them (`usd_mass_properties`), and the solids PhysX cooks of a mesh collider (`convex_hull`, `connected_parts`).
+The sapien engine gives PhysX exactly these masses (its shapes are these solids); for every engine,
+core.built_model.from_asset states them where the engine cannot read what its runtime computed.
 
 The rules (UsdPhysics MassAPI, as omni.physx applies them; measured on ovphysx 0.7, docs/architecture.md): a body mass
 > 0 wins and scales its shapes' distribution; otherwise each collider gives its own mass, or density x volume with the
 density from the collider, the body, the collider's material, then 1000 kg/m^3. A trigger (PhysxTriggerAPI) gives no
 mass, a collider with collisionEnabled = false does (a 6 x 6 x 10 cm box with a 10 cm disabled cube: 1.36 kg, with a
 trigger cube instead: 0.36 kg). An authored centre of mass, diagonal inertia and principal axes are kept. A mesh
-collider's volume is its authored closed surface's (PhysX takes the convex hull: the same for a convex mesh), else
-its points' box; boundingCube and boundingSphere approximations are that box and that sphere.
+collider on a dynamic body is its convex hull (PhysX cooks one, of at most 64 vertices: the KUKA iiwa's link_0 without
+an authored mass reads 6.134 kg on ovphysx, its full hull 6.239 kg here, its non-convex surface 5.479 kg), a hull per
+connected part for convexDecomposition, its bounding box or sphere for those approximations.
 """
 
 from __future__ import annotations
@@ -69,6 +71,9 @@ def unit_parts(collider: "ColliderInfo") -> list[MassProperties]:
 
 
 def _mesh_properties(collider: "ColliderInfo") -> MassProperties:
+    """The solid PhysX cooks of a mesh collider on a dynamic body: its bounding box or sphere where the approximation
+    says so, a hull per connected part for convexDecomposition (PhysX's own decomposition differs on a concave part),
+    else its convex hull; a flat or degenerate mesh: its box."""
     points = np.asarray(collider.mesh_points, float)
     lo, hi = points.min(axis=0), points.max(axis=0)
     centre = (lo + hi) / 2.0
@@ -76,13 +81,57 @@ def _mesh_properties(collider: "ColliderInfo") -> MassProperties:
         return sphere_properties(max(float(np.linalg.norm(points - centre, axis=1).max()), 1e-4), 1.0) \
             .transformed(centre, _IDENTITY)
     if collider.approximation != "boundingCube":
-        solid = convex_properties(points, _triangles(collider), 1.0)
+        pieces = connected_parts(points, mesh_triangles(collider)) if collider.approximation == "convexDecomposition" \
+            else [points]
+        hulls = [convex_hull(piece) for piece in pieces]
+        solid = combine([p for h in hulls if h is not None and (p := convex_properties(*h, 1.0)) is not None])
         if solid is not None:
             return solid
     return box_properties(np.maximum((hi - lo) / 2.0, 1e-4), 1.0).transformed(centre, _IDENTITY)
 
 
-def _triangles(collider: "ColliderInfo") -> np.ndarray:
+def convex_hull(points: np.ndarray):
+    """(vertices, outward triangles) of the hull of `points`, or None if it is flat or degenerate."""
+    from scipy.spatial import ConvexHull, QhullError
+
+    points = np.unique(np.asarray(points, float).reshape(-1, 3), axis=0)
+    if len(points) < 4:
+        return None
+    try:
+        hull = ConvexHull(points)
+    except (QhullError, ValueError):
+        return None
+    used = np.unique(hull.simplices)
+    remap = np.full(len(points), -1)
+    remap[used] = np.arange(len(used))
+    verts = points[used]
+    tris = remap[hull.simplices]
+    # orient every triangle outward (qhull does not guarantee winding)
+    centre = verts.mean(axis=0)
+    a, b, c = verts[tris[:, 0]], verts[tris[:, 1]], verts[tris[:, 2]]
+    inward = np.einsum("ij,ij->i", np.cross(b - a, c - a), a - centre) < 0
+    tris[inward] = tris[inward][:, [0, 2, 1]]
+    return verts, tris
+
+
+def connected_parts(points: np.ndarray, tris: np.ndarray) -> list[np.ndarray]:
+    """Vertex sets of the connected components of a triangle mesh."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    if len(tris) == 0:
+        return [points]
+    n = len(points)
+    rows = np.concatenate([tris[:, 0], tris[:, 1], tris[:, 2]])
+    cols = np.concatenate([tris[:, 1], tris[:, 2], tris[:, 0]])
+    graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+    count, labels = connected_components(graph, directed=False)
+    used = np.zeros(n, bool)
+    used[tris.ravel()] = True
+    return [points[(labels == k) & used] for k in range(count) if np.any((labels == k) & used)]
+
+
+def mesh_triangles(collider: "ColliderInfo") -> np.ndarray:
     """The mesh's faces as triangles (each polygon fanned from its first vertex)."""
     counts = np.asarray(collider.mesh_face_vertex_counts if collider.mesh_face_vertex_counts is not None else [], int)
     indices = np.asarray(collider.mesh_face_vertex_indices if collider.mesh_face_vertex_indices is not None else [], int)

@@ -17,6 +17,7 @@ import numpy as np
 from ...core.asset_model import ColliderInfo
 from ...core.geometry import quat_from_axis_angle
 from ...core import inertial as mass_lib
+from ...core.usd_mass import connected_parts, convex_hull, mesh_triangles
 
 # rotation that maps PhysX's +X onto the USD axis
 X_TO_AXIS = {
@@ -47,30 +48,6 @@ def _axis(collider: ColliderInfo) -> str:
     return collider.axis if collider.axis in X_TO_AXIS else "Z"
 
 
-def convex_hull(points: np.ndarray):
-    """(vertices, outward triangles) of the hull of `points`, or None if it is flat or degenerate."""
-    from scipy.spatial import ConvexHull, QhullError
-
-    points = np.unique(np.asarray(points, float).reshape(-1, 3), axis=0)
-    if len(points) < 4:
-        return None
-    try:
-        hull = ConvexHull(points)
-    except (QhullError, ValueError):
-        return None
-    used = np.unique(hull.simplices)
-    remap = np.full(len(points), -1)
-    remap[used] = np.arange(len(used))
-    verts = points[used]
-    tris = remap[hull.simplices]
-    # orient every triangle outward (qhull does not guarantee winding)
-    centre = verts.mean(axis=0)
-    a, b, c = verts[tris[:, 0]], verts[tris[:, 1]], verts[tris[:, 2]]
-    inward = np.einsum("ij,ij->i", np.cross(b - a, c - a), a - centre) < 0
-    tris[inward] = tris[inward][:, [0, 2, 1]]
-    return verts, tris
-
-
 def _convex_shape(points: np.ndarray) -> PlannedShape | None:
     hull = convex_hull(points)
     if hull is None:
@@ -96,40 +73,6 @@ def _sphere_from_points(points: np.ndarray) -> PlannedShape:
     radius = max(float(np.linalg.norm(points - centre, axis=1).max()), _MIN_HALF_THICKNESS)
     return PlannedShape("sphere", centre, np.array([1.0, 0, 0, 0]), radius=radius,
                         unit_mass=mass_lib.sphere_properties(radius, 1.0))
-
-
-def _triangles(collider: ColliderInfo) -> np.ndarray:
-    counts = np.asarray(collider.mesh_face_vertex_counts if collider.mesh_face_vertex_counts is not None else [], int)
-    indices = np.asarray(collider.mesh_face_vertex_indices if collider.mesh_face_vertex_indices is not None else [], int)
-    if len(counts) == 0:
-        if len(indices) % 3 == 0 and len(indices):
-            return indices.reshape(-1, 3)
-        return np.zeros((0, 3), int)
-    tris = []
-    start = 0
-    for n in counts:  # fan triangulation of each polygon
-        face = indices[start : start + n]
-        for k in range(1, n - 1):
-            tris.append((face[0], face[k], face[k + 1]))
-        start += n
-    return np.asarray(tris, int).reshape(-1, 3)
-
-
-def _connected_parts(points: np.ndarray, tris: np.ndarray) -> list[np.ndarray]:
-    """Vertex sets of the connected components of a triangle mesh."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    if len(tris) == 0:
-        return [points]
-    n = len(points)
-    rows = np.concatenate([tris[:, 0], tris[:, 1], tris[:, 2]])
-    cols = np.concatenate([tris[:, 1], tris[:, 2], tris[:, 0]])
-    graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
-    count, labels = connected_components(graph, directed=False)
-    used = np.zeros(n, bool)
-    used[tris.ravel()] = True
-    return [points[(labels == k) & used] for k in range(count) if np.any((labels == k) & used)]
 
 
 def plan_shapes(collider: ColliderInfo, dynamic: bool, warn) -> list[PlannedShape]:
@@ -180,7 +123,7 @@ def _plan_mesh(collider: ColliderInfo, dynamic: bool, warn) -> list[PlannedShape
     if approx == "boundingSphere":
         return [_sphere_from_points(points)]
     if approx == "convexDecomposition":
-        parts = _connected_parts(points, _triangles(collider))
+        parts = connected_parts(points, mesh_triangles(collider))
         warn(
             f"{collider.path}: convexDecomposition approximated by one convex hull per connected mesh part "
             f"({len(parts)} part(s)); no decomposition library is used"
@@ -188,7 +131,7 @@ def _plan_mesh(collider: ColliderInfo, dynamic: bool, warn) -> list[PlannedShape
         pieces = [p for p in (_convex_shape(part) for part in parts) if p is not None]
         return pieces or [_box_from_points(points)]
     if approx in ("none", "meshSimplification") and not dynamic:
-        tris = _triangles(collider)
+        tris = mesh_triangles(collider)
         if len(tris):
             return [PlannedShape("triangle_mesh", np.zeros(3), np.array([1.0, 0, 0, 0]), vertices=points, triangles=tris)]
     if approx not in ("convexHull", "none", "meshSimplification"):
