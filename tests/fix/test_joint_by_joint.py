@@ -130,3 +130,18 @@ def test_a_mimic_coupling_on_a_fixed_joint_names_what_applies(tmp_path):
     (item,) = [n for n in diagnose(before, read_asset(asset), default_registry()).not_fixable if n.joint == "finger_b_joint"]
     assert item.cause == "mimic" and "a fixed joint: it has no degree of freedom" in item.why
     assert "remove NewtonMimicAPI from it" in item.why and "reference" not in item.why.split(":")[0]
+
+
+def test_a_joint_every_failing_row_of_which_a_measured_cause_explains_is_not_escalated(tmp_path):
+    """joint1 sits at its actuator's rating (named for the joint as a whole): escalating its targets changes nothing its
+    sweep row fails for, so no further round is measured and re-run for it; joint2's failure has no cause named."""
+    from omni.simready.physics_validator.fix.causes import explained_joints
+    from omni.simready.physics_validator.fix.plan import Plan
+
+    state, asset = state_after_a_mixed_round(tmp_path)
+    rated = proposal(J1, 100.0)
+    rated.limits.append(("actuator_rating", "needs 61.6 N·m, rated 30 N·m"))
+    state.plan = Plan(probe=None, proposals={J1: rated, J2: state.rounds[0].proposals[J2]})
+    state.rounds[0].proposals[J1] = rated
+    after = result(asset, (Status.FAIL, Status.FAIL), (Status.PASS, Status.PASS))
+    assert explained_joints(state, after) == {J1}

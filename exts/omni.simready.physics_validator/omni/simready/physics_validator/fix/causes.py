@@ -29,7 +29,26 @@ def clip(text: str, limit: int) -> str:
 # Causes `fix` measures on the asset (or reads from it) before a re-run: a joint named with one of these is not a
 # regression of the layer when its first drive makes a test fail that could not judge it before.
 MEASURED_CAUSES = frozenset({"collision", "blocked", "actuator_rating", "not_met", "limit_unit", "outside_articulation",
-                             "not_drive_joint", "exploded", "velocity_cap_exceeded"})
+                             "not_drive_joint", "exploded", "velocity_cap_exceeded", "implausible_need"})
+
+
+# Measured causes no escalation of a drive's targets changes (a rating caps the force, geometry or the model holds the
+# joint): a joint whose every failing row one of them explains is not escalated, so a round that could change nothing
+# is not re-run (the TALOS left arm: three rounds of 70-140 s re-ran joints held at their ratings and by collisions)
+BEYOND_ESCALATION = (MEASURED_CAUSES - {"not_met"}) | {"implausible_need"}
+
+
+def explained_joints(state: "AssetFix", result) -> set[str]:
+    """The joint paths whose every failing row in `result` (a round's re-run) a cause in BEYOND_ESCALATION explains:
+    named for that row's test, or for the joint as a whole."""
+    covered = {(n.path, n.test) for n in not_fixable(state, None) if n.path and n.cause in BEYOND_ESCALATION}
+    failing: dict[str, set[str]] = {}
+    for test in result.tests:
+        for row in test.joints:
+            if row.status in (Status.FAIL, Status.WARN) and row.path:
+                failing.setdefault(row.path, set()).add(test.name)
+    return {path for path, tests in failing.items()
+            if all((path, t) in covered or (path, "") in covered for t in tests)}
 
 
 def named_joints(state: "AssetFix") -> set[str]:

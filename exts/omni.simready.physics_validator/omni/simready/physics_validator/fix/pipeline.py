@@ -32,6 +32,7 @@ from ..run.interrupts import stop_requested
 from ..run.worker import run_calls
 from .diagnose import LEGACY_ONLY, diagnose, movable
 from .layers import authored_value, open_stage, per_axis_attr
+from .causes import explained_joints
 from .outcome import build_result, named_joints, write_final_layers, write_round_layers
 from .plan import Plan, PlanRequest, plan_asset
 from .rounds import Round, best_round, compare, ledger, set_aside_exposed
@@ -300,9 +301,12 @@ def _next(state: AssetFix, rnd: Round, last: bool, only: set[str]) -> None:
         if path not in state.diagnosis.negate and (not only or {path, path.rsplit("/", 1)[-1]} & only):
             state.diagnosis.negate[path] = why
             moved = True
+    explained = explained_joints(state, rnd.after)  # every failing row named with a cause no escalation changes
     for path, why in found.drive.items():  # rows drive values can still fix
         if path in state.reverted or path not in asset.joints or (only and not ({path, path.rsplit("/", 1)[-1]} & only)):
             continue
+        if path in state.allow and path in explained:
+            continue  # escalating it changes nothing its rows are failed for: not measured, not re-run for it
         if path not in state.allow:  # judged only now (e.g. not loaded before)
             state.diagnosis.drive[path] = why
             state.diagnosis.drive_tests[path] = found.drive_tests.get(path, set())
