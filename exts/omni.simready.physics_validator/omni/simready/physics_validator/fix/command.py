@@ -49,6 +49,9 @@ def add_parser(sub) -> None:
     fix.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation)")
     fix.add_argument("--quiet", action="store_true", help="no progress and no table")
     fix.add_argument("--debug", action="store_true", help="show Python tracebacks")
+    from ..reports.path_privacy import add_arguments as add_path_arguments
+
+    add_path_arguments(fix)  # --relative-to ROOT, --absolute-paths: the report, the HTML and the layers' headers
 
 
 def run(args, console) -> int:
@@ -102,6 +105,9 @@ def run(args, console) -> int:
 
         progress = BatchProgress(console, per_test_lines=False)
     say = (lambda text: None) if args.quiet else (lambda text: console.print(f"[bold]fix:[/] {text}", highlight=False))
+    from ..reports.path_privacy import privacy_of
+
+    privacy = privacy_of(args, args.paths, out)  # inputs named relative to the current folder unless --absolute-paths
     try:
         if args.shape_inertia:
             from .shape_inertia import fix_shape_inertia
@@ -109,10 +115,10 @@ def run(args, console) -> int:
             report = fix_shape_inertia(args.paths, tests, config, args.engine, out, jobs=args.jobs, progress=progress)
         else:
             report = fix_assets(args.paths, tests, config, args.engine, out, jobs=args.jobs, targets=targets,
-                                progress=progress, in_process=args.in_process, say=say)
+                                progress=progress, in_process=args.in_process, say=say, privacy=privacy)
     except InputError as exc:
         raise UsageError(str(exc)) from None
-    written = write_reports(report, out, console)
+    written = write_reports(report, out, console, privacy)
     if not args.quiet:
         from ..reports.fix_table import print_fix_table
 
@@ -123,12 +129,12 @@ def run(args, console) -> int:
     return int(code if any(label == "JSON" for label, _ in written) else max(code, ExitCode.USAGE))
 
 
-def write_reports(report, out: Path, console) -> list[tuple[str, Path]]:
+def write_reports(report, out: Path, console, privacy=None) -> list[tuple[str, Path]]:
     from ..reports.json_report import write_json_report
 
     written = []
     try:
-        written.append(("JSON", write_json_report(report, out / "report.json")))
+        written.append(("JSON", write_json_report(report, out / "report.json", privacy)))
     except OSError as exc:
         console.print(f"[bold red]error:[/] cannot write {out / 'report.json'}: {exc.strerror or exc}")
     try:
@@ -136,7 +142,7 @@ def write_reports(report, out: Path, console) -> list[tuple[str, Path]]:
 
         from ..physics_tests import default_registry
 
-        written.append(("HTML", write_html_report(report, out, default_registry())))
+        written.append(("HTML", write_html_report(report, out, default_registry(), privacy)))
     except Exception as exc:  # noqa: BLE001 - the JSON report is already safe on disk
         console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
     for asset in report.assets:

@@ -118,8 +118,10 @@ def final_names(out: Path, path: str, taken: set[str]) -> tuple[Path, Path]:
     return out / f"{stem}.fix.usda", out / f"{stem}.fixed.usda"
 
 
-def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, taken: set[str] | None = None) -> None:
-    """The accepted layer next to the report, with a comment per joint (reason, before -> after verdicts)."""
+def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, taken: set[str] | None = None,
+                       privacy=None) -> None:
+    """The accepted layer next to the report, with a comment per joint (reason, before -> after verdicts); its header
+    names the asset as `privacy` (reports.path_privacy) writes paths, absolute without one."""
     comments = {}
     _, changes, _ = _overrides(state, best.proposals, best.migrate, negate=best.negate)
     for path in set(changes):
@@ -137,7 +139,8 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
     layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
     kind = "drive-tuning and jaw-axis" if best.negate and (best.proposals or best.migrate) else (
         "jaw-axis" if best.negate else "drive-tuning")
-    header = (f"{TOOL}: {kind} overrides for {state.path} (only changed attributes; the asset is not modified). "
+    named = privacy.text(state.path) if privacy else state.path
+    header = (f"{TOOL}: {kind} overrides for {named} (only changed attributes; the asset is not modified). "
               f"Sublayer it over the asset, or open {root_path.name}. Proved by re-running "
               f"{', '.join(t.name for t in state.before.tests)}: {proved(best)}.")
     state.final_layer = write_override_layer(layer_path, stage, overrides, header)

@@ -44,10 +44,12 @@ NOT_RUN = {Status.PRECHECK_FAILURE, Status.ERROR}  # a test that could not run: 
 
 def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig | None = None, engine: str = "physx",
                out_dir="simready-fix", jobs: int | None = None, targets: FixTargets | None = None, progress=None,
-               in_process: bool = False, say=None, joints: list[str] | None = None) -> RunReport:
+               in_process: bool = False, say=None, joints: list[str] | None = None, privacy=None) -> RunReport:
     """Propose, prove and write drive-tuning layers for the assets under `paths`; returns the report of the assets
     as authored with each asset's `fix` block (core.results.FixResult). `joints` (names or paths) limits the
-    proposal to those joints (the panel's Propose fix on one joint row); every test is still re-run. See docs/fix.md."""
+    proposal to those joints (the panel's Propose fix on one joint row); every test is still re-run. `privacy`
+    (reports.path_privacy): how the layers' headers name the asset (the CLI: relative to the current folder). See
+    docs/fix.md."""
     from ..run.batch import validate_batch
 
     say = say or (lambda text: None)
@@ -110,7 +112,7 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
             state.summary = (f"stopped by {stopped} after {len(state.rounds)} round(s): no layer is accepted; run fix "
                              "again to finish")
         if best is not None:
-            write_final_layers(state, best, out, engine_target(config, engine), taken)
+            write_final_layers(state, best, out, engine_target(config, engine), taken, privacy)
         state.before.fix = build_result(state, best, targets)
         state.before.fix.seconds = dict(clock.seconds)
     report.assets = [s.before for s in states]

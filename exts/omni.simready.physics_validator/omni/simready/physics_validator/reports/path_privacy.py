@@ -1,9 +1,11 @@
-"""Saved reports without the user's absolute paths: relative to a root the user names (`--relative-to ROOT`).
+"""Saved reports without the user's absolute paths: relative to the current folder, or to a root the user names.
 
 Reports get shared (CI artifacts, tickets, NVIDIA's pipelines), and an absolute path tells the user's name, home and
-folder layout. NVIDIA's suite strips them from what it saves (`simready_benchmark.core.path_privacy`); so do we,
-when asked, and by default for `--format simready` (ROOT then the folder holding every asset, their content root).
-Every string of the JSON and JUnit reports, the HTML page and the SimReady result files goes through `text`:
+folder layout. NVIDIA's suite strips them from what it saves (`simready_benchmark.core.path_privacy`); so do we, by
+default (issue 42: `validate ~/assets/box.usda` wrote the home path into report.json, junit.xml and the HTML). ROOT is
+the current folder, or `--relative-to ROOT`, or with `--format simready` the folder holding every asset (their content
+root); `--absolute-paths` keeps every path as it is. Every string of the JSON and JUnit reports, the HTML page, the
+SimReady result files and `fix`'s layer headers goes through `text`:
 
 - a path under ROOT is written relative to it (`robots/ur5/ur5.usda`; ROOT itself is `.`);
 - a path under OUT (the run's output folder, when it is not under ROOT) reads `<OUT>/...`;
@@ -80,14 +82,14 @@ def _under(path: Path, folder: Path) -> bool:
 def add_arguments(parser) -> None:
     """`--relative-to ROOT` and `--absolute-paths` on the validate command."""
     parser.add_argument("--relative-to", metavar="ROOT",
-                        help="write paths in the saved reports relative to ROOT, the home folder as ~ (default with "
-                             "--format simready: the folder holding every asset)")
-    parser.add_argument("--absolute-paths", action="store_true", help="keep absolute paths in the saved reports, "
-                                                                       "also with --format simready")
+                        help="write paths in the saved reports relative to ROOT, OUT as <OUT>, the home folder as ~ "
+                             "(default: the current folder; with --format simready: the folder holding every asset)")
+    parser.add_argument("--absolute-paths", action="store_true", help="keep absolute paths in the saved reports")
 
 
 def privacy_of(args, asset_paths: list[str], out_dir: str | os.PathLike) -> PathPrivacy | None:
-    """The command's path rule: --relative-to ROOT, else with --format simready the assets' content root, else none."""
+    """The command's path rule: none with --absolute-paths; else --relative-to ROOT, with --format simready the assets'
+    content root, else the current folder."""
     if getattr(args, "absolute_paths", False):
         return None
     if getattr(args, "relative_to", None):
@@ -96,4 +98,4 @@ def privacy_of(args, asset_paths: list[str], out_dir: str | os.PathLike) -> Path
         from .simready_results import content_root
 
         return PathPrivacy(content_root(asset_paths), out_dir)
-    return None
+    return PathPrivacy(Path.cwd(), out_dir)
