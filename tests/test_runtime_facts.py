@@ -46,9 +46,6 @@ JOINT_NAMES = {"j", "joint"}
 ALLOWED: dict[tuple[str, str, str], str] = {
     ("physics_tests/ground/ground_drop/test.py", "collisions_disabled", "collision_enabled"):
         "names the authored attribute behind a fall-through the runtime simulated (the verdict is the fall)",
-    ("physics_tests/ground/ground_stability/mass_rules.py", "_inertia_ratio", "trigger"):
-        "the solid its colliders make by UsdPhysics's rule (a trigger gives no mass): the runtime states no per-shape "
-        "mass; the body's own mass and inertia compared with it are the runtime's",
     ("physics_tests/driven/jacobian_ik/membership.py", "outside_story", "exclude_from_articulation"):
         "names the authored attribute behind a joint the runtime left out of its articulation (the SKIP follows the "
         "runtime's membership)",
