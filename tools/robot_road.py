@@ -197,9 +197,12 @@ def markdown(results: list[dict]) -> str:
             ref = cause.split(" (of its reference ")[1].rstrip(")") if " (of its reference " in cause else joint
             who = next((n for n in block.get("not_fixable", []) if n.get("joint") == ref and n.get("cause") == plain), {})
             lines.append(f"- {joint} ({test}): {cause or '**not named**'}: {who.get('why') or reason}")
-        if r["fix"] and block.get("status") not in KEPT:
-            lines += [f"- not kept: {n.get('joint') or '(asset)'} ({n.get('test', '')}): {n.get('cause')}: {n.get('why', '')}"
-                      for n in block.get("not_fixable", [])]
+        shown = {(joint, test) for test, joint, _, _ in r["named_rows"]}
+        others = [n for n in block.get("not_fixable", []) if (n.get("joint"), n.get("test")) not in shown]
+        if others:
+            lines += ["", "Also named by fix (joints left as authored, findings on rows that pass with the layer):", ""]
+            lines += [f"- {n.get('joint') or '(asset)'}" + (f" ({n['test']})" if n.get("test") else "")
+                      + f": {n.get('cause')}: {n.get('why', '')}" for n in others]
     return "\n".join(lines) + "\n"
 
 
