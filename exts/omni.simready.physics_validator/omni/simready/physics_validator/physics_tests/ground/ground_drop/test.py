@@ -27,7 +27,7 @@ from .config import DROP_RULES, GroundDropConfig
 from .drop_watch import DropWatch
 from .fix_rules import FIX_RULES
 from .hints import HINTS
-from .parts import free_bodies, kinematic_bodies, parts_that_do_not_fall
+from ..parts import free_bodies, kinematic_bodies, parts_that_do_not_fall
 from .view import VIEW
 
 if TYPE_CHECKING:

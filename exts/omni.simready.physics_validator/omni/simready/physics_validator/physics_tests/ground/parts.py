@@ -1,4 +1,4 @@
-"""Which parts of an asset a drop judges: pure reads of the asset model.
+"""Which parts of an asset a ground test judges (ground_drop, ground_stability): pure reads of the asset model.
 
 A world anchor (a joint to the world) holds its body, and every body joined to that one, where it is authored; the
 other dynamic bodies are free and fall. A kinematic body is moved by animation, not physics: dropped, it would hang
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ....core.asset_model import AssetModel
+    from ...core.asset_model import AssetModel
 
 
 def anchored_bodies(asset: "AssetModel") -> set[str]:
