@@ -67,6 +67,12 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("robot_import/converter_env.py", "_install", "shutil.rmtree"): "a half-made converters' venv (~/.cache)",
     ("robot_import/converter_env.py", "_install", "open"): "the converters' install log (~/.cache)",
     ("robot_import/converter_env.py", "_install", ".write_text"): "the converters' venv stamp (~/.cache)",
+    # the one write outside OUT, only when the user asks (--record-beside-asset): NVIDIA's validation record in the
+    # asset's own .metadata/, links refused, by replace from the folder's descriptor (reports/asset_sidecar.py)
+    ("reports/asset_sidecar.py", "_metadata_folder", "os.mkdir"): "the asset folder's .metadata/, when asked",
+    ("reports/asset_sidecar.py", "_replace", "os.open"): "the record's temp file in the asset's .metadata/, when asked",
+    ("reports/asset_sidecar.py", "_replace", "os.rename"): "the record put in place in the asset's .metadata/",
+    ("reports/asset_sidecar.py", "_replace", "os.unlink"): "the record's temp file, when writing it failed",
     # writers that take a path, writing the temp path out_writer.replacing handed them (or memory)
     ("recording/recorder.py", "Recording._write_poses", ".savez"): "an in-memory buffer (io.BytesIO)",
     ("recording/video_job.py", "_save_jpeg", ".save"): "the temp path of out_writer.replacing",

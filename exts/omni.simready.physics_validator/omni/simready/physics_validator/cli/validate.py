@@ -41,7 +41,8 @@ def add_parser(sub) -> None:
     validate = sub.add_parser(
         "validate", help="run the tests on USD files or folders",
         usage="%(prog)s PATH... [--tests A,B] [--engine NAME | --compare E1,E2] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
-        "       [--out DIR] [--json FILE] [--junit FILE] [--format simready] [-j N] [--executor local|ray] [--changed-only]\n"
+        "       [--out DIR] [--json FILE] [--junit FILE] [--format simready [--simready-profile ID@VERSION]\n"
+        "       [--record-beside-asset]] [-j N] [--executor local|ray] [--changed-only]\n"
         "       [--fail-on-skip] [--no-video] [--media failing|all] [--no-html] [--in-process] [--watchdog S]\n"
         "       [--max-test-seconds S]"
         " [--progress tests|assets] [--quiet] [--debug]",
@@ -63,6 +64,16 @@ def add_parser(sub) -> None:
     validate.add_argument(
         "--format", action="append", default=[], choices=("simready",), metavar="simready",
         help="also write each verdict as NVIDIA SimReady benchmark result.json files under OUT/results/ (docs/cli.md)",
+    )
+    validate.add_argument(
+        "--simready-profile", metavar="ID@VERSION",
+        help="with --format simready: the SimReady profile NVIDIA's validation record declares, e.g. Robotics-Prop@3.2.0 "
+             "(default: the one of the record already beside the asset, else none)",
+    )
+    validate.add_argument(
+        "--record-beside-asset", action="store_true",
+        help="with --format simready: also write NVIDIA's validation record beside each asset, in <asset folder>/.metadata/ "
+             "(the only write outside OUT: links refused, the asset never touched; docs/cli.md)",
     )
     add_path_arguments(validate)  # --relative-to ROOT, --absolute-paths (reports/path_privacy.py)
     validate.add_argument("--no-video", action="store_true", help="do not record videos")
@@ -131,6 +142,7 @@ def run(args, console: Console) -> int:
         engines = parse_engines(args.compare) if args.compare else [args.engine]
         for name in engines:
             check_runs_here(name)
+        profile = record_options(args)
     except (UnknownTestError, EngineUnavailable, ValueError) as exc:  # ValueError: --compare syntax (and ConfigError)
         raise UsageError(str(exc)) from None
     say_notices(config, console)
@@ -206,7 +218,7 @@ def run(args, console: Console) -> int:
         written = write_reports(report, json_path, junit_path, None if args.no_html else engine_out, console, privacy,
                                 config.run.media)
         if "simready" in args.format:
-            written += write_simready(report, engine_out, console, privacy)
+            written += write_simready(report, engine_out, console, privacy, profile, args.record_beside_asset)
         if not args.quiet and not args.compare:
             from ..reports.console import print_summary
 
@@ -320,13 +332,31 @@ def write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | No
     return written
 
 
-def write_simready(report, out_dir: Path, console: Console, privacy=None) -> list:
-    """--format simready: the per-test result.json files NVIDIA's SimReady reporter reads (reports/simready_results.py)."""
+def record_options(args):
+    """The validation record's profile (`--simready-profile`); both record flags need --format simready."""
+    from ..reports.validation_record import Profile
+
+    flags = [flag for flag, given in (("--simready-profile", args.simready_profile),
+                                      ("--record-beside-asset", args.record_beside_asset)) if given]
+    if flags and "simready" not in args.format:
+        raise ValueError(f"{' and '.join(flags)} need --format simready")
+    return Profile.parse(args.simready_profile)
+
+
+def write_simready(report, out_dir: Path, console: Console, privacy=None, profile=None, beside: bool = False) -> list:
+    """--format simready: the per-test result.json files NVIDIA's SimReady reporter reads (reports/simready_results.py)
+    and each asset folder's validation record (reports/validation_record.py), beside the asset too when asked."""
     from ..physics_tests import default_registry
     from ..reports.simready_results import write_simready_results
+    from ..reports.validation_record import write_validation_records
 
+    written = []
     try:
-        return [("SimReady results", write_simready_results(report, out_dir, default_registry(), privacy))]
+        written.append(("SimReady results", write_simready_results(report, out_dir, default_registry(), privacy)))
+        records, problems = write_validation_records(report, out_dir, profile, beside)
     except OSError as exc:
         say_error(console, f"cannot write the SimReady results under {out_dir}: {exc.strerror or exc}")
-        return []
+        return written
+    for problem in problems:
+        say_warning(console, problem)
+    return written + records
