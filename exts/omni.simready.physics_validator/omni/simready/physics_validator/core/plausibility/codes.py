@@ -41,7 +41,7 @@ RULES: dict[PlausibilityCode, Rule] = {
         "author principal moments that a body can have (I1 + I2 >= I3 for every order), e.g. from the colliders "
         "(`simready-physics fix --shape-inertia`)"),
     Code.INERTIA_ZERO: Rule(
-        "RB.008", "error",
+        "RB.008", "warning",  # RB.008 calls an all-zero diagonal informational: the runtime computes one
         "author positive principal moments (physics:diagonalInertia), or none at all so that the runtime computes them "
         "from the colliders"),
     Code.MASSLESS_LINK: Rule(

@@ -35,10 +35,11 @@ def mass_findings(asset: "AssetModel", moving: dict[str, str], records: list[str
     `moving`: body -> the joint that moves it (structure.moving_joints); `records`: the runtime's log."""
     zero_mass = {i.path for i in asset.issues if i.code == "MASS_ZERO_AUTHORED"}
     zero_inertia = {i.path: i.message for i in asset.issues if i.code == "INERTIA_ZERO_AUTHORED"}
+    held = {a.base_body for a in asset.articulations if a.fixed_base}  # root links the world holds: they never move
     out: list[PlausibilityFinding] = []
     for body in asset.bodies.values():
         props = body.built_mass_properties
-        if not body.enabled or body.kinematic or props is None:
+        if not body.enabled or body.kinematic or props is None or body.path in held:
             continue
         joints = [moving[body.path]] if body.path in moving else []
         moments = np.sort(principal_frame(props.inertia)[0])
