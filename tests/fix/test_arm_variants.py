@@ -43,9 +43,10 @@ def test_failing_verdicts_pass_with_the_layer_and_nothing_breaks(tmp_path, varia
 
 def test_a_joint_whose_load_exceeds_its_max_force_gets_it_first(tmp_path):
     """Issues 37 item 10 and 41 item 2 (reported rejected three times): a planar 3R arm (every joint gravity-loaded),
-    every drive at maxForce 0.5 N·m. With --raise-max-force joint1 used to be reverted ('changing its drive made velocity_limit fail') and never raised, and
-    the layer 'accepted' with 0 of 4 failures fixed. Its measured load (4.5 N·m) exceeds 0.5 N·m: the raise comes
-    first; whatever it exposes is named with that measured cause, never reverted into a dead drive."""
+    every drive at maxForce 0.5 N·m. With --raise-max-force joint1 used to be reverted ('changing its drive made
+    velocity_limit fail') and never raised, and the layer 'accepted' with 0 of 4 failures fixed. Its measured load
+    (4.5 N·m) exceeds 0.5 N·m: the raise comes first; whatever it exposes is named with that measured cause, never
+    reverted into a dead drive."""
     asset = build_arm(tmp_path / "planar.usda", ArmSpec(joints=3, max_force=0.5, axes=("Y",)))
     fix = run_fix(asset, tmp_path / "out", targets=FixTargets(raise_max_force=True)).assets[0].fix
     failing = {t for t, (b, _) in verdicts(fix).items() if b in ("FAIL", "WARN")}

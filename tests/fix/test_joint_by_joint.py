@@ -145,3 +145,28 @@ def test_a_joint_every_failing_row_of_which_a_measured_cause_explains_is_not_esc
     state.rounds[0].proposals[J1] = rated
     after = result(asset, (Status.FAIL, Status.FAIL), (Status.PASS, Status.PASS))
     assert explained_joints(state, after) == {J1}
+
+
+def test_a_first_drive_that_improved_nothing_is_left_out_so_the_test_judges_the_joints_that_improved(tmp_path):
+    """The xArm 7's joint7 is stuck as imported: its first drive makes the sweep FAIL on it (named: blocked) where the
+    other joints' first drives pass. The clean round is kept, and a round without joint7 is tried: the sweep then
+    judges the joints the fix improved (joint7 stays drive-less, named)."""
+    asset = build_arm(tmp_path / "arm.usda", joints=2, passive=(1, 2), velocity_limit_deg=None)
+    before = AssetResult(path=str(asset), tests=[TestResult(name="full_range_sweep", status=Status.SKIP)])
+    state = AssetFix(before=before, work=tmp_path / "work", config=ValidationConfig.defaults(default_registry()),
+                     names=["full_range_sweep"])
+    state.diagnosis = diagnose(before, read_asset(asset), default_registry())
+    state.allow = {J1: None, J2: None}
+    first = {p: proposal(p, 100.0) for p in (J1, J2)}
+    rnd = Round(1, first, {}, tmp_path / "l1", tmp_path / "c1",
+                after=AssetResult(path=str(asset), tests=[TestResult(name="full_range_sweep", status=Status.FAIL, joints=[
+                    JointRow(joint="joint1", path=J1, status=Status.PASS),
+                    JointRow(joint="joint2", path=J2, status=Status.FAIL, reason="blocked")])]))
+    compare(before, rnd)  # joint2's row named elsewhere (blocked): the round is clean
+    state.rounds.append(rnd)
+    assert rnd.clean and rnd.worth and rnd.worse == [("full_range_sweep", J2)]
+
+    assert _salvage(state, 2, "")
+    assert set(state.rounds[-1].proposals) == {J1} and state.rounds[-1].kept_from == 1
+    assert "made full_range_sweep fail on it" in state.reverted[J2]
+    assert not _salvage(state, 3, "") or set(state.rounds[-1].proposals) == {J1}  # nothing left to take out

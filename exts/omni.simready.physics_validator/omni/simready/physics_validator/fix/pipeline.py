@@ -165,28 +165,49 @@ def _rerun(ready: list[AssetFix], index: int, names: list[str], config, engine: 
 
 
 def _salvage(state: AssetFix, index: int, target: str) -> bool:
-    """After the rounds: when the last one improved something but broke something too, a round of only the joints
-    whose own rows it showed improving and none getting worse (their proposals as they were: nothing is measured
-    again), the others reverted and named. True when such a round was written (to be re-run)."""
+    """After the rounds, joint by joint (their proposals as they were: nothing is measured again), the others reverted
+    and named. True when such a round was written (to be re-run):
+    - when the last round improved something but broke something too: a round of only the joints whose own rows it
+      showed improving and none getting worse;
+    - when the best clean round holds joints whose change improved none of their rows and fails some (a first drive
+      on a joint nothing moves: its rows go SKIP -> FAIL, named), and a test fails on those joints alone: a round
+      without them, so that the test judges the joints the fix did improve."""
     last = state.rounds[-1] if state.rounds else None
-    if last is None or last.after is None or last.clean or not last.worth or not last.proposals:
+    if last is None or last.after is None or not last.proposals:
         return False
-    keep = {}
-    for path, (better, worse) in ledger(state.before, last, functools.partial(_path, state)).items():
-        if better and not worse:
-            keep[path] = last.proposals[path]
-            continue
-        why = (f"its change made {', '.join(sorted(worse))} worse with round {last.index}'s layer" if worse else
-               f"its change improved none of its rows with round {last.index}'s layer, which broke "
-               f"{', '.join(sorted(set(last.broken) | {t for t, _ in last.regressed + last.worsened + last.unnamed}))}")
+    rows = functools.partial(_path, state)
+    if not last.clean and last.worth:
+        base = last
+        drop = {path: (f"its change made {', '.join(sorted(worse))} worse with round {last.index}'s layer" if worse else
+                       f"its change improved none of its rows with round {last.index}'s layer, which broke "
+                       + ", ".join(sorted(set(last.broken) | {t for t, _ in last.regressed + last.worsened + last.unnamed})))
+                for path, (better, worse) in ledger(state.before, last, rows).items() if not better or worse}
+    else:
+        base = best_round(state.rounds)
+        if base is None or base.after is None or base.kept_from:
+            return False
+        idle = {path for path, (better, _) in ledger(state.before, base, rows).items() if not better}
+        failing = {}  # test -> the joints it fails with the base round's layer
+        for test in base.after.tests:
+            failing[test.name] = {rows(r.path or r.joint) for r in test.joints if r.status.value in ("FAIL", "WARN")}
+        judged_now = {t for t, _ in base.worse}  # tests that could not judge before: their failing rows are the layer's
+        freed = sorted(t for t, joints in failing.items() if t in judged_now and joints and joints <= idle)
+        idle = {p for p in idle if any(p in failing[t] for t in freed)}
+        if not freed or not idle:
+            return False
+        drop = {path: f"its change improved none of its rows with round {base.index}'s layer and made "
+                      f"{', '.join(t for t in freed if path in failing[t])} fail on it: left as authored, so that those "
+                      "tests judge the joints the fix improved" for path in idle}
+    keep = {path: prop for path, prop in base.proposals.items() if path not in drop}
+    if not keep or len(keep) == len(base.proposals):
+        return False  # nothing proved to improve, or nothing the rows blame: another re-run would show the same
+    for path, why in drop.items():
         state.reverted[path] = why + "; kept as authored"
         state.dropped.add(path)
-    if not keep or len(keep) == len(last.proposals):
-        return False  # nothing proved to improve, or nothing the rows blame: another re-run would show the same
     rnd = write_round_layers(state, index, target, proposals=keep)
     if rnd is None:
         return False
-    rnd.kept_from = last.index
+    rnd.kept_from = base.index
     state.rounds.append(rnd)
     return True
 

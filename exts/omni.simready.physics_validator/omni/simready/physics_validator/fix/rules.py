@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeGuard
 
 from ..core.quantities import for_people
-from .plausible import BOUND_FACTOR, implausible_loads, plausible_need
+from .plausible import IMPLAUSIBLE_FACTOR, implausible_loads, plausible_need
 from .probe import pose_text
 
 if TYPE_CHECKING:
@@ -232,7 +232,8 @@ def cap_max_force(out: Proposal, wanted: float, why: str, targets: "FixTargets")
                                                    f"at the poses the tests judge, the most everything it moves can need "
                                                    f"({for_people(plausible, unit)}: its weight at its farthest reach, "
                                                    f"{for_people(out.derived.get('gravity_bound', math.nan), unit)}, x "
-                                                   f"{BOUND_FACTOR:g} for dynamics, + the test load and the sweep's "
+                                                   f"{IMPLAUSIBLE_FACTOR:g} for dynamics and contacts, + the test load and "
+                                                   "the sweep's "
                                                    "acceleration, x the force margin): something holds it (a collider, a "
                                                    "limit) or the model is defective; maxForce not raised past it"))
         return False
@@ -267,6 +268,7 @@ def implausible_story(measure: "JointMeasure", odd: dict[str, float]) -> str:
     mass = f" ({measure.moved_mass:.3g} kg, the runtime's masses)" if math.isfinite(measure.moved_mass) else ""
     return (f"holding it at {pose_text(pose)} read {for_people(load, unit)}{more}, while everything it moves{mass} weighs "
             f"on it at most {for_people(measure.gravity_bound, unit)} at its farthest reach "
-            f"({BOUND_FACTOR:g} x that allowed for dynamics: {for_people(BOUND_FACTOR * measure.gravity_bound, unit)}): no "
+            f"({IMPLAUSIBLE_FACTOR:g} x that allowed for dynamics and contacts: "
+            f"{for_people(IMPLAUSIBLE_FACTOR * measure.gravity_bound, unit)}): no "
             "mass and lever arm of the asset explain it. A probe that blew up or a model defect (a collider overlapping "
             "another at that pose, masses or inertias), not an actuator's rating to exceed: not sized for")
