@@ -265,7 +265,8 @@ def _read_reports(out_dir: Path, outcome: Outcome) -> None:
         return
     try:
         outcome.report = json.loads(json_path.read_text(encoding="utf-8"))
-        ET.parse(junit_path)
+        if outcome.extra.get("command") != "fix":  # fix writes JSON and HTML only
+            ET.parse(junit_path)
     except Exception as exc:  # noqa: BLE001
         outcome.crashed = outcome.crashed or f"unreadable report: {type(exc).__name__}: {exc}"
         return
@@ -473,8 +474,10 @@ CASES: list[Case] = [
 
 
 from .attacks import ATTACKS  # noqa: E402 - issue 33's attacks, built on the harness above
+from .attacks_out import OUT_ATTACKS  # noqa: E402 - issue 42's: links in OUT, files where folders go, signals in fix
+from .attacks_values import VALUE_ATTACKS  # noqa: E402 - issue 42's: NaN/inf/time samples, settings text
 
-CASES += ATTACKS
+CASES += ATTACKS + OUT_ATTACKS + VALUE_ATTACKS
 
 
 def case_by_id(case_id: str) -> Case:

@@ -167,7 +167,8 @@ def _step(fd: int, name: str, make: bool, shown: str) -> int:
             if info is None:
                 continue
             if not stat.S_ISLNK(info.st_mode):
-                raise NotADirectoryError(errno.ENOTDIR, "not a folder (the tool makes a folder here)", shown) from None
+                raise NotADirectoryError(errno.ENOTDIR, f"{shown} is not a folder (the tool makes a folder there)",
+                                         shown) from None
             _note_link(fd, name, shown)
             os.unlink(name, dir_fd=fd)
     raise OSError(errno.EAGAIN, "the folder kept changing while it was made", shown)

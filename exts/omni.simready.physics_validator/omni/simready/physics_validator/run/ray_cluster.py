@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Iterator
 
+from ..core import out_writer
 from ..core.results import AssetResult
 from .inputs import AssetJob, InputError
 from .worker import run_asset_isolated
@@ -27,8 +28,10 @@ def _drop_token_notice(record: logging.LogRecord) -> bool:
     return "Token authentication is enabled for this Ray cluster" not in str(record.msg)
 
 
-def run_job_remotely(job_fields: dict) -> tuple[dict, dict]:
-    """The Ray task body: plain dicts in and out (`AssetJob.to_wire`), so the driver and nodes only share the schema."""
+def run_job_remotely(job_fields: dict, out_roots: list[str] | None = None) -> tuple[dict, dict]:
+    """The Ray task body: plain dicts in and out (`AssetJob.to_wire`), so the driver and nodes only share the schema;
+    `out_roots`: the OUT folders the driver claimed (core.out_writer), made of real folders here too."""
+    out_writer.adopt(out_roots)
     asset_result = run_asset_isolated(AssetJob.from_wire(job_fields))
     series = {result.name: result.series for result in asset_result.tests if result.series}
     return asset_result.model_dump(mode="json"), series
@@ -69,7 +72,7 @@ class RayExecutor:
 
         started_here = self._connect()
         remote = ray.remote(num_cpus=1, max_retries=0)(run_job_remotely)
-        pending = {remote.remote(job.to_wire()): index for index, job in enumerate(jobs)}
+        pending = {remote.remote(job.to_wire(), out_writer.roots()): index for index, job in enumerate(jobs)}
         try:
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
