@@ -35,7 +35,10 @@ def mass_findings(asset: "AssetModel", moving: dict[str, str], records: list[str
     `moving`: body -> the joint that moves it (structure.moving_joints); `records`: the runtime's log."""
     zero_mass = {i.path for i in asset.issues if i.code == "MASS_ZERO_AUTHORED"}
     zero_inertia = {i.path: i.message for i in asset.issues if i.code == "INERTIA_ZERO_AUTHORED"}
-    held = {a.base_body for a in asset.articulations if a.fixed_base}  # root links the world holds: they never move
+    # bodies the world holds (a fixed-base articulation's root link, a body welded to the world): they never move
+    held = {a.base_body for a in asset.articulations if a.fixed_base}
+    held |= {j.body0 or j.body1 for j in asset.joints.values()
+             if j.enabled and j.type == "fixed" and (j.body0 is None) != (j.body1 is None)}
     out: list[PlausibilityFinding] = []
     for body in asset.bodies.values():
         props = body.built_mass_properties
