@@ -42,7 +42,7 @@ def test_a_sound_gripper_holds_and_releases_and_weak_jaws_drop_the_object_physx(
 
 def test_every_reason_agrees_with_its_numbers_physx(folder):
     """A grip that lifts the sphere and loses it in the shake is DROPPED (lifted above drop_height first); pads that
-    pass through the object close to the limit (CLOSED_ON_NOTHING, within closed_limit_fraction of the travel); a sound
+    pass through the object close to the limit (CLOSED_ON_NOTHING, within limit_fraction of the travel); a sound
     gripper whose fingers stop 24.5 mm short of their limit on the object holds it (NVIDIA's 0.025 tolerance, in metres
     for a slide, called that 'closed to the limit')."""
     mid = run_test(build_gripper(folder / "mid.usda", max_force=3.0), SPHERE, "physx")
@@ -51,7 +51,7 @@ def test_every_reason_agrees_with_its_numbers_physx(folder):
     ghost = run_test(build_gripper(folder / "ghost.usda", pad_collision=False), SPHERE, "physx")
     assert ghost.status is Status.FAIL and ghost.code == "CLOSED_ON_NOTHING", ghost.reason
     travel = 0.08 / 2 - 0.002
-    assert ghost.metrics["jaw_gap_to_closed_limit"] <= ghost.config["closed_limit_fraction"] * travel
+    assert ghost.metrics["jaw_gap_to_closed_limit"] <= ghost.config["limit_fraction"] * travel
     narrow = run_test(build_gripper(folder / "narrow.usda", max_opening=0.076), SPHERE, "physx")
     assert narrow.status is Status.PASS, narrow.reason
     assert 0.02 < narrow.metrics["jaw_gap_to_closed_limit"] < 0.025
@@ -62,7 +62,8 @@ def test_a_jaw_whose_lower_limit_closes_fails_with_its_own_code_physx(folder):
     told from where the runtime put the pads at each limit, one FAIL row per jaw for `fix`; its twin passes (above)."""
     result = run_test(build_gripper(folder / "reversed.usda", reversed=True), CUBE, "physx")
     assert result.status is Status.FAIL and result.code == "JAW_REVERSED", result.reason
-    assert result.metrics["fingers_at_lower"] < result.metrics["fingers_at_upper"] - 0.02  # 8 mm against 46 mm
+    assert result.metrics["fingers_at_lower"] == pytest.approx(0.002, abs=5e-4)  # the inner faces: closed, 4 mm apart
+    assert result.metrics["fingers_at_upper"] == pytest.approx(0.040, abs=5e-4)  # open, 80 mm apart
     assert {(row.joint, row.code) for row in result.joints} == {("left_finger_joint", "JAW_REVERSED"),
                                                                 ("right_finger_joint", "JAW_REVERSED")}
     assert "lower limit 0 mm" in result.reason and "[-38 mm, 0 mm]" in result.reason

@@ -93,16 +93,16 @@ class CloseLift:
                 return
 
     def _open(self) -> Iterator[None]:
-        """The jaws to their upper limits, then to their lower ones (in the air, the object far below): which limit
-        opens each jaw is measured there (jaw_convention.py) before the open limit is judged."""
+        """The jaws to their upper limits (as long as a close gets), then to their lower ones (in the air, the object far
+        below): which limit opens each jaw is measured there (jaw_convention.py) before the open limit is judged."""
         ctx, t = self.ctx, self.t
         gauge = FingerGauge(ctx.asset, self.plan)
         ctx.label = "convention"
         self.command_gantry(0.0)
         self.command_jaws(self.closed)
-        for _ in range(self.steps(self.cfg.open_seconds)):
+        for _ in range(self.steps(self.cfg.close_seconds)):
             yield
-        at_upper = gauge.offsets(ctx.body_pose, self.in_site)
+        at_upper, q_upper = gauge.offsets(ctx.body_pose, self.in_site), self.jaw_q()
         ctx.label = "open"
         self.command_jaws(self.open)
         for _ in range(self.steps(self.cfg.open_seconds)):
@@ -117,15 +117,24 @@ class CloseLift:
             self.grip.reversed = backwards
             self.fail(Code.JAW_REVERSED, reversed_reason(backwards))
             return
-        off = np.abs(self.jaw_q() - self.open)
+        untold = [s.joint.name for s in found if not s.shift >= t.convention_min_shift]
+        if untold:
+            ctx.warn(f"jaw {', '.join(untold)} moved its fingers less than {t.convention_min_shift * 1000:g} mm between "
+                     f"its limits (driven to the upper for {self.cfg.close_seconds:g} s: it reached "
+                     f"{', '.join(joint_value(float(q), j.is_angular) for j, q in zip(self.jaws, q_upper))}): which limit "
+                     "opens it was not told")
+        q = self.jaw_q()
+        off = np.abs(q - self.open)
+        allowed = np.minimum(t.open_tolerance, t.limit_fraction * (self.closed - self.open))
         self.grip.metrics["open_error"] = float(off.max())
-        if float(off.max()) > t.open_tolerance:
-            worst = int(np.argmax(off))
+        if bool(np.any(off > allowed)):
+            worst = int(np.argmax(off / allowed))
             jaw = self.jaws[worst]
             self.fail(Code.OPEN_NOT_REACHED, f"jaw {jaw.name} stopped {joint_value(float(off[worst]), jaw.is_angular)} "
                                              f"from its open (lower) limit {joint_value(float(self.open[worst]), jaw.is_angular)}"
-                                             f" after {self.cfg.open_seconds:g} s (tolerance "
-                                             f"{joint_value(t.open_tolerance, jaw.is_angular)})")
+                                             f" after {self.cfg.open_seconds:g} s (allowed "
+                                             f"{joint_value(float(allowed[worst]), jaw.is_angular)}: open_tolerance, at most "
+                                             f"{t.limit_fraction:.0%} of its travel)")
 
     def _descend(self) -> Iterator[None]:
         ctx, cfg = self.ctx, self.cfg
@@ -168,11 +177,11 @@ class CloseLift:
         short = self.closed - q
         travel = self.closed - self.open
         self.grip.metrics["jaw_gap_to_closed_limit"] = float(short.min())
-        if bool(np.all(short <= t.closed_limit_fraction * travel)):
+        if bool(np.all(short <= t.limit_fraction * travel)):
             gaps = ", ".join(f"{j.name} {joint_value(float(g), j.is_angular)} of {joint_value(float(r), j.is_angular)}"
                              for j, g, r in zip(self.jaws, short, travel))
             self.fail(Code.CLOSED_ON_NOTHING, f"the jaws closed to their closed (upper) limits without the object between "
-                                              f"them: each ended within {t.closed_limit_fraction:.0%} of its travel from "
+                                              f"them: each ended within {t.limit_fraction:.0%} of its travel from "
                                               f"the limit ({gaps})")
             return
         site_pos = self.site_pose()[0]

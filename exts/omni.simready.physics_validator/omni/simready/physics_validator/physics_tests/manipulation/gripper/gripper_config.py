@@ -27,7 +27,7 @@ class GripThresholds:
     stall_window: int  # steps: a jaw that moved less than stall_eps over this many steps stalled
     stall_eps: float
     engage_eps: float  # rad or m: a close counts as stalled only once it moved this far
-    closed_limit_fraction: float  # of a jaw's travel: this close to its closed limit, it closed on nothing
+    limit_fraction: float  # of a jaw's travel: this close to a limit, it is at it (opened; closed on nothing)
     convention_min_shift: float  # m: the fingers moved this far between the limits, or the convention is not told
 
 
@@ -60,7 +60,8 @@ class GripperConfig(TestConfig):
                                   json_schema_extra=unit("s"))
     open_seconds: float = Field(1.5, gt=0, description="Time the jaws get to open (s).", json_schema_extra=unit("s"))
     open_tolerance: float = Field(0.025, gt=0, description="A jaw within this of its open limit is open (NVIDIA's 5 x "
-                                                           "0.005).", json_schema_extra=unit("rad or m"))
+                                                           "0.005), and within limit_fraction of its travel.",
+                                  json_schema_extra=unit("rad or m"))
     close_seconds: float = Field(2.5, gt=0, description="Time the jaws get to close and stall (s).",
                                  json_schema_extra=unit("s"))
     stall_seconds: float = Field(0.035, gt=0, description="A jaw that moved less than stall_eps over this long stalled "
@@ -68,10 +69,9 @@ class GripperConfig(TestConfig):
     stall_eps: float = Field(1e-3, gt=0, description="... (NVIDIA's).", json_schema_extra=unit("rad or m"))
     engage_eps: float = Field(2e-3, gt=0, description="A close stalls only after moving this far (NVIDIA's).",
                               json_schema_extra=unit("rad or m"))
-    closed_limit_fraction: float = Field(0.05, gt=0, lt=1, description="A jaw that ends its close within this "
-                                                                        "fraction of its travel from its closed (upper) "
-                                                                        "limit closed on nothing.",
-                                         json_schema_extra=unit("fraction"))
+    limit_fraction: float = Field(0.05, gt=0, lt=1, description="A jaw within this fraction of its travel from a limit "
+                                                                "is at it: opened (open_tolerance caps it), or closed on "
+                                                                "nothing.", json_schema_extra=unit("fraction"))
     convention_min_shift: float = Field(0.002, gt=0, description="Driven from one limit to the other, the fingers' "
                                                                  "colliders must move this far along the grip line for the "
                                                                  "test to tell which limit opens the jaw (m).",
@@ -111,4 +111,4 @@ class GripperConfig(TestConfig):
         return GripThresholds(self.object_size_fraction * max_opening, mass, heuristic, self.max_slip, self.drop_height,
                               self.min_fall, self.open_tolerance, self.min_gantry_lift,
                               max(1, int(math.ceil(self.stall_seconds * self.physics_fps))), self.stall_eps, self.engage_eps,
-                              self.closed_limit_fraction, self.convention_min_shift)
+                              self.limit_fraction, self.convention_min_shift)

@@ -4,9 +4,9 @@ Converted MJCF and URDF grippers often author the reverse (lower = fingers toget
 Panda hand's 0-40 mm). Which limit opens is told from what the runtime does, never from a name: the jaws are driven
 to their upper limits and then to their lower ones, and at each the colliders every jaw moves (the bodies beyond it
 and beyond its mimic followers, the shapes the runtime gives contacts) are placed by the runtime's body poses in the
-site's frame; their mean distance from the grasp centre along the grip line is where that jaw's fingers are. The
-limit that puts them nearer the centre closes the jaw. A jaw whose fingers move less than `convention_min_shift`
-between its limits says nothing about the convention (a stuck jaw is OPEN_NOT_REACHED's to tell).
+site's frame; the inner faces' distance from the grasp centre along the grip line is where that jaw's fingers are
+(FingerGauge). The limit that puts them nearer the centre closes the jaw. A jaw whose fingers move less than
+`convention_min_shift` between its limits says nothing about the convention (a stuck jaw is OPEN_NOT_REACHED's to tell).
 
 The way to follow FET028 without moving anything: negate the jaw's axis (turn both joint frames half a turn about an
 axis across it) and mirror its limits, drive target and mimic offsets (`fix` proposes that layer: fix/jaw_axis.py).
@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ....core.geometry import collider_points, quat_conj, rotate
+from ....core.geometry import collider_surface, quat_conj, quat_to_matrix, rotate
 from ....core.quantities import for_people, joint_value, listed
 from ...driven.jacobian_ik.chain import chain_to, tree_from
+
+MAX_POINTS = 400  # mesh vertices a shape at most (every n-th): where a finger is is told to well under a millimetre
 
 if TYPE_CHECKING:
     from ....core.asset_model import AssetModel, JointInfo
@@ -30,8 +32,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class JawSide:
-    """One jaw, driven to each of its limits: where the colliders it moves sat (m from the grasp centre, along the
-    grip line; NaN where it moves none)."""
+    """One jaw, driven to each of its limits: where the inner faces of the colliders it moves sat (m from the grasp
+    centre along the grip line, on their side; NaN where it moves none)."""
 
     joint: "JointInfo"
     at_lower: float
@@ -61,22 +63,49 @@ def jaw_bodies(asset: "AssetModel", base: str, jaws: list[str]) -> dict[str, lis
     return out
 
 
+def body_surface(asset: "AssetModel", body: str) -> np.ndarray:
+    """Points on a body's colliding shapes (those the runtime gives contacts) in the body's frame: box corners, mesh
+    vertices (at most MAX_POINTS a shape), sphere and capsule centres pushed out by their radius along the axes."""
+    out = []
+    for collider in asset.bounding_colliders(body):
+        surface = collider_surface(collider)
+        if surface is None:
+            continue
+        local, radius = surface
+        local = local[:: max(1, len(local) // MAX_POINTS)]
+        if radius > 0:
+            local = np.vstack([local + radius * d for d in np.vstack([np.eye(3), -np.eye(3)])])
+        out.append(local @ quat_to_matrix(collider.local_pose.quat).T + np.asarray(collider.local_pose.pos, float))
+    return np.vstack(out) if out else np.zeros((0, 3))
+
+
 class FingerGauge:
-    """Where each jaw's fingers are, from the runtime's body poses, in the grasp site's frame."""
+    """Where each jaw's fingers are, from the runtime's body poses, in the grasp site's frame: the inner face of each
+    body it moves (the point of its colliders nearest the other side along the grip line), as a distance from the grasp
+    centre on the body's own side (negative once past it), averaged over the jaw's bodies. Larger is more open; a
+    finger whose colliders straddle the centre still moves it."""
 
     def __init__(self, asset: "AssetModel", plan: "GripperPlan"):
-        self.asset = asset
         self.bodies = jaw_bodies(asset, plan.base, plan.jaws)
+        self.surface = {b: body_surface(asset, b) for bodies in self.bodies.values() for b in bodies}
         site = plan.site
         self.grip = rotate(quat_conj(site.pose.quat), site.grip_direction)  # the grip line in the site's frame
+        self.side: dict[str, float] = {}  # body -> -1 or 1, the side it lies on at the first reading
 
     def offsets(self, body_pose, to_site) -> dict[str, float]:
-        """Jaw path -> mean distance (m) of its colliders' corners from the grasp centre along the grip line, now."""
+        """Jaw path -> its fingers' inner faces' mean distance from the grasp centre along the grip line (m), now."""
         out = {}
         for jaw, bodies in self.bodies.items():
-            points = [collider_points(self.asset, b, pose) for b in bodies if (pose := body_pose(b)) is not None]
-            cloud = np.vstack([p for p in points if len(p)]) if any(len(p) for p in points) else np.zeros((0, 3))
-            out[jaw] = float(np.mean([abs(float(np.dot(to_site(p), self.grip))) for p in cloud])) if len(cloud) else np.nan
+            faces = []
+            for body in bodies:
+                pose = body_pose(body)
+                if pose is None or not len(self.surface[body]):
+                    continue
+                world = self.surface[body] @ quat_to_matrix(pose[1]).T + np.asarray(pose[0], float)
+                x = np.array([float(np.dot(to_site(p), self.grip)) for p in world])
+                side = self.side.setdefault(body, 1.0 if float(np.mean(x)) >= 0 else -1.0)
+                faces.append(float(np.min(side * x)))
+            out[jaw] = float(np.mean(faces)) if faces else float("nan")
         return out
 
 
@@ -109,7 +138,7 @@ def reversed_reason(found: list[JawSide]) -> str:
         joint = side.joint
         assert joint.limits is not None
         lower, upper = joint.limits
-        parts.append(f"{joint.name} at its lower limit {_position(lower, joint.is_angular)} holds the colliders it moves "
+        parts.append(f"{joint.name} at its lower limit {_position(lower, joint.is_angular)} holds its fingers' inner faces "
                      f"{for_people(side.at_lower, 'm')} from the grasp centre along the grip line, at its upper limit "
                      f"{_position(upper, joint.is_angular)} {for_people(side.at_upper, 'm')}")
     names = listed([s.joint.name for s in found], 3)

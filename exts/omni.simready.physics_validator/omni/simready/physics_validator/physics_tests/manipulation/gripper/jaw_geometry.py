@@ -24,13 +24,14 @@ import numpy as np
 
 from ....core.geometry import AXIS_INDEX, collider_points, compose, quat_from_axis_angle, quat_to_matrix, rotate
 from ...driven.jacobian_ik.chain import ChainLink, chain_to, tree_from
-from .jaw_convention import jaw_bodies
+from .jaw_convention import body_surface, jaw_bodies
 
 if TYPE_CHECKING:
     from ....core.asset_model import AssetModel, JointInfo
     from ....core.markers import SiteFrame
 
 SIDE_EPS = 1e-6  # m: a collider centred on the grasp centre belongs to neither side
+MIN_OPENING = 0.005  # m: a derived opening below this is no jaw's (a hand's tips, overlapping colliders): not proposed
 NOISE = 1e-4  # a derived unit direction's components below this are float noise of the authored frames
 
 
@@ -84,6 +85,13 @@ def _move(points: np.ndarray, asset: "AssetModel", link: ChainLink, q: float) ->
     return (points - anchor) @ turn.T + anchor
 
 
+def surface_points(asset: "AssetModel", body: str) -> np.ndarray:
+    """World points on a body's colliding shapes at the authored pose (jaw_convention.body_surface), (n, 3)."""
+    info = asset.bodies[body]
+    local = body_surface(asset, body)
+    return local @ quat_to_matrix(info.world_pose.quat).T + np.asarray(info.world_pose.pos, float)
+
+
 def posed_points(asset: "AssetModel", base: str, jaws: list[str], at: dict[str, float]) -> dict[str, np.ndarray]:
     """Body -> its colliders' corners (world) with each jaw at `at[jaw]`, followers by their coupling, every other
     joint at its authored position."""
@@ -93,7 +101,7 @@ def posed_points(asset: "AssetModel", base: str, jaws: list[str], at: dict[str, 
         info = asset.bodies.get(body)
         if info is None:
             continue
-        points = collider_points(asset, body, (info.world_pose.pos, info.world_pose.quat))
+        points = surface_points(asset, body)
         if not len(points):
             continue
         for link in reversed(chain_to(links, body)):  # outermost first: p' = T1(T2(... Tn(p)))
@@ -106,21 +114,29 @@ def posed_points(asset: "AssetModel", base: str, jaws: list[str], at: dict[str, 
     return out
 
 
-def _gap(points: dict[str, np.ndarray], fingers: set[str], centre: np.ndarray, grip: np.ndarray) -> float:
-    """The gap between the fingers' colliders either side of the centre along the grip line (one side only: twice its
-    inner face's distance from the centre)."""
-    left, right = [], []
+def sides(points: dict[str, np.ndarray], fingers: set[str], centre: np.ndarray, grip: np.ndarray) -> dict[str, float]:
+    """Finger body -> the side of the grasp centre its colliders lie on along the grip line (-1 or 1), at the pose of
+    `points` (the authored one: a finger keeps its side; one that would cross the centre meets the other first)."""
+    out = {}
     for body in fingers & set(points):
-        x = (points[body] - centre) @ grip
-        mid = float(np.mean(x))
-        if mid > SIDE_EPS:
-            right.append(float(x.min()))
-        elif mid < -SIDE_EPS:
-            left.append(float(x.max()))
+        mid = float(np.mean((points[body] - centre) @ grip))
+        if abs(mid) > SIDE_EPS:
+            out[body] = float(np.sign(mid))
+    return out
+
+
+def _gap(points: dict[str, np.ndarray], side_of: dict[str, float], centre: np.ndarray, grip: np.ndarray) -> float:
+    """The gap between the fingers' colliders either side of the centre along the grip line, each finger on the side it
+    has at the authored pose (0 where they would have crossed; one side only: twice its inner face's distance)."""
+    left, right = [], []
+    for body, side in side_of.items():
+        if body in points:
+            x = (points[body] - centre) @ grip
+            (right if side > 0 else left).append(float(x.min()) if side > 0 else float(x.max()))
     if left and right:
         return max(0.0, min(right) - max(left))
-    side = right or [-v for v in left]
-    return 2.0 * max(0.0, min(side)) if side else float("nan")
+    inner = right or [-v for v in left]
+    return 2.0 * max(0.0, min(inner)) if inner else float("nan")
 
 
 def _direction(asset: "AssetModel", jaw: "JointInfo", base: str, fingers: list[str]) -> np.ndarray | None:
@@ -173,8 +189,9 @@ def propose_site(asset: "AssetModel", base: str, centre, forward=None, grip=None
             return out
     limits = {side: {j: asset.joints[j].limits[index] for j in jaws} for index, side in enumerate(("lower", "upper"))}  # type: ignore[index]
     posed = {side: posed_points(asset, base, jaws, at) for side, at in limits.items()}
+    side_of = sides(posed_points(asset, base, jaws, {}), fingers, centre, out.grip)
     for side, points in posed.items():
-        out.gaps[side] = _gap(points, fingers, centre, out.grip)
+        out.gaps[side] = _gap(points, side_of, centre, out.grip)
     if out.forward is None:
         palm = [p for body, p in posed["lower"].items() if body not in fingers]
         if base in asset.bodies and not palm:
@@ -187,10 +204,12 @@ def propose_site(asset: "AssetModel", base: str, centre, forward=None, grip=None
             out.notes.append("the fingers' colliders do not lie ahead of the palm's: no forward axis to derive")
     if out.opening is None:
         widest = max((g for g in out.gaps.values() if np.isfinite(g)), default=float("nan"))
-        if np.isfinite(widest) and widest > 0:
+        if np.isfinite(widest) and widest >= MIN_OPENING:
             out.opening = widest
         else:
-            out.notes.append("the jaws' colliders leave no gap across the grip line at either limit: no opening to derive")
+            out.notes.append(f"with every jaw at either limit the fingers' colliders leave at most {widest * 1000:.1f} mm "
+                             f"across the grip line (under {MIN_OPENING * 1000:g} mm: fingers and tips that move "
+                             "independently, or colliders that overlap): no opening to derive")
     return out
 
 
