@@ -29,9 +29,10 @@ import errno
 import os
 import secrets
 import stat
+import sys
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 _LOCK = threading.Lock()
 _ROOTS: list[str] = []  # roots this process claimed (absolute, normalized, no links resolved)
@@ -315,9 +316,10 @@ def remove_tree(path: str | os.PathLike) -> bool:
             info = os.stat(path.name, dir_fd=fd, follow_symlinks=False) if fd is not None else os.lstat(path)
             if not stat.S_ISDIR(info.st_mode):
                 os.unlink(path.name, dir_fd=fd) if fd is not None else os.unlink(path)
-            elif fd is not None:
-                shutil.rmtree(path.name, dir_fd=fd)
-            else:
+            elif fd is not None and sys.version_info >= (3, 11):
+                rmtree: Any = shutil.rmtree  # dir_fd: Python 3.11 (Kit 105's 3.10 takes the path below)
+                rmtree(path.name, dir_fd=fd)
+            else:  # shutil's own walk never follows a link inside (rmtree.avoids_symlink_attacks on POSIX)
                 shutil.rmtree(path)
         return True
     except OSError as exc:
