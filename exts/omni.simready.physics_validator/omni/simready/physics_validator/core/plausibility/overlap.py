@@ -72,8 +72,8 @@ def overlap_findings(asset: "AssetModel", poses: dict, moving: dict[str, str], j
         out.append(finding(Code.REST_OVERLAP, body=a, other_body=b, joints=joints,
                            measured={"depth": depth}, limits={"depth": OVERLAP_DEPTH}, units={"depth": "m"},
                            message=f"{_name(a)} and {_name(b)} overlap {depth * 1000:.3g} mm at the rest pose (colliders "
-                                   f"{_short(shape_a)} and {_short(shape_b)}; allowed {OVERLAP_DEPTH * 1000:g} mm), and the runtime "
-                                   "collides them with each other"))
+                                   f"{_short(shape_a)} and {_short(shape_b)}; allowed {OVERLAP_DEPTH * 1000:g} mm), and the "
+                                   "runtime collides them with each other"))
     return out, judged
 
 
