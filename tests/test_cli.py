@@ -394,7 +394,8 @@ def test_both_streams_closed_early_keep_the_verdicts_exit_code(tmp_path, collide
 
 
 def test_an_old_feature_name_selects_its_new_one_with_a_notice(tmp_path):
-    """`--tests FET003_BASE_PHYSX` (pre-2026.8) runs what `--tests FET_003_PHYSX` runs and says so on stderr."""
+    """`--tests FET003_BASE_PHYSX` (pre-2026.8) runs what `--tests FET_003_PHYSX` runs and says so on stderr: every test
+    declaring it, ground_stability too (which a plain run leaves out)."""
     box = box_asset(tmp_path / "box.usda", size=0.1)
     done = subprocess.run([sys.executable, "-m", "omni.simready.physics_validator.cli", "validate", str(box), "--tests",
                            "FET003_BASE_PHYSX", "--out", str(tmp_path / "out"), "--no-video", "--no-html", "--in-process",
@@ -403,5 +404,5 @@ def test_an_old_feature_name_selects_its_new_one_with_a_notice(tmp_path):
     assert "notice: FET003_BASE_PHYSX is the pre-2026.8 name of the SimReady feature FET_003_PHYSX" in done.stderr
     report = json.loads((tmp_path / "out" / "report.json").read_text())
     names = {t["name"] for a in report["assets"] for t in a["tests"]}
-    assert names == {"ground_drop", "slope_drop"}
+    assert names == {"ground_drop", "slope_drop", "ground_stability"}
     assert all(t["features"][0] == "FET_003_PHYSX" for a in report["assets"] for t in a["tests"])

@@ -44,6 +44,7 @@ class TestContext(Generic[ConfigT]):
         self.watched = False
         self._observers: list[Callable[["TestContext"], None]] = []
         self.scene: "SceneSpec | None" = None  # what the test asked of the engine (set when the session builds it)
+        self.scene_loader: Callable[["SceneSpec"], None] | None = None  # the session's, for `load_scene`
         self._dof_indices: dict[str, int] = {}
         self._capabilities = engine.capabilities()
         self._finished = False
@@ -79,6 +80,21 @@ class TestContext(Generic[ConfigT]):
             return with_mass_properties(self.asset, from_asset(self.asset))
         self.engine.load(self.asset, SceneSpec(gravity=0.0))
         return adopt(self.asset, self.engine.built_model())
+
+    def load_scene(self, scene: "SceneSpec") -> None:
+        """A later phase of the test in a scene of its own (ground_stability's tilted release: the asset in a rig that
+        turns it): the engine drops the scene it had and builds `scene` (its rig's model when it carries one, core.rig),
+        what it built becomes `asset` again, the clock restarts; the session keeps what the engine said about the
+        dropped scene and removes its rig. EngineCapabilityMissing on an engine that simulates a stage open elsewhere
+        (`engine_capabilities.simulates_given_model`: the Kit engine)."""
+        from .engine import EngineCapabilityMissing
+
+        if not self._capabilities.simulates_given_model:
+            raise EngineCapabilityMissing(f"the {self.engine.name} engine simulates a stage open elsewhere: it cannot "
+                                          "load a scene of the test's own")
+        if self.scene_loader is None:
+            raise RuntimeError("load_scene outside a test session")
+        self.scene_loader(scene)
 
     # -- simulation -------------------------------------------------------------------------------
     @property

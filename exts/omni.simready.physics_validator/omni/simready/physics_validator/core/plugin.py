@@ -81,6 +81,11 @@ class PhysicsTest(Generic[ConfigT]):
         """Return a verdict that stops the test before physics, or None to run it."""
         return None
 
+    def precheck_built(self, authored: "AssetModel", ctx: "TestContext[ConfigT]") -> Precheck | None:
+        """After the load, before the first step: a verdict that stops the test on what the runtime built
+        (`ctx.asset`, `ctx.built`) where it differs from what the asset authors (`authored`, the USD reading), or None."""
+        return None
+
     def scene(self, asset: "AssetModel", config: ConfigT) -> "SceneSpec":
         """What the test asks of the engine; `asset` is the USD reading, or the runtime's model of the asset alone
         (`scene_reads_runtime_model`)."""

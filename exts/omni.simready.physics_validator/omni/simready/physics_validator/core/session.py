@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .engine import Engine
     from .asset_model import AssetModel
     from .config import TestConfig
+    from .scene import SceneSpec
 
 
 class WatchdogTimeout(RuntimeError):
@@ -127,6 +128,7 @@ class TestSession:
         self.result = new_result(test, config)
         self._stamp(self.result)
         self.ctx = TestContext(engine, asset, config, self.result, type(test).hints)
+        self.ctx.scene_loader = self._load_scene
         self._generator: Iterator[None] | None = None
         self._engine_warnings_seen: int | None = None  # how many engine warnings are in the result (None: not loaded)
         self._started_at = 0.0  # perf_counter() at start()
@@ -173,6 +175,17 @@ class TestSession:
             return False
         self._engine_warnings_seen = 0
         self._copy_engine_warnings()
+        decision = self._guard(lambda: self.test.precheck_built(self.asset, self.ctx))  # on what the runtime built
+        if self.done:
+            return False
+        if decision is not None:
+            self.result = precheck_result(self.test, self.config, decision)
+            self._stamp(self.result)
+            self.ctx.result = self.result
+            self._engine_warnings_seen = 0
+            self._copy_engine_warnings()
+            self._close()
+            return False
         self._generator = self._guard(lambda: self.test.run(self.ctx))
         self._last_progress = time.perf_counter()  # building the scene is not a physics step
         return not self.done
@@ -228,7 +241,29 @@ class TestSession:
             self.step_to_end()
         return self.result
 
+    def _load_scene(self, scene: "SceneSpec") -> None:
+        """A later phase's scene (TestContext.load_scene): what the engine said about the scene it drops is kept, that
+        scene's rig is removed once the new one is built; building is no physics step (the watchdog starts again)."""
+        self._copy_engine_warnings()
+        previous = self.ctx.scene
+        self.ctx.scene = scene
+        try:
+            self.ctx.asset = scene.rig.model if scene.rig is not None else self.asset
+            self._engine_warnings_seen = 0  # a load starts the engine's warnings afresh
+            self.engine.load(self.ctx.asset, scene)
+            self.ctx.adopt_built_model()
+            self._copy_engine_warnings()
+        finally:
+            if previous is not None and previous.rig is not None and previous.rig is not scene.rig:
+                previous.rig.close()
+        self._last_progress = time.perf_counter()
+
     # -- internals ---------------------------------------------------------------------------------
+    def _scene_asset(self) -> "AssetModel":
+        """The model the test's scene is planned from: the USD reading, or what the runtime builds of the asset alone
+        for a test that sizes its scene from physics (PhysicsTest.scene_reads_runtime_model)."""
+        return self.ctx.asset_built_alone() if type(self.test).scene_reads_runtime_model else self.asset
+
     def _guard(self, fn: Callable):
         try:
             return fn()
@@ -248,11 +283,6 @@ class TestSession:
     def _copy_engine_warnings(self) -> None:
         """The engine's warnings since the last copy, into the verdict: those of the load (what the engine
         could not map, carried-over attributes) and, at the end, those raised while stepping (runtime log)."""
-    def _scene_asset(self) -> "AssetModel":
-        """The model the test's scene is planned from: the USD reading, or what the runtime builds of the asset alone
-        for a test that sizes its scene from physics (PhysicsTest.scene_reads_runtime_model)."""
-        return self.ctx.asset_built_alone() if type(self.test).scene_reads_runtime_model else self.asset
-
         try:
             warnings = list(self.engine.warnings)
         except Exception:  # noqa: BLE001 - an engine that cannot say has nothing to add

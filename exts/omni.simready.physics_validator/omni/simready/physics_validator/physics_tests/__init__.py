@@ -2,11 +2,11 @@
 
 A test is one folder, `<family>/<test>/`: the test class (test.py), its verdict codes (codes.py), settings
 (config.py), hints by code (hints.py), report view and plot (view.py, plot.py) and what `fix` may do about
-its failures (fix_rules.py). Families share what their tests have in common: `ground/` (ground_drop, slope_drop),
-`driven/` (the seven driven-joint tests: joint selection, the pinned-base scene, motion plans, position tracking, step
-response, load directions, the explosion watch) and `multibody/` (joint_movement). `default_registry()` holds the
-built-ins, then third-party tests from the entry-point group `omni.simready.physics_validator.tests`
-(core.plugin.ENTRY_POINT_GROUP).
+its failures (fix_rules.py). Families share what their tests have in common: `ground/` (ground_drop, slope_drop,
+ground_stability: which parts a release judges), `driven/` (the seven driven-joint tests: joint selection, the
+pinned-base scene, motion plans, position tracking, step response, load directions, the explosion watch) and
+`multibody/` (joint_movement). `default_registry()` holds the built-ins, then third-party tests from the entry-point
+group `omni.simready.physics_validator.tests` (core.plugin.ENTRY_POINT_GROUP).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .driven.multi_joint_coordination import MultiJointCoordinationTest
 from .driven.state_accuracy import StateAccuracyTest
 from .driven.velocity_limit import VelocityLimitTest
 from .ground.ground_drop import GroundDropTest
+from .ground.ground_stability import GroundStabilityTest
 from .ground.slope_drop import SlopeDropTest
 from .manipulation.grasp_and_lift import GraspAndLiftTest
 from .manipulation.gripper.gripper_close_lift_cube import GripperCloseLiftCubeTest
@@ -39,6 +40,7 @@ BUILTIN_TESTS: tuple[type[PhysicsTest], ...] = (
     MimicJointTest,
     JointMovementTest,
     SlopeDropTest,
+    GroundStabilityTest,
     JacobianIkTest,
     IkTargetReachTest,
     GripperCloseLiftSphereTest,
