@@ -49,10 +49,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("physics_tests/driven/jacobian_ik/membership.py", "outside_story", "exclude_from_articulation"):
         "names the authored attribute behind a joint the runtime left out of its articulation (the SKIP follows the "
         "runtime's membership)",
-    ("fix/diagnose.py", "movable", "exclude_from_articulation"):
-        "pending (issue 40 item 4, helper chains): the fix's diagnosis of the authored model, before any engine loads it",
-    ("fix/diagnose.py", "_beyond_drive_values", "exclude_from_articulation"):
-        "pending (issue 40 item 4, helper chains): the fix's diagnosis of the authored model, before any engine loads it",
 }
 
 

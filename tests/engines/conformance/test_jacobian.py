@@ -1,6 +1,8 @@
 """body_jacobian: the runtime's articulation Jacobian, where an engine claims it (`reads_jacobian`), against finite
 differences of the body poses the same engine simulates, on a branched arm (fingers on the last link) whose last link
-carries an offset centre of mass, on a metre Z-up stage and on a centimetre Y-up twin. Unclaimed, the read raises."""
+carries an offset centre of mass, on a metre Z-up stage and on a centimetre Y-up twin, and on a tree of two arms whose
+links PhysX numbers otherwise than its session lists them (the first arm's tip read the second arm's elbow rows before).
+Unclaimed, the read raises."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pxr import Gf, Usd, UsdPhysics
 
 from omni.simready.physics_validator.core.engine import EngineCapabilityMissing
 from omni.simready.physics_validator.core.geometry import quat_mul, quat_conj
-from tests.fixtures.arms import build_arm
+from tests.fixtures.arms import build_arm, build_two_branch_arm
 
 from .stepping import run
 
@@ -59,3 +61,20 @@ def test_the_jacobian_predicts_how_each_link_moves(load, tmp_path, units):
     finger = list(engine.dof_joints).index("/Robot/joints/finger_a_joint")
     assert np.allclose(engine.body_jacobian("/Robot/link3")[:, finger], 0.0, atol=1e-9)
     assert np.abs(engine.body_jacobian("/Robot/finger_a")[:, finger]).max() > 1e-3
+
+
+def test_the_jacobian_of_each_arm_of_a_tree(load, tmp_path):
+    engine, _ = load(build_two_branch_arm(tmp_path / "tree.usda"), ground=False, gravity=0.0, pin_base=True)
+    if not engine.capabilities().reads_jacobian:
+        return
+    joints = list(engine.dof_joints)
+    step = np.zeros(len(joints))
+    for name, move in (("joint1", 0.02), ("a2", 0.03), ("a3", -0.04), ("b2", -0.02), ("b3", 0.05)):
+        step[joints.index(f"/Robot/joints/{name}")] = move
+    q0 = engine.joint_positions()
+    before = {body: (engine.body_jacobian(body), engine.body_poses()[body][0]) for body in ("/Robot/a3", "/Robot/b3")}
+    engine.set_joint_position_targets(q0 + step)
+    run(engine, 2.5)
+    moved = engine.joint_positions() - q0
+    for body, (jacobian, pos0) in before.items():
+        assert np.allclose(engine.body_poses()[body][0] - pos0, (jacobian @ moved)[:3], atol=2e-4), body

@@ -278,6 +278,7 @@ class ArticulationInfo:
     solver_iterations: tuple[int | None, int | None] = (None, None)
     self_collisions: bool = True  # physxArticulation:enabledSelfCollisions (PhysX's default: links that are not
     # neighbours collide with each other)
+    enabled: bool = True  # physxArticulation:articulationEnabled (false: PhysX builds no articulation from this root)
 
 
 @dataclass

@@ -62,11 +62,11 @@ def plan_pins(asset: "AssetModel", built: "list[BuiltArticulation] | None" = Non
         roots = sorted((b.path for b in asset.dynamic_bodies), key=lambda p: (p.count("/"), p))
         return [PinPlan(held=roots[0], body=roots[0], joint_path=f"{VALIDATION_ROOT}/PinBase")] if roots else []
     articulations = built if built is not None else from_asset(asset).articulations
-    held = held_by_another(asset, articulations)
+    held = held_indices(asset, articulations)
     pins = []
     for index, art in enumerate(articulations):
         twin = _authored_root(asset, art)
-        if art.root_link is None or twin is None or art.prim in held:
+        if art.root_link is None or twin is None or index in held:
             continue
         links = set(art.links)
         anchors = [j for j in asset.world_anchors if j.body0 in links or j.body1 in links]
@@ -75,8 +75,8 @@ def plan_pins(asset: "AssetModel", built: "list[BuiltArticulation] | None" = Non
         if twin.root in asset.bodies:
             pins.append(PinPlan(twin.root, art.root_link, f"{VALIDATION_ROOT}/PinBase{index or ''}",
                                 move_root_api_from=twin.root))
-        elif not art.fixed_base:
-            pins.append(PinPlan(twin.root, art.root_link, f"{twin.root}/PhysicsValidatorPinBase"))
+        elif not art.fixed_base:  # one prim can name several articulations (engines/physx/articulations.py): one name each
+            pins.append(PinPlan(twin.root, art.root_link, f"{twin.root}/PhysicsValidatorPinBase{index or ''}"))
     return pins
 
 
@@ -89,20 +89,25 @@ def _authored_root(asset: "AssetModel", art: "BuiltArticulation"):
 
 
 def held_by_another(asset: "AssetModel", articulations: "list[BuiltArticulation]") -> set[str]:
-    """The articulations (their prims) a joint outside them mounts on another articulation: within each group joined
-    by such joints, all but one. The one kept is the articulation whose root link no such joint holds (an arm, not the
-    tool mounted by its root), the one with the most links among several."""
-    owner = {link: a.prim for a in articulations for link in a.links}
-    roots = {a.prim: a.root_link for a in articulations}
-    size = {a.prim: len(a.links) for a in articulations}
-    group = {a.prim: a.prim for a in articulations}
+    """The articulations (their prims) a joint outside them mounts on another articulation (`held_indices`)."""
+    return {articulations[i].prim for i in held_indices(asset, articulations)}
 
-    def find(x: str) -> str:
+
+def held_indices(asset: "AssetModel", articulations: "list[BuiltArticulation]") -> set[int]:
+    """The articulations (their indices: one prim can name several) a joint outside them mounts on another
+    articulation: within each group joined by such joints, all but one. The one kept is the articulation whose root link
+    no such joint holds (an arm, not the tool mounted by its root), the one with the most links among several."""
+    owner = {link: a for a, art in enumerate(articulations) for link in art.links}
+    roots = [art.root_link for art in articulations]
+    size = [len(art.links) for art in articulations]
+    group = list(range(len(articulations)))
+
+    def find(x: int) -> int:
         while group[x] != x:
             x = group[x]
         return x
 
-    mounted: set[str] = set()  # articulations whose root link a cross joint holds
+    mounted: set[int] = set()  # articulations whose root link a cross joint holds
     for joint in asset.joints.values():
         if not joint.enabled or joint.body0 is None or joint.body1 is None:
             continue
@@ -110,18 +115,18 @@ def held_by_another(asset: "AssetModel", articulations: "list[BuiltArticulation]
         if a is None or b is None or a == b:
             continue
         group[find(a)] = find(b)
-        for prim, body in ((a, joint.body0), (b, joint.body1)):
-            if roots[prim] == body:
-                mounted.add(prim)
-    held: set[str] = set()
-    members: dict[str, list[str]] = {}
-    for prim in group:
-        members.setdefault(find(prim), []).append(prim)
-    for prims in members.values():
-        if len(prims) < 2:
+        for index, body in ((a, joint.body0), (b, joint.body1)):
+            if roots[index] == body:
+                mounted.add(index)
+    held: set[int] = set()
+    members: dict[int, list[int]] = {}
+    for index in range(len(articulations)):
+        members.setdefault(find(index), []).append(index)
+    for indices in members.values():
+        if len(indices) < 2:
             continue
-        keep = max(prims, key=lambda p: (p not in mounted, size[p], -prims.index(p)))
-        held.update(p for p in prims if p != keep)
+        keep = max(indices, key=lambda i: (i not in mounted, size[i], -i))
+        held.update(i for i in indices if i != keep)
     return held
 
 

@@ -100,8 +100,9 @@ def legacy_spellings(asset: "AssetModel") -> dict[str, list[str]]:
 
 
 def movable(joint: "JointInfo") -> bool:
-    """A revolute or prismatic joint PhysX simulates in an articulation (where the per-axis spellings apply)."""
-    return joint.is_dof and joint.articulation is not None and not joint.exclude_from_articulation
+    """A revolute or prismatic joint PhysX simulates in an articulation (where the per-axis spellings apply; a joint
+    with excludeFromArticulation belongs to none: core/usd/articulations.py)."""
+    return joint.is_dof and joint.articulation is not None
 
 
 def _drive_less(out: Diagnosis, result: "TestResult", asset: "AssetModel", registry: "TestRegistry", add: bool) -> None:
@@ -193,7 +194,7 @@ def _beyond_drive_values(joint: "JointInfo", adding: bool = False) -> tuple[str,
         return ("mimic_follower", f"a mimic follower of {(joint.mimic_reference or '?').rsplit('/', 1)[-1]}: the coupling "
                                   "moves it, and a drive of its own would fight the coupling; its reference's drive and the "
                                   "coupling's gearing, offset and limits decide what the tests see")
-    if joint.articulation is None or joint.exclude_from_articulation:
+    if joint.articulation is None:
         return ("outside_articulation", "outside any articulation: the engine gives no joint-space inertia to size a "
                                         "drive by and enforces no velocity cap; put the joint in an articulation")
     if not adding and (joint.drive is None or not joint.drive.active):

@@ -17,7 +17,10 @@ def read_articulation(ctx: ReadContext, path, desc) -> None:
     """An articulation root: its bodies and joints, whether the world is its base, and its base link."""
     model = ctx.model
     root = str(path)
-    joints = [str(j) for j in desc.articulatedJoints if str(j) in model.joints]
+    # a joint with excludeFromArticulation is none of its joints, whatever the parser lists (it does list one that cuts
+    # the tree): UsdPhysics and PhysX keep it an ordinary joint
+    joints = [str(j) for j in desc.articulatedJoints if str(j) in model.joints
+              and not model.joints[str(j)].exclude_from_articulation]
     # The parser can leave out a root link whose only joint goes to the world (it lists the world
     # instead): take the bodies of the articulated joints and the root prim as well.
     candidates = [str(b) for b in desc.articulatedBodies]
@@ -28,10 +31,12 @@ def read_articulation(ctx: ReadContext, path, desc) -> None:
     counts = (authored(prim, "physxArticulation:solverPositionIterationCount"),
               authored(prim, "physxArticulation:solverVelocityIterationCount"))
     self_collisions = authored(prim, "physxArticulation:enabledSelfCollisions")
+    enabled = authored(prim, "physxArticulation:articulationEnabled")
     info = ArticulationInfo(root=root, bodies=bodies, joints=joints,
                             solver_iterations=(None if counts[0] is None else int(counts[0]),
                                                None if counts[1] is None else int(counts[1])),
-                            self_collisions=self_collisions is None or bool(self_collisions))
+                            self_collisions=self_collisions is None or bool(self_collisions),
+                            enabled=enabled is None or bool(enabled))
     for body in bodies:
         model.bodies[body].articulation = root
     for jpath in joints:
@@ -177,7 +182,10 @@ def _number(prim, name: str, default):
 
 
 def mark_loops(ctx: ReadContext) -> None:
-    """Joints that close a kinematic loop: excluded from the articulation, or a second path between bodies."""
+    """Joints that close a kinematic loop: a second path between two bodies. The joints an articulation may hold go
+    first; a joint with excludeFromArticulation closes a loop only where the others already join its two bodies (the
+    pattern for loops, ovphysx docs/simulation_setup/articulations.md): elsewhere it cuts the tree, and PhysX simulates
+    it as an ordinary (maximal) joint that the tests drive like any other (`JointInfo.loop_closing` stays False)."""
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -185,16 +193,14 @@ def mark_loops(ctx: ReadContext) -> None:
             x = parent.get(x, x)
         return x
 
-    for joint in ctx.model.joints.values():
-        if not joint.enabled:
-            continue
+    joints = [j for j in ctx.model.joints.values() if j.enabled]
+    for joint in sorted(joints, key=lambda j: bool(j.exclude_from_articulation and j.body0 and j.body1)):
         a, b = joint.body0 or "<world>", joint.body1 or "<world>"
-        if joint.exclude_from_articulation and joint.body0 and joint.body1:
-            joint.loop_closing = True
-            continue
         ra, rb = find(a), find(b)
         if ra == rb and a != b:
             joint.loop_closing = True
-            ctx.issue("warning", "ARTICULATION_LOOP", joint.path, "joint closes a kinematic loop without excludeFromArticulation")
+            if not joint.exclude_from_articulation:
+                ctx.issue("warning", "ARTICULATION_LOOP", joint.path,
+                          "joint closes a kinematic loop without excludeFromArticulation")
         else:
             parent[ra] = rb

@@ -56,18 +56,66 @@ def source_of(asset: AssetModel, warn):
     return stage
 
 
-def import_usd(source, spec: SceneSpec, xform=None):
-    """(builder, importer result) of the source, moved by `xform` (None = as authored)."""
+def import_usd(source, spec: SceneSpec, xform=None, asset: AssetModel | None = None):
+    """(builder, importer result) of the source, moved by `xform` (None = as authored). With `asset`: an EngineError
+    saying why when Newton's importer does not build the asset's joints between the bodies they join
+    (`check_joint_graph`)."""
     builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=(0.0, 0.0, -float(spec.gravity)))
-    result = builder.add_usd(
-        source,
-        xform=xform,
-        floating=False if spec.pin_base else None,
-        schema_resolvers=[newton.usd.SchemaResolverNewton(), newton.usd.SchemaResolverPhysx()],
-        load_visual_shapes=False,
-        load_sites=False,
-    )
+    try:
+        result = builder.add_usd(
+            source,
+            xform=xform,
+            floating=False if spec.pin_base else None,
+            schema_resolvers=[newton.usd.SchemaResolverNewton(), newton.usd.SchemaResolverPhysx()],
+            load_visual_shapes=False,
+            load_sites=False,
+        )
+    except ValueError as exc:
+        cut = _excluded_tree_joints(asset) if asset is not None else []
+        if not cut:
+            raise
+        raise EngineError(f"Newton 1.8 cannot import {asset.path if asset else 'the asset'}: {exc} ({_cut_story(cut)})") \
+            from exc
+    if asset is not None:
+        check_joint_graph(builder, result, asset)
     return builder, result
+
+
+def check_joint_graph(builder, result, asset: AssetModel) -> None:
+    """Every enabled joint of the asset that Newton imported must join the bodies the asset authors (the world where a
+    side is empty). Newton 1.8's importer takes a joint with physics:excludeFromArticulation for a loop closure, added
+    after its articulation: where it closes no loop, the bodies beyond it are left out or their joints rerooted to the
+    world (measured: a 4R arm whose joint3 is excluded lost link3, and joint3 and joint4 came out joined to the world);
+    what it simulates then is another mechanism, so nothing is judged on it."""
+    joint_map = result.get("path_joint_map") or {}
+    bodies = {i: label for i, label in enumerate(builder.body_label)}
+    wrong = []
+    for joint in asset.joints.values():
+        j = joint_map.get(joint.path)
+        if j is None or not joint.enabled:
+            continue
+        built = {bodies.get(builder.joint_parent[j]), bodies.get(builder.joint_child[j])}
+        authored = {joint.body0, joint.body1}
+        if built != authored:
+            wrong.append(f"{joint.name} joins {_pair(built)}, not {_pair(authored)}")
+    if wrong:
+        cut = _excluded_tree_joints(asset)
+        raise EngineError(f"Newton 1.8 builds another mechanism than {asset.path}: {'; '.join(wrong[:3])}"
+                          + (f" ({_cut_story(cut)})" if cut else ""))
+
+
+def _pair(bodies: set) -> str:
+    return " and ".join(sorted((b or "the world").rsplit("/", 1)[-1] for b in bodies))
+
+
+def _excluded_tree_joints(asset: AssetModel) -> list[str]:
+    """Joints with physics:excludeFromArticulation that close no loop: PhysX simulates them as ordinary joints."""
+    return [j.name for j in asset.joints.values() if j.enabled and j.exclude_from_articulation and not j.loop_closing]
+
+
+def _cut_story(cut: list[str]) -> str:
+    return (f"{', '.join(cut)}: physics:excludeFromArticulation on a joint that closes no loop; Newton's importer "
+            "takes it for a loop closure, PhysX simulates it as an ordinary joint. Run this asset on physx")
 
 
 def articulate_loose_joints(builder, asset: AssetModel, warn) -> None:

@@ -66,11 +66,11 @@ class NewtonScene:
 
 def build_scene(asset: AssetModel, spec: SceneSpec, warn) -> NewtonScene:
     source = source_of(asset, warn)
-    builder, result = import_usd(source, spec)
+    builder, result = import_usd(source, spec, asset=asset)
     silence_triggers(builder, asset, lambda _note: None)
     shift = _placement_shift(builder, spec, asset)
     if any(abs(v) > 1e-9 for v in shift):
-        builder, result = import_usd(source, spec, wp.transform(shift, wp.quat_identity()))
+        builder, result = import_usd(source, spec, wp.transform(shift, wp.quat_identity()), asset)
     silence_triggers(builder, asset, warn)
     articulate_loose_joints(builder, asset, warn)
     restore_mimics(builder, result, asset, warn)

@@ -1,8 +1,9 @@
 """What PhysX built from the wrapper stage, as the tests' facts (core.built_model.BuiltModel), read from the runtime.
 
-- articulations: PhysX's own (session `dofJointPath`, `isFixedBase`), each with its links in PhysX's link order, the
-  root link first (a tensor binding's `body_names` over the articulation: metadata only, no read, so nothing warms
-  PhysX up before the first step); leaf names are matched to the link prims the session lists. PhysX elects the root:
+- articulations: PhysX's own (session `dofJointPath`, `isFixedBase`, row by row: articulations.py), each with its links
+  in PhysX's link order, the root link first (a tensor binding's `body_names` over the articulation: metadata only, no
+  read, so nothing warms PhysX up before the first step); leaf names are matched to the link prims the session lists
+  for it. One root prim can give several articulations (an Xform root cut by an excluded joint). PhysX elects the root:
   the body carrying ArticulationRootAPI, else a body a joint holds to the world, else the centre of the joint graph
   (body0/body1 order plays no part: measured, a 7-body chain under an Xform root is rooted at its 4th body however its
   joints are authored);
@@ -26,7 +27,6 @@
 from __future__ import annotations
 
 import re
-import warnings
 import weakref
 from typing import TYPE_CHECKING
 
@@ -34,7 +34,8 @@ import numpy as np
 
 from ...core.built_model import BuiltArticulation, BuiltModel
 from ...core.inertial import MassProperties
-from .session import path_strings, read_columns, read_handles
+from .articulations import articulation_rows
+from .session import read_columns
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel
@@ -42,20 +43,11 @@ if TYPE_CHECKING:
 
 
 def built_articulations(runtime, physx, stage) -> list[BuiltArticulation]:
-    """PhysX's articulations (session `dofJointPath`, `isFixedBase`), each with its links root first."""
-    SOT = runtime.SimObjectType
-    columns = read_handles(physx, stage, runtime, SOT.ARTICULATION, ["dofJointPath", "isFixedBase"])
-    prims, fixed = columns.get("isFixedBase", ([], np.zeros(0)))
-    dof_prims, handles = columns.get("dofJointPath", (prims, np.zeros((len(prims), 0))))
-    dofs = {p: path_strings(runtime, stage, row) for p, row in zip(dof_prims, np.atleast_2d(handles))}
-    link_paths = list(read_columns(physx, SOT.ARTICULATION_LINK, ["mass"]).get("mass", {}))
-    out = []
-    for prim, fixed_base in zip(prims, np.ravel(fixed)):
-        names = _link_names(runtime, physx, prim)
-        links = tuple(p for p in (_resolve(name, prim, link_paths) for name in names) if p is not None)
-        out.append(BuiltArticulation(prim=prim, root_link=links[0] if links else None, links=links,
-                                     joints=tuple(dofs.get(prim, [])), fixed_base=bool(int(fixed_base))))
-    return out
+    """PhysX's articulations (session `dofJointPath`, `isFixedBase`, row by row: one prim can name several), each with
+    its links in PhysX's order, the root first (articulations.py)."""
+    return [BuiltArticulation(prim=row.prim, root_link=row.links[0] if row.links else None, links=row.links,
+                              joints=row.dofs, fixed_base=row.fixed_base)
+            for row in articulation_rows(runtime, physx, stage)]
 
 
 class _ElectedCache:
@@ -76,26 +68,6 @@ class _ElectedCache:
 
 
 elected_cache = _ElectedCache()
-
-
-def _link_names(runtime, physx, prim: str) -> list[str]:
-    """The articulation's link names in PhysX's order (the root first), from a binding's metadata."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # tensor bindings: deprecated since 0.6, kept in 0.7
-        binding = physx.create_tensor_binding(prim_paths=[prim], tensor_type=runtime.TensorType.ARTICULATION_LINK_POSE)
-    try:
-        return list(binding.body_names)
-    finally:
-        binding.destroy()
-
-
-def _resolve(name: str, prim: str, link_paths: list[str]) -> str | None:
-    """The link prim with leaf `name`: the one under the articulation's prim when several share the name."""
-    matches = [p for p in link_paths if p.rsplit("/", 1)[-1] == name]
-    if len(matches) > 1:
-        below = [p for p in matches if p.startswith(prim.rstrip("/") + "/")]
-        matches = below or matches
-    return matches[0] if matches else None
 
 
 def read_built_model(engine) -> BuiltModel:

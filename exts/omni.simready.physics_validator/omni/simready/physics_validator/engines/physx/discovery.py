@@ -8,7 +8,7 @@ an articulation outside it (it then is a maximal joint: `dofs.MaximalJoints`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
@@ -17,7 +17,8 @@ from .bounds import ColliderBounds
 from .dofs import Dof, MaximalJoints, map_dofs
 from .properties import RuntimeProperties
 from .reads import StateIO
-from .session import path_strings, read_columns, read_handles
+from .articulations import ArticulationRow, articulation_rows
+from .session import read_columns
 
 if TYPE_CHECKING:
     from ...core.asset_model import AssetModel
@@ -27,9 +28,10 @@ if TYPE_CHECKING:
 
 @dataclass
 class Built:
-    articulations: list[str]  # PhysX's articulation prims (the pin joint after pinning)
+    articulations: list[str]  # per articulation, in the session's row order, the path that selects it alone (its prim,
+    # the pin joint after pinning; articulations.py)
     art_dofs: list[list[str]]  # per articulation, its DOF joints in PhysX's column order
-    fixed_base: dict[str, bool]
+    fixed_base: dict[str, bool]  # selector -> isFixedBase
     dofs: list[Dof]  # the engine's DOF joints, in `dof_joints` order
     maximal: MaximalJoints
     bodies: list[str]  # simulated bodies, asset order: rows of the pose tensors
@@ -39,6 +41,7 @@ class Built:
     bounds: ColliderBounds
     com_local: np.ndarray  # (len(wrench_bodies), 3) centres of mass in the body frame, m
     targets_raw: np.ndarray  # (A, D) drive targets in binding units, as PhysX holds them
+    rows: list[ArticulationRow] = field(default_factory=list)  # the articulations as the session lists them
 
     def __post_init__(self) -> None:
         self.wrench_row = {p: i for i, p in enumerate(self.wrench_bodies)}
@@ -56,16 +59,14 @@ class Built:
 def discover(runtime, physx, stage, asset: "AssetModel", frame: "StageFrame", wrapper: "Wrapper",
              warn: Callable[[str], None]) -> Built:
     SOT = runtime.SimObjectType
-    columns = read_handles(physx, stage, runtime, SOT.ARTICULATION, ["dofJointPath", "isFixedBase"])
-    articulations, fixed = columns.get("isFixedBase", ([], np.zeros(0)))
-    dof_paths, handles = columns.get("dofJointPath", (articulations, np.zeros((len(articulations), 0))))
-    by_prim = {p: path_strings(runtime, stage, row) for p, row in zip(dof_paths, np.atleast_2d(handles))}
-    articulations = list(articulations)
-    art_dofs = [by_prim.get(p, []) for p in articulations]
-    fixed_base = {p: bool(int(v)) for p, v in zip(articulations, np.ravel(fixed))}
+    rows = articulation_rows(runtime, physx, stage)
+    articulations = [row.selector for row in rows]  # what selects each alone (articulations.py: one prim can name several)
+    art_dofs = [list(row.dofs) for row in rows]
+    fixed_base = {row.selector: row.fixed_base for row in rows}
+    fixed_prims = {row.prim for row in rows if row.fixed_base}
     for root in wrapper.pinned:
         prim = wrapper.articulation_prims.get(root)
-        if prim is not None and not fixed_base.get(prim, False):
+        if prim is not None and prim not in fixed_prims:
             warn(f"{root}: base pinning did not give PhysX a fixed-base articulation")
     dofs = map_dofs(asset, art_dofs, frame)
     maximal = MaximalJoints(asset, dofs, frame)
@@ -88,7 +89,7 @@ def discover(runtime, physx, stage, asset: "AssetModel", frame: "StageFrame", wr
     return Built(
         articulations, art_dofs, fixed_base, dofs, maximal, bodies, wrench_bodies, state_io,
         RuntimeProperties(runtime, physx, dofs, frame, articulations, art_dofs), ColliderBounds(asset, bodies),
-        state_io.snapshot["com"] * frame.meters_per_unit, np.array(state_io.snapshot["target"], np.float32),
+        state_io.snapshot["com"] * frame.meters_per_unit, np.array(state_io.snapshot["target"], np.float32), rows,
     )
 
 

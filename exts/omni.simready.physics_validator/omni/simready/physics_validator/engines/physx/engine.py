@@ -184,7 +184,7 @@ class OvPhysxEngine(ArticulationJacobian, EngineBase):
         return self.built.properties.joint_velocity_limits()
 
     def mass_matrix(self) -> np.ndarray:
-        return self.built.properties.mass_matrix(self.built.articulations)
+        return self.built.properties.mass_matrix(self.built.rows)
 
     def body_masses(self) -> dict[str, float]:
         return self.built.properties.body_masses(self.built.wrench_bodies)

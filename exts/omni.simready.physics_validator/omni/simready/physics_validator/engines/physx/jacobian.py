@@ -5,8 +5,8 @@ Layout (measured on a 3R arm and the panda, and checked against finite differenc
 per articulation a row-major (rows, cols) matrix, `jacobianShape`; a fixed base gives 6 rows for every link after
 the root and one column per DOF (dofJointPath order), a floating base 6 rows for every link and 6 root columns first.
 A link's six rows are the world-frame velocity of its centre of mass, then its angular velocity; links are in the
-order the ARTICULATION_LINK read lists them. Angular columns are per radian, linear ones per stage length; rows are in
-the stage's frame and length. Signs follow each joint's authored body order, as our joint positions do.
+order the ARTICULATION_LINK read lists them (`Built.rows`). Angular columns are per radian, linear ones per stage
+length; rows are in the stage's frame and length. Signs follow each joint's authored body order, as our joint positions do.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 
 from ...core.engine import EngineError
 from ...core.geometry import rotate, shift_jacobian
-from .session import read_columns
+from .session import read_handles
 
 
 class ArticulationJacobian:
@@ -31,22 +31,19 @@ def read_body_jacobian(engine: Any, body_path: str) -> np.ndarray:
     """(6, n): the origin's velocity and the angular velocity of `body_path` per unit of each DOF joint's velocity.
     `engine`: the OvPhysxEngine (typed Any: the engine module imports this one)."""
     built, frame, runtime = engine.built, engine._frame, engine._runtime
-    sot = runtime.SimObjectType
-    columns = read_columns(engine._physx, sot.ARTICULATION, ["jacobian", "jacobianShape", "linkCount", "isFixedBase"])
-    links = list(read_columns(engine._physx, sot.ARTICULATION_LINK, ["mass"]).get("mass", {}))
-    start = 0
-    for prim, count in columns.get("linkCount", {}).items():
-        members, start = links[start:start + int(count[0])], start + int(count[0])
-        if body_path not in members or prim not in built.articulations:
+    columns = read_handles(engine._physx, engine._stage, runtime, runtime.SimObjectType.ARTICULATION,
+                           ["jacobian", "jacobianShape", "isFixedBase"])  # row by row: one prim can name several
+    for a, row in enumerate(built.rows):
+        if body_path not in row.links:
             continue
-        rows, cols = (int(v) for v in columns["jacobianShape"][prim])
-        matrix = columns["jacobian"][prim][: rows * cols].reshape(rows, cols)
-        fixed = bool(int(columns["isFixedBase"][prim][0]))
-        link = members.index(body_path) - (1 if fixed else 0)
+        rows, cols = (int(v) for v in np.ravel(columns["jacobianShape"][1][a])[:2])
+        matrix = np.asarray(columns["jacobian"][1][a], float).ravel()[: rows * cols].reshape(rows, cols)
+        fixed = bool(int(np.ravel(columns["isFixedBase"][1][a])[0]))
+        link = row.links.index(body_path) - (1 if fixed else 0)
         if link < 0:
             return np.zeros((6, len(built.dofs)))  # a fixed root does not move
         block = matrix[6 * link: 6 * link + 6]
-        a, offset = built.articulations.index(prim), (0 if fixed else 6)
+        offset = 0 if fixed else 6
         out = np.zeros((6, len(built.dofs)))
         for i, dof in enumerate(built.dofs):
             if dof.art == a:

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .session import read_columns
+from .session import read_columns, read_handles
 
 if TYPE_CHECKING:
     from ...core.units import StageFrame
+    from .articulations import ArticulationRow
     from .dofs import Dof
 
 FLT_MAX_READ = 1e30  # a session value at or above this is FLT_MAX: free / unlimited
@@ -90,26 +91,24 @@ class RuntimeProperties:
                 masses[path] = float(row[0]) * self.frame.kilograms_per_unit
         return {p: masses[p] for p in bodies if p in masses}
 
-    def mass_matrix(self, articulation_prims: list[str]) -> np.ndarray:
+    def mass_matrix(self, rows: list["ArticulationRow"]) -> np.ndarray:
         """(n, n) joint-space inertia over the DOF joints (SI; NaN outside articulations).
 
-        The session's `massMatrix` per articulation is (D, D) for a fixed base, (6 + D)^2 for a floating
-        one (the root's 6 first), in radians and stage units; only the joint block is returned. Signs follow
-        USD body order (a joint authored child -> parent flips its rows and columns)."""
+        The session's `massMatrix` per articulation (`rows`, the session's order) is (D, D) for a fixed base, (6 + D)^2
+        for a floating one (the root's 6 first), in radians and stage units; only the joint block is returned. Signs
+        follow USD body order (a joint authored child -> parent flips its rows and columns)."""
         n = len(self.dofs)
         out = np.full((n, n), np.nan)
         if not self.articulations:
             return out
-        matrices = {}
-        for path, row in read_columns(self.physx, self.runtime.SimObjectType.ARTICULATION, ["massMatrix"]).get("massMatrix",
-                                                                                                               {}).items():
-            size = int(round(np.sqrt(row.size)))
-            matrices[path] = row.reshape(size, size)
-        for a, prim in enumerate(articulation_prims):
-            m = matrices.get(prim)
-            if m is None:
+        prims, data = read_handles(self.physx, None, self.runtime, self.runtime.SimObjectType.ARTICULATION,
+                                   ["massMatrix"]).get("massMatrix", ([], np.zeros((0, 0))))
+        for a, art in enumerate(rows):  # row by row: one prim can name several (articulations.py)
+            if a >= len(prims) or prims[a] != art.prim:
                 continue
-            offset = m.shape[0] - len(self.art_dofs[a])  # 6 root DOFs first on a floating base
+            size = len(art.dofs) + (0 if art.fixed_base else 6)
+            m = np.asarray(data[a], float).ravel()[: size * size].reshape(size, size)
+            offset = size - len(art.dofs)  # 6 root DOFs first on a floating base
             members = [i for i, d in enumerate(self.dofs) if d.art == a]
             for i in members:
                 for j in members:
