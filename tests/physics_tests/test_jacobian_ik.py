@@ -15,7 +15,7 @@ from pxr import Usd
 from omni.simready.physics_validator.core.status import Status
 from omni.simready.physics_validator.core.usd import read_asset
 from omni.simready.physics_validator.physics_tests.driven.jacobian_ik.chain import (
-    chain_to, find_end_effector, forward_kinematics, tree_from,
+    ArmTree, chain_to, find_end_effector, forward_kinematics,
 )
 from omni.simready.physics_validator.physics_tests.driven.jacobian_ik.clearance import Clearance, body_poses_at
 from omni.simready.physics_validator.physics_tests.driven.jacobian_ik.config import JacobianIkConfig
@@ -62,8 +62,9 @@ def test_an_arm_whose_shoulder_cannot_travel_its_authored_range_misses_its_targe
 def test_targets_come_from_the_authored_kinematics_and_unreachable_ones_are_beyond_any_pose(folder):
     asset = read_asset(build_arm(folder / "kin.usda", **ARM))
     base = asset.articulations[0].base_body
-    end = find_end_effector(asset, base)
-    links = tree_from(asset, base)
+    tree = ArmTree(asset, base)
+    end = find_end_effector(asset, tree)
+    links = tree.links
     chain = chain_to(links, end.body)
     base_pose = (asset.bodies[base].world_pose.pos, asset.bodies[base].world_pose.quat)
     home = {j.path: 0.0 for j in asset.dof_joints}

@@ -17,7 +17,9 @@ from pydantic import Field
 
 from ...core.config import TestConfig
 from ...core.plausibility.codes import JOINT_FINDINGS
-from .selection import JointSelection, articulation_precheck, report_selection, select_driven_joints
+from .selection import (
+    JointSelection, articulation_precheck, built_articulation_precheck, report_selection, select_driven_joints,
+)
 from ...core.plugin import PhysicsTest
 from ...core.quantities import for_people, joint_unit, joint_value
 from ...core.scene import SceneSpec
@@ -70,6 +72,9 @@ class DrivenJointTest(PhysicsTest[DrivenConfigT]):
 
     def precheck(self, asset: "AssetModel", config: DrivenConfigT):
         return articulation_precheck(asset)
+
+    def precheck_built(self, authored: "AssetModel", ctx: "TestContext[DrivenConfigT]"):
+        return built_articulation_precheck(authored, ctx.asset, ctx.engine.name)
 
     def scene(self, asset: "AssetModel", config: DrivenConfigT) -> SceneSpec:
         return driven_scene(config.physics_fps)

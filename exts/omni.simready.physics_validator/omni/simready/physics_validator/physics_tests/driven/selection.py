@@ -194,3 +194,28 @@ def articulation_precheck(asset: "AssetModel"):
             code=DrivenCode.NO_COLLIDER,
         )
     return None
+
+
+def built_articulation_precheck(authored: "AssetModel", built: "AssetModel", engine: str):
+    """After the load: the asset authors an articulation and the runtime built none (`built`: its model of the asset).
+    Its joints are then ordinary (maximal) joints: PRECHECK_FAILURE NO_ARTICULATION, as for an asset that authors none,
+    with the cause the asset authors (physxArticulation:articulationEnabled = false) where there is one."""
+    from ...core.plugin import Precheck
+    from ...core.status import Status
+    from .codes import DrivenCode
+
+    if not authored.articulations or built.articulations:
+        return None
+    roots = [a.root for a in authored.articulations]
+    disabled = [a.root for a in authored.articulations if not a.enabled]
+    cause = (f"physxArticulation:articulationEnabled = false on {listed(disabled, 3)}" if disabled
+             else "the runtime's warnings may say why")
+    hint = (f"Remove physxArticulation:articulationEnabled = false from {listed(disabled, 3)} (or set it true): the "
+            "runtime then builds the articulation." if disabled else
+            "Read the engine's warnings: the runtime refused the articulation root (a kinematic or static root body, a "
+            "root nested inside another root).")
+    return Precheck(
+        Status.PRECHECK_FAILURE,
+        f"no articulation: the {engine} runtime builds none from {listed(roots, 3)} ({cause}): its joints are ordinary "
+        "(maximal) joints, so joint drives, limits and velocity caps are not simulated as a robot",
+        [hint], code=DrivenCode.NO_ARTICULATION)

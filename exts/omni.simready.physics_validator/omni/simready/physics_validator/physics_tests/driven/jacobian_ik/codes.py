@@ -5,7 +5,8 @@ from ....core.codes import VerdictCode
 
 class JacobianIkCode(VerdictCode):
     GRIPPER = "GRIPPER"  # NOT_APPLICABLE: a gripper (isaac:robotType, or a gripper site with one independent joint)
-    NO_END_EFFECTOR = "NO_END_EFFECTOR"  # SKIP: no robotLinks and no unambiguous chain tip
+    NO_END_EFFECTOR = "NO_END_EFFECTOR"  # SKIP: no robotLinks, and several tips equally deep that no site chooses between
+    CHAIN_OUTSIDE_ARTICULATION = "CHAIN_OUTSIDE_ARTICULATION"  # SKIP: driven joints hang on the arm outside its articulation
     NO_JACOBIAN = "NO_JACOBIAN"  # SKIP: the engine gives no articulation Jacobian
     CHAIN_NOT_DRIVEN = "CHAIN_NOT_DRIVEN"  # SKIP: a joint between the base and the end effector cannot be commanded
     NO_CLEAR_POSE = "NO_CLEAR_POSE"  # SKIP: every sampled pose brings two of the arm's links together

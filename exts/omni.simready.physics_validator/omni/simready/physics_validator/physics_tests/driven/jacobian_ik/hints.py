@@ -23,8 +23,14 @@ UNREACHABLE = (
     "a rigid body of the articulation."
 )
 NO_END_EFFECTOR = (
-    "Name the end effector: author isaac:physics:robotLinks (base to tip, the tip last) on the robot prim, or add a tool "
-    "frame Xform (tool0, flange, tcp or ee_link) under the last link."
+    "Say which tip is the end effector: author isaac:physics:robotLinks on the robot prim, the links from the base to "
+    "that tip, the tip last (the test takes its last entry), or put a site (an Xform with MjcSiteAPI, or a FET_028 "
+    "gripper site) on or below that tip: a site chooses among tips equally deep."
+)
+OUTSIDE = (
+    "Remove physics:excludeFromArticulation from the joint the reason names (it closes no loop): the runtime then builds "
+    "one articulation through it, and its drive, limits and velocity cap are simulated as a robot's. Keep the attribute "
+    "only on a joint that closes a loop, or on the mount of a tool that is an articulation of its own."
 )
 CHAIN = (
     "Every joint between the base and the end effector needs a position drive the runtime simulates (UsdPhysics.DriveAPI "
@@ -37,6 +43,7 @@ HINTS = HintTable({
     Code.JOINT_BLOCKED: (BLOCKED,),
     Code.UNREACHABLE_REACHED: (UNREACHABLE,),
     Code.NO_END_EFFECTOR: (NO_END_EFFECTOR,),
+    Code.CHAIN_OUTSIDE_ARTICULATION: (OUTSIDE,),
     Code.CHAIN_NOT_DRIVEN: (CHAIN,),
     DrivenCode.EXPLODED: (EXPLODED,),
     DrivenCode.NOTHING_TO_TEST: (ADD_DRIVE,),

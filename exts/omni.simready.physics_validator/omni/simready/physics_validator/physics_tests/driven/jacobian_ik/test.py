@@ -22,7 +22,8 @@ from ....core.status import Status
 from ..base import DrivenJointTest, explosion_watch, exploded_story, settle
 from ..codes import DrivenCode
 from ..selection import articulation_precheck
-from .chain import chain_to, find_end_effector, forward_kinematics, tree_from
+from .chain import ArmTree, NoEndEffector, chain_to, find_end_effector, forward_kinematics
+from .membership import held_articulation, maximal_joints_beyond, outside_story
 from .clearance import Clearance, body_poses_at
 from .codes import JacobianIkCode as Code
 from .config import JacobianIkConfig
@@ -37,12 +38,14 @@ SERIES_EVERY = 4
 def is_standalone_gripper(asset) -> bool:
     """NVIDIA's rule (robot_type.is_standalone_gripper), read on the asset: a gripper signal (a gripper site, or a mimic
     coupling authored on a joint) and one independent joint at most, or every independent joint a jaw beyond a gripper
-    site's body. Without a signal an asset is an arm, as theirs (a one-joint arm keeps its reach checks)."""
+    site's body. Without a signal an asset is an arm, as theirs (a one-joint arm keeps its reach checks). A joint
+    without a drive is independent too: an arm imported without drives (a six-joint TALOS arm with its gripper) is an
+    arm whose chain cannot be commanded (CHAIN_NOT_DRIVEN), not a gripper."""
     from ...manipulation.gripper.gripper_rig import jaw_joints
 
     if not asset.markers.gripper_sites and not any(j.mimic_reference for j in asset.joints.values()):
         return False
-    independent = {j.path for j in asset.dof_joints if not j.is_mimic_follower and not j.loop_closing and not j.is_passive}
+    independent = {j.path for j in asset.dof_joints if not j.is_mimic_follower and not j.loop_closing}
     jaws = {j.path for site in asset.markers.gripper_sites if site.body for j in jaw_joints(asset, site.body)}
     return len(independent) <= 1 or independent <= jaws
 
@@ -78,20 +81,33 @@ class JacobianIkTest(DrivenJointTest[JacobianIkConfig]):
                                     "runtime's own)", code=Code.NO_JACOBIAN)
             return
         selection = self.select(ctx)
-        base = next((a.base_body for a in ctx.asset.articulations if a.base_body), None)
-        end = find_end_effector(ctx.asset, base) if base else None
-        if base is None or end is None:
-            ctx.finish(Status.SKIP, "no end effector: no isaac:physics:robotLinks and no single tip of the kinematic chain "
-                                    "(the test does not guess a link by name)", code=Code.NO_END_EFFECTOR)
+        held = held_articulation(ctx)
+        if held is None or held.base_body is None:
+            ctx.finish(Status.SKIP, "no articulation the scene holds: the runtime's articulation Jacobian has nothing to "
+                                    "solve on", code=Code.NO_END_EFFECTOR)
             return
-        links = tree_from(ctx.asset, base)
-        chain = chain_to(links, end.body)
+        base = held.base_body
         tested = {j.path for j in selection.tested}
+        beyond = maximal_joints_beyond(ctx.asset, base, tested)
+        if beyond:
+            ctx.metric("joints_outside_articulation", len(beyond))
+            ctx.finish(Status.SKIP, outside_story(ctx, beyond), code=Code.CHAIN_OUTSIDE_ARTICULATION)
+            return
+        tree = ArmTree(ctx.asset, base, [ctx.asset.joints[j] for j in held.joints if j in ctx.asset.joints])
+        end = find_end_effector(ctx.asset, tree)
+        if isinstance(end, NoEndEffector):
+            ctx.metric("end_effector_candidates", len(end.tips))
+            ctx.finish(Status.SKIP, f"no end effector: {end.why} (a link is never chosen by its name)",
+                       code=Code.NO_END_EFFECTOR)
+            return
+        links = tree.links
+        chain = chain_to(links, end.body)
         excluded = {e.path: e for e in selection.excluded}
         blocked = [link.joint for link in chain if link.joint.is_dof and link.joint.path not in tested
                    and not link.joint.is_mimic_follower]
         commanded = [link.joint for link in chain if link.joint.path in tested]
         ctx.metric("end_effector", end.path)
+        ctx.metric("end_effector_source", end.source)
         ctx.metric("chain_joints", len(commanded))
         if blocked or not commanded:
             why = listed([f"{j.name} ({excluded[j.path].why if j.path in excluded else 'not commandable'})"
