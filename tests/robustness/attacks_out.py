@@ -15,6 +15,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from pxr import UsdPhysics
+
 from omni.simready.physics_validator.core.status import Status
 
 from ..fixtures.driven_arms import horizontal_arm
@@ -153,6 +155,44 @@ def _home_path(case: Case, argv: list[str], outcome: Outcome, workdir: Path) -> 
     outcome.edited |= {str(p.relative_to(workdir / "input")) for p in (home / ".cache").rglob("*")}
 
 
+def _forged_cache_behind_a_link(case: Case, argv: list[str], outcome: Outcome, workdir: Path) -> None:
+    """Validate the kinematic box (FAIL); copy its cache elsewhere with every verdict turned PASS, put a link at
+    OUT/.cache to that copy, validate again with --changed-only: the forged PASS must not be read."""
+    import shutil
+
+    first = Outcome(case)
+    _run_in_process(argv + ["--in-process"], first)
+    out_dir = Path(argv[argv.index("--out") + 1])
+    forged = workdir / "input" / "forged_cache"  # made by the case on purpose (judged unchanged by its own check)
+    shutil.copytree(out_dir / ".cache", forged)
+    for entry in forged.rglob("*.json"):
+        data = json.loads(entry.read_text())
+        data["result"].update(status="PASS", reason="", code="")
+        entry.write_text(json.dumps(data))
+    shutil.rmtree(out_dir / ".cache")
+    (out_dir / ".cache").symlink_to(forged, target_is_directory=True)
+    outcome.extra["forged"] = snapshot_of(forged)
+    outcome.edited |= {str(p.relative_to(workdir / "input")) for p in forged.rglob("*")}
+    _run_in_process(argv + ["--in-process", "--changed-only"], outcome)
+
+
+def snapshot_of(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _forgery_not_read(outcome: Outcome) -> list[str]:
+    forged = Path(outcome.workdir) / "input" / "forged_cache"
+    problems = [] if snapshot_of(forged) == outcome.extra.get("forged") else ["the forged cache was changed"]
+    return problems + (["OUT/.cache is still a link"] if (Path(outcome.workdir) / "out" / ".cache").is_symlink() else [])
+
+
+def _kinematic_box(folder: Path) -> list[Path]:
+    s = b.Stage(folder / "kinematic.usda")
+    body = s.box_body(f"{s.root}/Body")
+    UsdPhysics.RigidBodyAPI(body.GetPrim()).CreateKinematicEnabledAttr(True)
+    return [s.save()]
+
+
 def _in_home(folder: Path) -> list[Path]:
     return [b.good_box(folder / "home" / "assets" / "good.usda")]
 
@@ -267,6 +307,9 @@ OUT_ATTACKS: list[Case] = [
          prepare=_links_at(".fix"), check=_real_folders(".fix")),
     Case("link_at_fix_before", "fix with a link at OUT/.fix/before (its validation's cache and report)", _good, PHYSICS,
          (0,), mode="custom", driver=_fix_box, prepare=_links_at(".fix/before"), check=_real_folders(".fix/before")),
+    Case("forged_cache_behind_a_link", "--changed-only with a link at OUT/.cache to a copy of the cache whose FAIL "
+         "was turned PASS", _kinematic_box, frozenset({Status.FAIL}), (1,), mode="custom", driver=_forged_cache_behind_a_link,
+         check=_forgery_not_read),
     # files and links where the tool's own files go
     Case("fix_layer_name_links_to_asset", "fix --out holding good.fix.usda, a link to the input asset", _good, USAGE, (2,),
          mode="custom", driver=_fix_box, prepare=_fix_layer_links_to_asset, stderr="was not written by fix"),

@@ -23,11 +23,13 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from . import out_writer
 from .results import TestResult
 from .status import Status
 from .usd.dependencies import scan
 
 CACHE_FORMAT = 2  # 2: dependencies found by core.usd.dependencies (every file, whatever its name)
+MAX_ENTRY_BYTES = 64 << 20  # a cache entry larger than this is not read (a verdict and its metrics are kilobytes)
 MAX_PARSE_BYTES = 256 << 20  # a layer bigger than this is not parsed before the run: its asset gets no cache key
 MAX_HASH_BYTES = 1 << 30  # a file bigger than this is not hashed: its asset gets no cache key
 CACHE_DIRNAME = ".cache"
@@ -149,7 +151,8 @@ class ResultCache:
         files show and reference the other asset.
         """
         try:
-            entry = json.loads(self._path(key).read_text(encoding="utf-8"))
+            # never through a link planted in OUT (core.out_writer): a folder of forged entries elsewhere is not read
+            entry = json.loads(out_writer.read_bytes(self._path(key), MAX_ENTRY_BYTES).decode("utf-8"))
             result = TestResult.model_validate(entry["result"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -162,8 +165,6 @@ class ResultCache:
         return result
 
     def put(self, key: str, asset_path: str, result: TestResult) -> None:
-        from . import out_writer
-
         entry = {"key": key, "asset": asset_path, "result": result.model_dump(mode="json")}
         out_writer.write_text(self._path(key), json.dumps(entry, separators=(",", ":")), durable=False)  # lost: run again
 

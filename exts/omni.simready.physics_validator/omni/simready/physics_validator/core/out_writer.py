@@ -17,7 +17,8 @@ was followed by a plain `mkdir(parents=True)` and carried the run's files outsid
   claimed root (`--json` outside OUT, a unit test, a library call) keeps the plain rule: its folders made as
   `mkdir(parents=True)` makes them (a link there is the user's), the file itself by replace.
 
-Removal and moves go through here too (`remove`, `remove_empty_folder`, `remove_tree`, `rename`: the HTML's media
+Reading back what the tool wrote (`read_bytes`: the results cache) follows the same rule. Removal and moves go
+through here too (`remove`, `remove_empty_folder`, `remove_tree`, `rename`: the HTML's media
 pruning, an import's staged folder put in place), by the same descriptors.
 POSIX gets the descriptor walk; elsewhere (no `dir_fd`) each component is checked with `is_symlink` first.
 """
@@ -349,6 +350,30 @@ def remove_empty_folder(path: str | os.PathLike) -> bool:
         return True
     except OSError:
         return False
+
+
+def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
+    """What the tool wrote at `path` under OUT, read as it is written: never through a link at any depth below a claimed
+    root, only a regular file, at most `limit` bytes (OSError otherwise). A cache entry a link leads to elsewhere (a
+    folder of forged verdicts) is not read."""
+    path = Path(path)
+    with _opened(path.parent, make=False) as fd:
+        flags = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+        handle = os.open(path.name, flags, dir_fd=fd) if fd is not None else os.open(path, flags)
+        try:
+            info = os.fstat(handle)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+                raise OSError(errno.EINVAL, "not a regular file of the tool's size", str(path))
+            chunks, left = [], limit + 1
+            while left > 0:
+                chunk = os.read(handle, min(left, 1 << 20))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(handle)
 
 
 def probe(path: str | os.PathLike) -> None:
