@@ -66,7 +66,7 @@ def test_a_jaw_whose_lower_limit_closes_fails_with_its_own_code_physx(folder):
     assert result.metrics["fingers_at_upper"] == pytest.approx(0.040, abs=5e-4)  # open, 80 mm apart
     assert {(row.joint, row.code) for row in result.joints} == {("left_finger_joint", "JAW_REVERSED"),
                                                                 ("right_finger_joint", "JAW_REVERSED")}
-    assert "lower limit 0 mm" in result.reason and "[-38 mm, 0 mm]" in result.reason
+    assert "at 0 mm its fingers' inner faces sit 2 mm" in result.reason and "[-38 mm, 0 mm]" in result.reason
     assert any("Negate the jaw's axis" in hint for hint in result.fix_hints)
 
 

@@ -99,16 +99,18 @@ class CloseLift:
         gauge = FingerGauge(ctx.asset, self.plan)
         ctx.label = "convention"
         self.command_gantry(0.0)
+        readings = [(list(self.jaw_q()), gauge.offsets(ctx.body_pose, self.in_site))]
         self.command_jaws(self.closed)
         for _ in range(self.steps(self.cfg.close_seconds)):
             yield
-        at_upper, q_upper = gauge.offsets(ctx.body_pose, self.in_site), self.jaw_q()
+        readings.append((list(self.jaw_q()), gauge.offsets(ctx.body_pose, self.in_site)))
+        q_upper = self.jaw_q()
         ctx.label = "open"
         self.command_jaws(self.open)
         for _ in range(self.steps(self.cfg.open_seconds)):
             yield
-        at_lower = gauge.offsets(ctx.body_pose, self.in_site)
-        found = sides(ctx.asset, self.plan.jaws, at_lower, at_upper)
+        readings.append((list(self.jaw_q()), gauge.offsets(ctx.body_pose, self.in_site)))
+        found = sides(ctx.asset, self.plan.jaws, readings, t.limit_fraction)
         self.grip.sides = found
         self.grip.metrics["fingers_at_lower"] = float(np.nanmean([s.at_lower for s in found]))
         self.grip.metrics["fingers_at_upper"] = float(np.nanmean([s.at_upper for s in found]))

@@ -32,21 +32,41 @@ if TYPE_CHECKING:
 
 @dataclass
 class JawSide:
-    """One jaw, driven to each of its limits: where the inner faces of the colliders it moves sat (m from the grasp
-    centre along the grip line, on their side; NaN where it moves none)."""
+    """One jaw, read where it stood before being driven, at the end of its drive to the upper limit and at the end of
+    the one to the lower: (its position, its fingers' inner faces' distance from the grasp centre along the grip line
+    on their side; NaN where it moves none), SI."""
 
     joint: "JointInfo"
-    at_lower: float
-    at_upper: float
+    readings: list[tuple[float, float]]  # (q, face): start, upper, lower
+    reached: bool = False  # it got to both limits (within limit_fraction of its travel)
+
+    @property
+    def at_lower(self) -> float:
+        return self.readings[-1][1]
+
+    @property
+    def at_upper(self) -> float:
+        return self.readings[1][1]
+
+    @property
+    def span(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The two readings furthest apart in position (a jaw that stalled on the way still moved from its start)."""
+        pairs = [(a, b) for i, a in enumerate(self.readings) for b in self.readings[i + 1:]]
+        a, b = max(pairs, key=lambda pair: abs(pair[1][0] - pair[0][0]))
+        return (a, b) if a[0] <= b[0] else (b, a)
 
     @property
     def shift(self) -> float:
-        return abs(self.at_upper - self.at_lower)
+        """How far the fingers moved between those readings (m)."""
+        low, high = self.span
+        return abs(high[1] - low[1])
 
     @property
     def reversed(self) -> bool:
-        """Its lower limit puts the fingers nearer the grasp centre than its upper limit: lower closes."""
-        return bool(self.at_lower < self.at_upper)
+        """Toward the upper limit its fingers' inner faces move away from the grasp centre: the upper limit opens it."""
+        low, high = self.span
+        return bool(high[1] > low[1])
+
 
 
 def jaw_bodies(asset: "AssetModel", base: str, jaws: list[str]) -> dict[str, list[str]]:
@@ -109,8 +129,19 @@ class FingerGauge:
         return out
 
 
-def sides(asset: "AssetModel", jaws: list[str], at_lower: dict[str, float], at_upper: dict[str, float]) -> list[JawSide]:
-    return [JawSide(asset.joints[j], at_lower[j], at_upper[j]) for j in jaws]
+def sides(asset: "AssetModel", jaws: list[str], readings: list[tuple[list[float], dict[str, float]]],
+          limit_fraction: float) -> list[JawSide]:
+    """Each jaw's readings: `readings` is [(jaw positions, jaw -> face)] at the start, the upper and the lower end; a
+    jaw within `limit_fraction` of its travel of each limit at the end of its drive there reached them."""
+    out = []
+    for i, path in enumerate(jaws):
+        joint = asset.joints[path]
+        assert joint.limits is not None  # a jaw has limits (the precheck)
+        lower, upper = joint.limits
+        near = limit_fraction * (upper - lower)
+        at = [(float(q[i]), faces[path]) for q, faces in readings]
+        out.append(JawSide(joint, at, abs(at[1][0] - upper) <= near and abs(at[-1][0] - lower) <= near))
+    return out
 
 
 def reversed_jaws(found: list[JawSide], min_shift: float) -> list[JawSide]:
@@ -131,6 +162,11 @@ def mirrored_limits(joint: "JointInfo") -> str:
     return f"[{_position(-upper, joint.is_angular)}, {_position(-lower, joint.is_angular)}]"
 
 
+def _reading(side: JawSide, reading: tuple[float, float]) -> str:
+    q, face = reading
+    return f"at {_position(q, side.joint.is_angular)} its fingers' inner faces sit {for_people(face, 'm')} from the grasp centre"
+
+
 def reversed_reason(found: list[JawSide]) -> str:
     """Which limit is which, with the numbers, and how to follow FET028."""
     parts = []
@@ -138,9 +174,11 @@ def reversed_reason(found: list[JawSide]) -> str:
         joint = side.joint
         assert joint.limits is not None
         lower, upper = joint.limits
-        parts.append(f"{joint.name} at its lower limit {_position(lower, joint.is_angular)} holds its fingers' inner faces "
-                     f"{for_people(side.at_lower, 'm')} from the grasp centre along the grip line, at its upper limit "
-                     f"{_position(upper, joint.is_angular)} {for_people(side.at_upper, 'm')}")
+        low, high = side.span
+        limits = (f"limits {_position(lower, joint.is_angular)} and {_position(upper, joint.is_angular)}, reached"
+                  if side.reached else f"driven toward its upper limit {_position(upper, joint.is_angular)} it got to "
+                  f"{_position(side.readings[1][0], joint.is_angular)}")
+        parts.append(f"{joint.name} ({limits}): {_reading(side, low)} along the grip line, {_reading(side, high)}")
     names = listed([s.joint.name for s in found], 3)
     mirrored = "; ".join(f"{s.joint.name} {mirrored_limits(s.joint)}" for s in found)
     return (f"the lower limit closes the jaw and the upper limit opens it ({'; '.join(parts)}); FET028 wants lower = "
