@@ -15,6 +15,9 @@
 # OUT_DIR/_build/venv), WHEELHOUSE (a folder of pre-downloaded wheels for an offline run).
 # The venv follows ../shared/tools/asset-corpus/build_corpus.sh: the converters bring their own pxr through
 # usd-exchange, so usd-core is never installed into it.
+# For a robot of your own use `simready-physics import ROBOT.urdf|ROBOT.xml` (docs/import.md): it resolves package://
+# paths, names the output and checks that joints and meshes arrived; tools/import_robots.py imports issue 41's robots
+# with it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 [ $# -ge 1 ] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
