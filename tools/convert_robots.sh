@@ -20,7 +20,7 @@
 # with it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-[ $# -ge 1 ] || { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 mkdir -p "$1/_build"
 out="$(cd "$1" && pwd)"; shift
 build="$out/_build"
