@@ -14,7 +14,8 @@ def _load(files=(), sets=()):
     return ValidationConfig.load(default_registry(), files, sets)
 
 
-@pytest.mark.parametrize("text", ["x = " + "[" * 50_000 + "]" * 50_000, "[ground_drop]\nx = " + "{a=" * 20_000 + "1" + "}" * 20_000,
+@pytest.mark.parametrize("text", ["x = " + "[" * 50_000 + "]" * 50_000,
+                                  "[ground_drop]\nx = " + "{a=" * 20_000 + "1" + "}" * 20_000,
                                   "[ground_drop]\nrest_tolerance_m = " + "[" * 40 + "1" + "]" * 40])
 def test_deep_nesting_names_the_file(tmp_path, text):
     path = tmp_path / "deep.toml"
