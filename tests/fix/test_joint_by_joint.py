@@ -79,7 +79,7 @@ def test_a_round_of_only_the_joints_that_improved_is_written_and_the_rest_named(
     fix = build_result(state, kept, FixTargets())
 
     assert fix.status == "partially_accepted" and fix.accepted
-    assert "kept 1 joint(s) (joint1), left 1 as authored (joint2" in fix.summary
+    assert "kept 1 joint(s) (joint1), left 1 as authored (joint2: what their change did is named below)" in fix.summary
     assert [j.joint for j in fix.joints] == ["joint1"]
     (reverted,) = [n for n in fix.not_fixable if n.cause == "reverted"]
     assert reverted.joint == "joint2" and "velocity_limit worse with round 1's layer" in reverted.why

@@ -283,5 +283,5 @@ def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
     if dropped:  # joint by joint: which joints the layer keeps, which it leaves as authored
         kept = sorted(p.rsplit("/", 1)[-1] for p in best.proposals)
         fixed = (f"kept {len(kept)} joint(s) ({listed(kept)}), left {len(dropped)} as authored "
-                 f"({listed([p.rsplit('/', 1)[-1] for p in dropped])}: their change broke something, named below); {fixed}")
+                 f"({listed([p.rsplit('/', 1)[-1] for p in dropped])}: what their change did is named below); {fixed}")
     return f"{fixed}; {len(result.joints)} joint override(s), {len(state.rounds)} round(s){tail}"

@@ -169,9 +169,10 @@ def _salvage(state: AssetFix, index: int, target: str) -> bool:
     and named. True when such a round was written (to be re-run):
     - when the last round improved something but broke something too: a round of only the joints whose own rows it
       showed improving and none getting worse;
-    - when the best clean round holds joints whose change improved none of their rows and fails some (a first drive
-      on a joint nothing moves: its rows go SKIP -> FAIL, named), and a test fails on those joints alone: a round
-      without them, so that the test judges the joints the fix did improve."""
+    - when, with the best clean round, a test that could not judge before fails on one joint alone, or only on joints
+      whose change improved none of their rows (a first drive on a joint nothing moves: its rows go SKIP -> FAIL,
+      named): a round without them, so that the test judges the joints the fix did improve. The re-runs' scores
+      decide which round is kept (`rounds.best_round`)."""
     last = state.rounds[-1] if state.rounds else None
     if last is None or last.after is None or not last.proposals:
         return False
@@ -191,13 +192,15 @@ def _salvage(state: AssetFix, index: int, target: str) -> bool:
         for test in base.after.tests:
             failing[test.name] = {rows(r.path or r.joint) for r in test.joints if r.status.value in ("FAIL", "WARN")}
         judged_now = {t for t, _ in base.worse}  # tests that could not judge before: their failing rows are the layer's
-        freed = sorted(t for t, joints in failing.items() if t in judged_now and joints and joints <= idle)
-        idle = {p for p in idle if any(p in failing[t] for t in freed)}
-        if not freed or not idle:
+        # a test fails on one joint alone (the xArm 7's stuck joint7: three tests), or only on joints it improved nothing of
+        freed = sorted(t for t, joints in failing.items() if t in judged_now and joints and (len(joints) == 1 or joints <= idle)
+                       and joints < set(base.proposals))
+        culprits = {p for t in freed for p in failing[t]}
+        if not culprits:
             return False
-        drop = {path: f"its change improved none of its rows with round {base.index}'s layer and made "
-                      f"{', '.join(t for t in freed if path in failing[t])} fail on it: left as authored, so that those "
-                      "tests judge the joints the fix improved" for path in idle}
+        drop = {path: f"its change made {', '.join(t for t in freed if path in failing[t])} fail on it alone with round "
+                      f"{base.index}'s layer (tests that could not judge it before): left as authored, so that those tests "
+                      "judge the joints the fix improved" for path in culprits}
     keep = {path: prop for path, prop in base.proposals.items() if path not in drop}
     if not keep or len(keep) == len(base.proposals):
         return False  # nothing proved to improve, or nothing the rows blame: another re-run would show the same
