@@ -184,9 +184,10 @@ def _salvage(state: AssetFix, index: int, target: str) -> bool:
                        + ", ".join(sorted(set(last.broken) | {t for t, _ in last.regressed + last.worsened + last.unnamed})))
                 for path, (better, worse) in ledger(state.before, last, rows).items() if not better or worse}
     else:
-        base = best_round(state.rounds)
-        if base is None or base.after is None or base.kept_from:
+        best = best_round(state.rounds)
+        if best is None or best.after is None or best.kept_from:
             return False
+        base = best
         idle = {path for path, (better, _) in ledger(state.before, base, rows).items() if not better}
         failing = {}  # test -> the joints it fails with the base round's layer
         for test in base.after.tests:
