@@ -190,7 +190,7 @@ def _salvage(state: AssetFix, index: int, target: str) -> bool:
         base = best
         idle = {path for path, (better, _) in ledger(state.before, base, rows).items() if not better}
         failing = {}  # test -> the joints it fails with the base round's layer
-        for test in base.after.tests:
+        for test in best.after.tests:
             failing[test.name] = {rows(r.path or r.joint) for r in test.joints if r.status.value in ("FAIL", "WARN")}
         judged_now = {t for t, _ in base.worse}  # tests that could not judge before: their failing rows are the layer's
         # a test fails on one joint alone (the xArm 7's stuck joint7: three tests), or only on joints it improved nothing of
