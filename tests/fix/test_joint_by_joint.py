@@ -170,3 +170,15 @@ def test_a_first_drive_that_improved_nothing_is_left_out_so_the_test_judges_the_
     assert set(state.rounds[-1].proposals) == {J1} and state.rounds[-1].kept_from == 1
     assert "made full_range_sweep fail on it" in state.reverted[J2]
     assert not _salvage(state, 3, "") or set(state.rounds[-1].proposals) == {J1}  # nothing left to take out
+
+
+def test_a_round_whose_layer_an_earlier_round_already_re_ran_is_not_re_run(tmp_path):
+    """The TALOS arm re-ran round 1's layer as round 2 (an escalation whose values came out the same): a layer that
+    says what an earlier one said, its header aside, shows nothing new."""
+    from omni.simready.physics_validator.fix.outcome import write_round_layers
+    from omni.simready.physics_validator.fix.pipeline import _repeats
+
+    state, _ = state_after_a_mixed_round(tmp_path)
+    state.rounds = [write_round_layers(state, 1, "", proposals={J1: proposal(J1, 100.0)})]
+    assert _repeats(state, write_round_layers(state, 2, "", proposals={J1: proposal(J1, 100.0)}))
+    assert not _repeats(state, write_round_layers(state, 3, "", proposals={J1: proposal(J1, 400.0)}))

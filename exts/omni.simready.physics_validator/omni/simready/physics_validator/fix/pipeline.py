@@ -33,7 +33,7 @@ from ..run.worker import run_calls
 from .diagnose import LEGACY_ONLY, diagnose, movable
 from .layers import authored_value, open_stage, per_axis_attr
 from .causes import explained_joints
-from .outcome import build_result, named_joints, write_final_layers, write_round_layers
+from .outcome import TOOL, build_result, named_joints, write_final_layers, write_round_layers
 from .plan import Plan, PlanRequest, plan_asset
 from .rounds import Round, best_round, compare, ledger, set_aside_exposed
 from .state import AssetFix
@@ -84,7 +84,7 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
         ready = []
         for state in active:
             rnd = write_round_layers(state, index, engine_target(config, engine))
-            if rnd is None:
+            if rnd is None or _repeats(state, rnd):  # nothing, or a layer a round already re-ran: nothing new to show
                 state.done = True
                 continue
             state.rounds.append(rnd)
@@ -209,11 +209,23 @@ def _salvage(state: AssetFix, index: int, target: str) -> bool:
         state.reverted[path] = why + "; kept as authored"
         state.dropped.add(path)
     rnd = write_round_layers(state, index, target, proposals=keep)
-    if rnd is None:
+    if rnd is None or _repeats(state, rnd):
         return False
     rnd.kept_from = base.index
     state.rounds.append(rnd)
     return True
+
+
+def _repeats(state: AssetFix, rnd: Round) -> bool:
+    """Whether `rnd`'s layer says what an earlier round's did (its header aside): an escalation whose values came out
+    the same (held at a rating), a joint-by-joint round that keeps every joint. Its re-run would show nothing new (the
+    TALOS arm re-ran round 1's layer as round 2)."""
+    def body(path) -> str:
+        return "\n".join(line for line in Path(path).read_text(encoding="utf-8").splitlines()
+                         if not line.lstrip().startswith(f'"{TOOL}: round '))
+
+    text = body(rnd.layer)
+    return any(body(earlier.layer) == text for earlier in state.rounds if earlier.layer.is_file())
 
 
 def engine_target(config: ValidationConfig, engine: str) -> str:
