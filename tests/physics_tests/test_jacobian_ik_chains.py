@@ -133,3 +133,17 @@ def test_a_six_joint_arm_with_a_gripper_is_an_arm_up_to_its_hand(folder):
     assert skipped.status is Status.SKIP and skipped.code == "CHAIN_NOT_DRIVEN" and "joint1" in skipped.reason
     driven = run_test(build_arm(folder / "arm_gripper.usda", joints=6, fingers="physx"), "jacobian_ik", "physx")
     assert driven.status is Status.PASS and driven.metrics["end_effector"] == "/Robot/link6", driven.reason
+
+
+def test_the_command_under_a_chain_that_cannot_be_commanded_commands_it(folder):
+    """CHAIN_NOT_DRIVEN's hint and the console's command: `fix --add-drives`; with jacobian_ik alone it adds the chain's
+    first drives (it added none: only the other driven tests' NOTHING_TO_TEST asked for them) and the re-run passes."""
+    from omni.simready.physics_validator.fix import FixTargets
+    from tests.fix.helpers import run_fix
+
+    passive = build_arm(folder / "drive_less.usda", passive=(1, 2, 3, 4), **ARM)
+    skipped = run_test(passive, "jacobian_ik", "physx")
+    assert skipped.code == "CHAIN_NOT_DRIVEN" and JacobianIkTest.fix_rules.fix_flags(skipped) == ["--add-drives"]
+    fixed = run_fix(passive, folder / "fix_out", tests=["jacobian_ik"], targets=FixTargets(add_drives=True)).assets[0].fix
+    assert fixed.status == "accepted", fixed.summary
+    assert [(t.test, t.before.value, t.after.value) for t in fixed.tests] == [("jacobian_ik", "SKIP", "PASS")]
