@@ -128,7 +128,8 @@ def sides(points: dict[str, np.ndarray], fingers: set[str], centre: np.ndarray, 
 def _gap(points: dict[str, np.ndarray], side_of: dict[str, float], centre: np.ndarray, grip: np.ndarray) -> float:
     """The gap between the fingers' colliders either side of the centre along the grip line, each finger on the side it
     has at the authored pose (0 where they would have crossed; one side only: twice its inner face's distance)."""
-    left, right = [], []
+    left: list[float] = []
+    right: list[float] = []
     for body, side in side_of.items():
         if body in points:
             x = (points[body] - centre) @ grip
