@@ -228,4 +228,5 @@ def test_the_wheel_leaves_out_the_kit_suites(tmp_path):
     names = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
     package = "omni/simready/physics_validator/"
     assert f"{package}core/session.py" in names and f"{package}reports/templates/report.html.j2" in names
+    assert f"{package}reports/viewer/three-replay.min.js" in names  # the 3D replay's viewer: nothing fetched at view time
     assert not [n for n in names if n.startswith(f"{package}tests/")]

@@ -1,9 +1,9 @@
 """The HTML reports as an asset author sees them, in headless Chromium, with screenshots kept in
 $TEST_ARTIFACTS_DIR (default tmp/artifacts/):
 
-- a failing robot (a real run of a weak arm on the default engine, with videos): the failing tests come
+- a failing robot (a real run of a weak arm on the default engine, recorded): the failing tests come
   first and open, passing ones collapsed, the failing numbers marked, the page short; every plot axis
-  labelled with its unit;
+  labelled with its unit; every test's 3D replay plays offline where the recorded poses say;
 - a 28-asset grid (every verdict, long names, cached assets): no cell overflows its box, the legend is
   there, SKIP and NOT_APPLICABLE look different, "reused from cache" once per asset, PASS* marked;
 - a compare page: links to each engine's report, to each verdict's section there (which opens), and to
@@ -42,7 +42,7 @@ def browser():
 @pytest.fixture(scope="module")
 def failing_robot(tmp_path_factory, physx_available):
     """A three-joint arm welded to the world whose drives are too weak (maxForce 2 N·m): the sweep and the load
-    test fail, the others pass; videos recorded."""
+    test fail, the others pass; recorded (3D replays, no videos: the default media policy)."""
     require_rendering()
     root = tmp_path_factory.mktemp("robot")
     arm = build_arm(root / "weak_arm.usda", joints=3, max_force=2.0, world_anchor=True)
@@ -92,6 +92,70 @@ def test_failing_robot_shows_its_failures_first_and_open(failing_robot, browser)
     shot = artifacts_dir() / "html_failing_robot.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 50_000
+    page.close()
+
+
+def test_every_replay_plays_offline_as_the_recording_says(failing_robot, browser):
+    """Each recorded test's 3D replay, in Chromium with every request but the report's own files blocked: it loads,
+    its bodies stand where the recorded poses put them (first, middle and last frame), it plays (slowed), and the
+    scrubber reaches the verdict's moment, where the verdict card shows."""
+    import json
+    from urllib.parse import unquote, urlparse
+
+    import numpy as np
+
+    from omni.simready.physics_validator.recording.keyframes import POSITION_TOLERANCE_M
+    from omni.simready.physics_validator.recording.replay_glb import _times
+
+    report, index = failing_robot
+    out = index.parent.parent.resolve()
+    recorded = [r for r in report.all_results() if "replay_glb" in r.artifacts]
+    assert len(recorded) >= 4, [r.name for r in report.all_results()]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    blocked: list[str] = []
+
+    def only_the_report(route):
+        url = route.request.url
+        if url.startswith("file://") and Path(unquote(urlparse(url).path)).resolve().is_relative_to(out):
+            route.continue_()
+        else:
+            blocked.append(url)
+            route.abort()
+
+    page.route("**/*", only_the_report)
+    page.goto(index.resolve().as_uri())
+    for result in recorded:
+        replay = f"details.test[data-test='{result.name}'] .replay3d"
+        rid = page.eval_on_selector(replay, "e => { e.closest('details').open = true; e.scrollIntoView(); return e.id; }")
+        page.wait_for_function(f"['ready', 'error'].includes(document.getElementById('{rid}').dataset.state)", timeout=90_000)
+        assert page.get_attribute(f"#{rid}", "data-state") == "ready", page.get_attribute(f"#{rid}", "data-error")
+        timeline = json.loads(Path(result.artifacts["timeline"]).read_text())
+        with np.load(Path(result.artifacts["timeline"]).parent / timeline["poses"]) as data:
+            paths, poses = [str(p) for p in data["paths"]], np.array(data["poses"])
+        times = _times(timeline["frames"])
+        for frame in (0, len(times) // 2, len(times) - 1):
+            shown = page.evaluate(f"t => {{ const v = SimreadyReplay.viewers['{rid}']; v.seek(t); return v.bodies(); }}",
+                                  float(times[frame]))
+            for j, path in enumerate(paths):
+                if np.all(np.isfinite(poses[frame, j])):
+                    error = float(np.linalg.norm(np.array(shown[path]) - poses[frame, j, :3]))
+                    assert error <= POSITION_TOLERANCE_M + 1e-5, (result.name, frame, path, error)
+        viewer = f"SimreadyReplay.viewers['{rid}']"
+        page.select_option(f"#{rid} .r3-speed", "0.25")
+        page.click(f"#{rid} .r3-play")
+        page.wait_for_function(f"{viewer}.time > {viewer}.start_ + 0.02", timeout=20_000)
+        page.click(f"#{rid} .r3-play")  # pause
+        end, verdict = page.evaluate(f"[{viewer}.end, {viewer}.verdictTime]")
+        assert end == pytest.approx(times[-1], abs=1e-4) and verdict <= end + 1e-9
+        assert page.is_hidden(f"#{rid} .r3-card") or page.evaluate(f"{viewer}.time") >= verdict - 1e-6
+        page.eval_on_selector(f"#{rid} .r3-scrub", "(e, t) => { e.value = t; e.dispatchEvent(new Event('input')); }", verdict)
+        assert float(page.get_attribute(f"#{rid}", "data-time")) == pytest.approx(verdict, abs=1e-6)
+        assert page.is_visible(f"#{rid} .r3-card")
+        assert page.inner_text(f"#{rid} .r3-card").startswith(result.status.value if result.status.value != "PASS"
+                                                               else "PASS"), page.inner_text(f"#{rid} .r3-card")
+    page.locator(f"details.test[data-test='{recorded[0].name}'] .replay3d").screenshot(
+        path=str(artifacts_dir() / "html_replay3d.png"))
+    assert not blocked, blocked
     page.close()
 
 

@@ -1,7 +1,8 @@
-"""Videos at a fraction of the run (issue 36), on the real engine: a test only records while it runs (its poses and
-timeline); the replay and the video of each test the media policy draws (FAIL, WARN, ERROR, PASS with warnings, by
-default) are made afterwards, by the worker pool while other work simulates, or right after the test in-process;
-`--media all` draws every test. The result, the report and the results cache carry the video either way, and a
+"""Videos at a fraction of the run (issue 36), on the real engine: a test only records while it runs (its poses,
+timeline and 3D replay); the USD replay and the video of each test the media policy draws (FAIL, WARN, ERROR, PASS
+with warnings with `--media failing`) are made afterwards, by the worker pool while other work simulates, or right
+after the test in-process; `--media all` draws every test; by default (issue 44) no video is drawn. The result, the
+report and the results cache carry the video either way, and a
 frame that shows what the last one showed is reused without changing the picture."""
 
 from __future__ import annotations
@@ -65,15 +66,19 @@ def test_media_all_draws_every_test_and_in_process_runs_draw_after_each_test(box
 
 
 def test_the_command_line_draws_by_the_policy_and_says_how_to_get_the_rest(boxes, tmp_path):
+    """By default every recorded test gets its 3D replay and no video; the failing one its USD replay layer and plots;
+    `--media failing` adds its video (`--media all`: the test above)."""
     proc = run_cli("validate", *boxes, "--tests", "ground_drop", "--out", tmp_path)
     assert proc.returncode == 1, proc.stderr
     tests = {Path(a["path"]).stem: a["tests"][0] for a in load_report(tmp_path)["assets"]}
-    assert "video" in tests["ghost_box"]["artifacts"] and "video" not in tests["good_box"]["artifacts"]
+    assert all({"replay_glb", "replay_glb_js"} <= set(t["artifacts"]) and "video" not in t["artifacts"] for t in tests.values())
+    assert "replay" in tests["ghost_box"]["artifacts"] and "replay" not in tests["good_box"]["artifacts"]
     page = (tmp_path / "html" / "index.html").read_text()
-    assert page.count("<video") == 1 and "--media all" in page  # the passing test says how to get its video
-    again = run_cli("validate", *boxes, "--tests", "ground_drop", "--media", "all", "--out", tmp_path / "all")
-    assert again.returncode == 1, again.stderr
-    assert all("video" in a["tests"][0]["artifacts"] for a in load_report(tmp_path / "all")["assets"])
+    assert page.count('class="replay3d"') == 2 and "<video" not in page and "--media all" in page  # how to get the plots
+    failing = run_cli("validate", *boxes, "--tests", "ground_drop", "--media", "failing", "--out", tmp_path / "failing")
+    assert failing.returncode == 1, failing.stderr
+    tests = {Path(a["path"]).stem: a["tests"][0] for a in load_report(tmp_path / "failing")["assets"]}
+    assert "video" in tests["ghost_box"]["artifacts"] and "video" not in tests["good_box"]["artifacts"]
 
 
 def test_a_reused_frame_shows_what_a_drawn_one_would(tmp_path, monkeypatch):

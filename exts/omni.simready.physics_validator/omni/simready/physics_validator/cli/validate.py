@@ -43,7 +43,7 @@ def add_parser(sub) -> None:
         usage="%(prog)s PATH... [--tests A,B] [--engine NAME | --compare E1,E2] [--config FILE]... [--set TEST.KEY=VALUE]...\n"
         "       [--out DIR] [--json FILE] [--junit FILE] [--format simready [--simready-profile ID@VERSION]\n"
         "       [--record-beside-asset]] [-j N] [--executor local|ray] [--changed-only]\n"
-        "       [--fail-on-skip] [--no-video] [--media failing|all] [--no-html] [--in-process] [--watchdog S]\n"
+        "       [--fail-on-skip] [--no-video] [--media replay|failing|all] [--no-html] [--in-process] [--watchdog S]\n"
         "       [--max-test-seconds S]"
         " [--progress tests|assets] [--quiet] [--debug]",
     )
@@ -76,11 +76,11 @@ def add_parser(sub) -> None:
              "(the only write outside OUT: links refused, the asset never touched; docs/cli.md)",
     )
     add_path_arguments(validate)  # --relative-to ROOT, --absolute-paths (reports/path_privacy.py)
-    validate.add_argument("--no-video", action="store_true", help="do not record videos")
+    validate.add_argument("--no-video", action="store_true", help="record nothing: no 3D replay, no video")
     validate.add_argument(
         "--media", choices=MEDIA_CHOICES,
-        help="whose videos and plots are drawn: failing (default: FAIL, WARN, ERROR, PASS with warnings; every test "
-             "keeps its replay) or all",
+        help="what is drawn beside every test's 3D replay: replay (default: plots for FAIL, WARN, ERROR and PASS with "
+             "warnings, no video), failing (their mp4 videos too) or all (videos and plots for every test)",
     )
     validate.add_argument("--no-html", action="store_true", help="do not write the HTML report")
     validate.add_argument("--in-process", action="store_true", help="run in this process (no crash isolation; faster)")
@@ -174,13 +174,13 @@ def run(args, console: Console) -> int:
 
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if config.run.video:
+    if config.run.video and config.run.media != "replay":  # the 3D replay needs no [video] extra; a video does
         missing = [dist for module, dist in VIDEO_MODULES.items() if importlib.util.find_spec(module) is None]
-        if missing:  # said once here, instead of a "video: not recorded" warning on every test
-            config.run.video = False
+        if missing:  # said once here, instead of a "video: not written" warning on every test
+            config.run.media = "replay"
             console.print(
-                f"[yellow]videos are not recorded:[/] the {escape('[video]')} extra is not installed (missing "
-                f"{', '.join(missing)}); "
+                f"[yellow]videos are not drawn (3D replays are):[/] the {escape('[video]')} extra is not installed "
+                f"(missing {', '.join(missing)}); "
                 f"install it with: {escape(install_command('video'))}",
                 highlight=False, soft_wrap=True,
             )

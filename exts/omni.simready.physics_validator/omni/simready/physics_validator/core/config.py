@@ -93,10 +93,12 @@ class RunConfig(BaseModel):
         3600.0, gt=0, description="Wall-clock cap per test even while it progresses (a test that never decides): ERROR.",
         json_schema_extra=unit("s"),
     )
-    video: bool = Field(True, description="Record a video per test (needs the [video] extra).")
+    video: bool = Field(True, description="Record each test: its 3D replay, and its video where `media` says (a video "
+                                          "needs the [video] extra).")
     media: MediaPolicy = Field(
-        "failing", description="Whose video and plots are drawn: 'failing' (FAIL, WARN, ERROR, PASS with warnings) or "
-                               "'all' (core.media).",
+        "replay", description="What is drawn beside every test's 3D replay: 'replay' (plots for FAIL, WARN, ERROR, PASS "
+                              "with warnings; no video), 'failing' (their videos too) or 'all' (videos and plots for "
+                              "every test) (core.media).",
     )
     video_width: int = Field(640, ge=16)
     video_height: int = Field(360, ge=16)

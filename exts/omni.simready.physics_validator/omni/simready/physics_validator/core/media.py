@@ -1,10 +1,10 @@
-"""Which tests get their video and plots drawn: what a person will look at, by default.
+"""What a recorded test gets drawn: its 3D replay always, plots and videos where a person will look at them.
 
-Drawing is most of what a run costs beyond its physics (a video frame costs more than the physics steps it shows; a
-plot 0.1-0.4 s), and people watch the video and read the plots of a test that did not pass cleanly. So by default
-(`run.media = "failing"`) they are drawn for FAIL, WARN and ERROR verdicts and for a PASS with warnings about the
-asset (PASS*), with the USD replay layer; every recorded test keeps its recording (the poses and the timeline), so
-nothing of the motion is lost. `"all"` draws them for every test (`--media all`).
+Every recorded test gets its 3D replay (recording/replay_glb.py): the browser draws it from the poses, so it costs
+milliseconds. Plots (0.1-0.4 s each) and the USD replay layer are made for the tests that did not pass cleanly (FAIL,
+WARN, ERROR and a PASS with warnings about the asset, PASS*). A video costs more than the physics it shows (about 20
+CPU ms a frame), so by default (`run.media = "replay"`) none is drawn; `"failing"` draws one for each test that did
+not pass cleanly (the default before the 3D replay), `"all"` draws video and plots for every test (`--media`).
 """
 
 from __future__ import annotations
@@ -13,21 +13,26 @@ from typing import Literal
 
 from .status import Status, verdict_label
 
-MediaPolicy = Literal["failing", "all"]
-MEDIA_CHOICES: tuple[str, ...] = ("failing", "all")
-DRAWN_LABELS = frozenset({"FAIL", "WARN", "ERROR", "PASS*"})  # what "failing" draws (core.status.verdict_label)
+MediaPolicy = Literal["replay", "failing", "all"]
+MEDIA_CHOICES: tuple[str, ...] = ("replay", "failing", "all")
+DRAWN_LABELS = frozenset({"FAIL", "WARN", "ERROR", "PASS*"})  # what is drawn by default (core.status.verdict_label)
 ALL_HINT = "--media all draws them for every test"
 
 
 def drawn(result, media: str) -> bool:
-    """Whether `result`'s video and plots are drawn under the media policy `media`."""
+    """Whether `result`'s plots and USD replay layer are made under the media policy `media`."""
     if media == "all":
         return True
     return verdict_label(result) in DRAWN_LABELS
 
 
+def video_drawn(result, media: str) -> bool:
+    """Whether `result`'s video is drawn under the media policy `media` ('replay': none)."""
+    return media == "all" or (media == "failing" and drawn(result, media))
+
+
 def not_drawn_note(result, media: str) -> str:
-    """The sentence a report shows where a recorded test's video and plots were left undrawn by the policy, else ""."""
+    """The sentence a report shows where a recorded test's plots were left undrawn by the policy, else ""."""
     if drawn(result, media) or Status(result.status) in (Status.NOT_APPLICABLE, Status.PRECHECK_FAILURE):
         return ""
-    return f"video and plots are drawn for tests that did not pass cleanly ({', '.join(sorted(DRAWN_LABELS))}); {ALL_HINT}"
+    return f"plots are drawn for tests that did not pass cleanly ({', '.join(sorted(DRAWN_LABELS))}); {ALL_HINT}"

@@ -1,15 +1,17 @@
-"""Per-test recording: the poses and a timeline of chapters and, made from them, a USD replay layer and an H.264 video.
+"""Per-test recording: the poses and a timeline of chapters and, made from them, the 3D replay (glTF), a USD replay
+layer and an H.264 video.
 
 Interface used by the runner (stable):
 
     rec = start_recording(ctx, asset_path, test_name, out_dir, capture_fps, width, height)
     # -> Recording | None. Registers an observer on ctx (ctx.add_observer) that keeps, every
     #    physics_fps // capture_fps steps, ctx.engine.body_poses(), ctx.bounds(), ctx.label, the joint under
-    #    test and the applied forces (no drawing while the test runs). None (plus a ctx.warn) when no video
-    #    can be made here; the test still runs and its verdict is unchanged.
+    #    test and the applied forces (no drawing while the test runs). None (plus a ctx.warn) when the asset
+    #    has no file to draw it from; the test still runs and its verdict is unchanged.
     ... session.run_to_end() ...
-    artifacts = rec.close(result)               # render=False: the timeline (and the poses beside it) only
+    artifacts = rec.close(result)               # render=False: the timeline, the poses and the 3D replay only
     # -> {"video": "<out_dir>/<test>.mp4", "replay": "<out_dir>/<test>.replay.usda",
+    #     "replay_glb": "<out_dir>/<test>.replay.glb", "replay_glb_js": its base64 twin for the HTML report,
     #     "timeline": "<out_dir>/<test>.timeline.json", "poster": "<out_dir>/<test>.poster.jpg"};
     #    keys are present only when written. The poster is the verdict card (a still for reports).
     #    The timeline also holds, per frame, the camera, the joint under test and the forces drawn,
@@ -22,8 +24,9 @@ ctx.label) highlighted and the forces of ctx.applied_forces drawn as arrows; a c
 backdrop (test, time, ctx.label, load) and a final card with the verdict and the wrapped reason,
 kept above the player's control bar (overlay.py). Replay: a .usda layer referencing the
 asset, body transforms time-sampled at the capture rate (stage units and up axis). Timeline:
-chapters (ctx.label changes, with video and sim times) and per-frame engine bounds.
-Needs the `[video]` extra (pyvista, vtk, imageio-ffmpeg, pillow). See docs/reports.md.
+chapters (ctx.label changes, with video and sim times) and per-frame engine bounds. 3D replay (replay_glb.py): the
+render geometry and the kept poses as glTF 2.0 with one animation, drawn by the browser (reports/viewer); it needs
+no rendering. The video needs the `[video]` extra (pyvista, vtk, imageio-ffmpeg, pillow). See docs/reports.md.
 """
 
 from __future__ import annotations
@@ -39,9 +42,15 @@ from .video_job import VideoJob, VideoOutcome, render_video
 if TYPE_CHECKING:
     from ..core.context import TestContext
 
-__all__ = ["Recording", "VideoJob", "VideoOutcome", "render_video", "start_recording", "rendering_available"]
+__all__ = ["Recording", "VideoJob", "VideoOutcome", "render_video", "start_recording", "rendering_available",
+           "video_modules_missing"]
 
 VIDEO_MODULES = ("pyvista", "vtkmodules", "imageio_ffmpeg", "PIL")
+
+
+def video_modules_missing() -> list[str]:
+    """The modules of the [video] extra that are not installed here (a video needs them all; a replay none)."""
+    return [name for name in VIDEO_MODULES if importlib.util.find_spec(name) is None]
 
 
 def rendering_available() -> tuple[bool, str]:
@@ -66,12 +75,9 @@ def start_recording(
     width: int,
     height: int,
 ) -> Recording | None:
-    """Attach a recorder to `ctx`; None (with a warning on the result) when no video can be made of this asset here.
-    Nothing is drawn yet (the [video] extra is only looked up), so a test pays only for keeping its poses."""
-    missing = [name for name in VIDEO_MODULES if importlib.util.find_spec(name) is None]
-    if missing:
-        ctx.warn(f"video: not recorded (missing {', '.join(missing)}: install the [video] extra)")
-        return None
+    """Attach a recorder to `ctx`; None (with a warning on the result) when the asset cannot be drawn from its file.
+    Nothing is drawn while the test runs, so a test pays only for keeping its poses; the 3D replay needs numpy, pxr
+    and pygltflib only, a video the [video] extra (`video_modules_missing`)."""
     if not Path(asset_path).is_file():
         ctx.warn(f"video: not recorded (FileNotFoundError: {asset_path} is not a file to draw the asset from)")
         return None

@@ -6,11 +6,13 @@ under test (its child body and anchor) and the forces the test applied this step
 application points). A change of ctx.label starts a chapter. Capturing is cheap (tens of microseconds a frame):
 the test runs at the engine's pace.
 
-`close(result)` writes the recording: the poses (`<test>.poses.npz`, a few milliseconds) and the timeline (chapters,
-per-frame bounds, joint, forces; the floor of the test's scene). With `render=True` it then makes the USD replay
-layer and the video from them here (video_job.py); a batch run instead hands that to its worker pool
-(`video_job.render_video` as a job), off the physics' critical path, for the tests the media policy draws
-(core.media). A failure inside recording is a warning on the result, never a changed verdict.
+`close(result)` writes the recording: the poses (`<test>.poses.npz`, a few milliseconds), the timeline (chapters,
+per-frame bounds, joint, forces; the floor of the test's scene; the frame at which the test had decided) and, with
+`replay=True`, the 3D replay the report's viewer plays (`<test>.replay.glb`, replay_glb.py: no frame drawn, tens of
+milliseconds). With `render=True` it then makes the USD replay layer and the video from them here (video_job.py); a
+batch run instead hands that to its worker pool (`video_job.render_video` as a job), off the physics' critical path,
+for the tests the media policy draws (core.media). A failure inside recording is a warning on the result, never a
+changed verdict.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ class Recording:
         self._last_label: str | None = None
         self.floor: bool | None = None  # whether the test's scene has a ground (set at the first frame)
         self.floor_height = 0.0
+        self.decided_frame: int | None = None  # the first frame captured once the test had its verdict
         self.timeline: dict = {}  # what close() wrote (the video job adds the camera and the card)
 
     # -- observer -----------------------------------------------------------------------------------
@@ -111,6 +114,8 @@ class Recording:
         forces = self._forces(ctx, poses)
         if forces:
             frame["forces"] = [{"body": b, "force": _finite(f), "point": _finite(p)} for b, f, p in forces]
+        if self.decided_frame is None and getattr(ctx, "finished", False):
+            self.decided_frame = len(self.frames)
         self.poses.append(poses)
         self.frames.append(frame)
 
@@ -151,23 +156,26 @@ class Recording:
         return out
 
     # -- finish -------------------------------------------------------------------------------------
-    def close(self, result: "TestResult", render: bool = True) -> dict[str, str]:
-        """Write the poses and the timeline; with `render`, make the replay and the video from them now. Artifact
-        paths."""
+    def close(self, result: "TestResult", render: bool = True, replay: bool = True, video: bool = True) -> dict[str, str]:
+        """Write the poses and the timeline, and with `replay` the 3D replay; with `render`, make the USD replay (and
+        with `video` the video) from them now. Artifact paths."""
         if self.closed:
             return {}
         self.closed = True
         artifacts: dict[str, str] = {}
         if self.frames:
             try:
-                self._write_poses()
+                paths, poses, rest = self._write_poses()
                 self.timeline = self._timeline()
                 out_writer.write_text(self.timeline_path, json.dumps(self.timeline, separators=(",", ":")), durable=False)
                 artifacts["timeline"] = str(self.timeline_path)
+                if replay:
+                    artifacts.update(self._replay_glb(result, paths, poses, rest))
             except OSError as exc:
                 self._problem(f"timeline: not written: {exc.strerror or exc}")
         if render and "timeline" in artifacts:
-            outcome = render_video(VideoJob.of(self.asset_path, str(self.timeline_path), result, self.width, self.height))
+            outcome = render_video(VideoJob.of(self.asset_path, str(self.timeline_path), result, self.width, self.height,
+                                               video=video))
             artifacts.update(outcome.artifacts)
             self.problems.extend(outcome.problems)
             self.timeline = outcome.timeline or self.timeline
@@ -176,9 +184,27 @@ class Recording:
                 result.warnings.append(problem)
         return artifacts
 
-    def _write_poses(self) -> None:
+    def _replay_glb(self, result: "TestResult", paths: list[str], poses: np.ndarray, rest: np.ndarray) -> dict[str, str]:
+        """The 3D replay (replay_glb.py) beside the recording; a failure is a warning, the rest goes on."""
+        from ..core.status import verdict_label
+        from .replay_geometry import replay_geometry
+        from .replay_glb import write_replay
+
+        status = result.status.value if hasattr(result.status, "value") else str(result.status)
+        verdict = {"status": status, "label": verdict_label(result), "reason": result.reason or "",
+                   "joints": {row.joint: {"status": getattr(row.status, "value", str(row.status)), "reason": row.reason}
+                              for row in result.joints}}
+        try:
+            geometry = replay_geometry(self.asset_path, paths, rest)
+            return write_replay(self.out_dir, self.poses_path.name[: -len(POSES_SUFFIX)], geometry, self.timeline, paths,
+                                poses, verdict)
+        except Exception as exc:  # noqa: BLE001 - no replay is a warning, never a verdict
+            self._problem(f"replay: not written: {type(exc).__name__}: {exc}")
+            return {}
+
+    def _write_poses(self) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Every captured pose as (frames, bodies, 7) [x y z qw qx qy qz] in the SI Z-up world (NaN: no pose), with
-        each body's frame as the asset model reads it (where its render geometry is placed)."""
+        each body's frame as the asset model reads it (where its render geometry is placed); also returned."""
         paths = sorted({p for frame in self.poses for p in frame})
         poses = np.full((len(self.poses), len(paths), 7), np.nan)
         for i, frame in enumerate(self.poses):
@@ -194,6 +220,7 @@ class Recording:
         buffer = io.BytesIO()
         np.savez(buffer, paths=np.array(paths, dtype=str), poses=poses, rest=rest)
         out_writer.write_bytes(self.poses_path, buffer.getvalue(), durable=False)
+        return paths, poses, rest
 
     def _timeline(self) -> dict:
         return {
@@ -208,6 +235,7 @@ class Recording:
             "floor": bool(self.floor),
             "floor_height": self.floor_height,
             "final_card_lines": [],
+            "decided_frame": self.decided_frame,
             "size": [self.width, self.height],
             "poses": self.poses_path.name,
             "chapters": self.chapters,

@@ -7,7 +7,8 @@ ERROR, PRECHECK_FAILURE, WARN) are open, the others collapsed. Layout: counts an
 summary grid asset x test with coloured verdicts (each cell carries data-asset, data-test and data-status, so tools
 and tests can read it; a PASS with warnings reads PASS*, core.status.verdict_label); per asset its headline and a
 verdicts table (verdict, why, first hint, the fix command to try: html_view.glance), then per test:
-verdict and reason, the video with its chapters grouped per joint, the metrics in units for people with
+verdict and reason, the 3D replay (recording/replay_glb.py, played by viewer/replay-viewer.js with the bundled three.js)
+and the video where one was drawn, with the chapters grouped per joint, the metrics in units for people with
 the threshold that judges each (the failing number marked), fix hints, warnings, the plots of the
 deciding quantity, the per-joint table, and, collapsed, the other settings, excluded joints and the log.
 Plots go to `html/media/<asset>/`: a batch run's workers draw each test's plots as the test ends
@@ -45,6 +46,9 @@ if TYPE_CHECKING:
     from .path_privacy import PathPrivacy
 
 STATUS_ORDER = [s.value for s in Status]
+SHOWN_ARTIFACTS = ("video", "poster", "replay", "timeline", "replay_glb", "replay_glb_js")  # in the media column
+VIEWER = Path(__file__).parent / "viewer"  # the 3D replay's viewer (replay-viewer.js) and three.js, bundled
+VIEWER_FILES = ("replay-viewer.js", "three-replay.min.js", "three.LICENSE.txt")
 
 
 def test_anchor(path: str, test: str) -> str:
@@ -95,9 +99,11 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, 
     )
     counts = {k: v for k, v in report.counts().items() if v}
     marked = sum(1 for r in report.all_results() if view.verdict_label(r) == "PASS*")
+    replays = any(t["replay3d"] for a in assets for t in a["tests"])
     html = env.get_template("report.html.j2").render(
         report=report, assets=assets, test_names=test_names, counts=counts, status_order=STATUS_ORDER,
         legend=view.LEGEND, marked=marked, when=_when(report), wrap=_wrap_name,
+        viewer=_viewer(html_dir) if replays else None,
     )
     index = html_dir / "index.html"
     out_writer.write_text(index, html)
@@ -123,6 +129,8 @@ def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, regi
         "short": view.short_label(result),
         "words": view.verdict_words(result),
         "open": status in view.OPEN,
+        "replay3d": (replay3d := _media(result, "replay_glb", folder, html_dir, out_dir, kept)),
+        "replay3d_script": _media(result, "replay_glb_js", folder, html_dir, out_dir, kept) if replay3d else None,
         "video": (video := _media(result, "video", folder, html_dir, out_dir, kept)),
         "undrawn": not_drawn_note(result, media) if not video and not plots_drawn and _recorded(result) else "",
         "poster": _media(result, "poster", folder, html_dir, out_dir, kept),
@@ -130,7 +138,7 @@ def _test_view(result: TestResult, slug: str, folder: Path, html_dir: Path, regi
         "chapters": view.chapter_groups(_chapters(result), result.joints),
         "replay": _link(result.artifacts.get("replay"), html_dir),
         "other_artifacts": {
-            k: _link(v, html_dir) for k, v in result.artifacts.items() if k not in ("video", "poster", "replay", "timeline")
+            k: _link(v, html_dir) for k, v in result.artifacts.items() if k not in SHOWN_ARTIFACTS
         },
         "plots": plots,
         "metrics": metrics,
@@ -173,6 +181,15 @@ def _when(report: RunReport) -> str:
     if every and all(len(a.from_cache) == len(a.tests) for a in every):
         took += ", every verdict reused from the cache"
     return f"started {text}, took {took}"
+
+
+def _viewer(html_dir: Path) -> dict:
+    """The 3D replay's viewer copied beside the page (html/viewer/: three.js and its licence, ~0.66 MB once a report;
+    the page loads it from there, nothing from the network); the script paths for the page."""
+    folder = out_writer.folder(html_dir / "viewer")
+    for name in VIEWER_FILES:
+        out_writer.write_bytes(folder / name, (VIEWER / name).read_bytes(), durable=False)
+    return {"script": "viewer/replay-viewer.js", "bundle": "viewer/three-replay.min.js"}
 
 
 def _rel(path: Path, base: Path) -> str:

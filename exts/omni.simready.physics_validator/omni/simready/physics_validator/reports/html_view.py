@@ -194,7 +194,8 @@ JOINT_CHAPTER = re.compile(r"^joint (?P<joint>[^:]+):\s*(?P<phase>.*)$")
 
 
 def chapter_groups(chapters: list[dict], rows) -> dict:
-    """{"general": [chapters not about a joint], "joints": [{joint, status, time, phases: [{label, time}]}]}."""
+    """{"general": [chapters not about a joint], "joints": [{joint, status, time, sim, phases: [{label, time, sim}]}]}
+    (time: the video's, sim: the simulated time the 3D replay plays on)."""
     status = {r.joint: Status(r.status).value for r in rows}
     general: list = []
     joints: list = []
@@ -202,15 +203,16 @@ def chapter_groups(chapters: list[dict], rows) -> dict:
     for chapter in chapters:
         label = str(chapter.get("label", ""))
         time = float(chapter.get("video_time", 0.0))
+        sim = float(chapter.get("sim_time", 0.0))  # the 3D replay's time axis
         match = JOINT_CHAPTER.match(label)
         if not match:
-            general.append({"label": label, "time": time})
+            general.append({"label": label, "time": time, "sim": sim})
             continue
         name = match.group("joint").strip()
         if name not in index:
             index[name] = len(joints)
-            joints.append({"joint": name, "status": status.get(name, ""), "time": time, "phases": []})
-        joints[index[name]]["phases"].append({"label": match.group("phase") or label, "time": time})
+            joints.append({"joint": name, "status": status.get(name, ""), "time": time, "sim": sim, "phases": []})
+        joints[index[name]]["phases"].append({"label": match.group("phase") or label, "time": time, "sim": sim})
     return {"general": general, "joints": joints}
 
 

@@ -101,7 +101,7 @@ def plots_ahead(html_dir: str | os.PathLike, media: str = "all") -> PlotsAhead |
 
 
 _ANCHOR_FOLDER = re.compile(r"^a-[A-Za-z0-9_-]*-[0-9a-f]{8}$")
-_MEDIA_SUFFIXES = (".mp4", ".webm", ".gif", ".jpg", ".jpeg", ".png")
+_MEDIA_SUFFIXES = (".mp4", ".webm", ".gif", ".jpg", ".jpeg", ".png", ".glb", ".js")  # .glb, .js: a 3D replay's copies
 
 
 def prune_media(media_dir: Path, kept: set[Path], tests) -> None:

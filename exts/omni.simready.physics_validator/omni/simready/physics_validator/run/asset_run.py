@@ -28,7 +28,7 @@ from ..core import out_writer
 from ..core.cache import content_hash_of, dependency_scan
 from ..core.config import TestConfig, ValidationConfig
 from ..core.engine import Engine, EngineUnavailable
-from ..core.media import drawn
+from ..core.media import drawn, video_drawn
 from ..core.plausibility.links import link as link_plausibility
 from ..core.readback_links import link as link_readback
 from ..core.codes import CommonCode
@@ -307,15 +307,17 @@ def _artifact_folder(test_dir: Path) -> None:
 
 
 class _Video:
-    """A test's recording as AssetRun closes it: the replay and timeline always; the video drawn right here when the
-    job does not leave it to its caller (AssetJob.defer_videos) and the media policy draws it (core.media)."""
+    """A test's recording as AssetRun closes it: the timeline and the 3D replay always; the USD replay layer (and the
+    video) made right here when the job does not leave them to its caller (AssetJob.defer_videos) and the media policy
+    names the test (core.media)."""
 
     def __init__(self, recording, job: AssetJob):
         self.recording, self.job = recording, job
 
     def close(self, result: TestResult) -> dict[str, str]:
-        render = not self.job.defer_videos and drawn(result, self.job.config.run.media)
-        return self.recording.close(result, render=render)
+        media = self.job.config.run.media
+        render = not self.job.defer_videos and drawn(result, media)
+        return self.recording.close(result, render=render, video=video_drawn(result, media))
 
 
 def _start_video(session: TestSession, job: AssetJob, test_dir: Path | None):

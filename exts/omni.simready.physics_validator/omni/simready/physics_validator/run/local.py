@@ -71,7 +71,8 @@ class _Schedule:
 
     def __init__(self, threads: int, jobs: list[AssetJob]):
         self.jobs = [dataclasses.replace(job, defer_videos=True) for job in jobs]
-        self.videos_possible = any(job.config.run.video and job.out_dir for job in jobs)
+        self.videos_possible = any(job.config.run.video and job.out_dir for job in jobs)  # media jobs may come
+        self.renderer_wanted = any(videos.draws_videos(job.config) and job.out_dir for job in jobs)
         self.threads = threads if self.videos_possible else min(threads, len(jobs))
         self.todo: queue.PriorityQueue = queue.PriorityQueue()
         self.order = itertools.count()
@@ -114,7 +115,7 @@ class _Schedule:
                 with self.lock:
                     if not self.unfinished:
                         return
-                if not warmed and self.videos_possible:  # idle while assets run: ready a worker to draw their videos
+                if not warmed and self.renderer_wanted:  # idle while assets run: ready a worker to draw their videos
                     warmed = True
                     self._warm_renderer()
                 continue

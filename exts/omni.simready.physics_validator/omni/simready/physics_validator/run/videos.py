@@ -1,10 +1,10 @@
-"""Videos at a fraction of the run: which recorded tests get one, and drawing it as a job of the worker pool.
+"""Media at a fraction of the run: which recorded tests get a USD replay layer and a video, made as pool jobs.
 
-A test's Recording keeps its poses while it runs and writes them with its timeline when it ends (recording/). The
-replay and the video are made from those afterwards (`recording.render_video`), for the tests the media policy draws
-(core.media:
-by default FAIL, WARN, ERROR and a PASS with warnings): in the worker pool by the local executor (`run.local`), so a
-free core draws while the next test or asset simulates, or right after the test where it ran (in-process and Ray
+A test's Recording keeps its poses while it runs and writes them with its timeline and its 3D replay when it ends
+(recording/). The USD replay layer and, where the media policy draws one, the video are made from those afterwards
+(`recording.render_video`), for the tests the policy names (core.media: the USD layer for FAIL, WARN, ERROR and a
+PASS with warnings; a video only with `--media failing|all`): in the worker pool by the local executor (`run.local`),
+so a free core works while the next test or asset simulates, or right after the test where it ran (in-process and Ray
 runs). `draw_video` is the pool's job; `apply` puts its outcome on the result.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.config import ValidationConfig
-from ..core.media import drawn
+from ..core.media import drawn, video_drawn
 from ..core.results import TestResult
 
 VIDEO_ARTIFACTS = ("replay", "video", "poster")
@@ -39,15 +39,22 @@ class VideoDrawn:
 
 
 def wanted(result: TestResult, config: ValidationConfig) -> bool:
-    """A recorded test whose video the run draws: videos on, a timeline written, no video yet, the policy draws it."""
-    return (config.run.video and "timeline" in result.artifacts and "video" not in result.artifacts
+    """A recorded test whose USD replay (and video) the run makes: recording on, a timeline written, none made yet, the
+    policy names it."""
+    return (config.run.video and "timeline" in result.artifacts and "replay" not in result.artifacts
             and drawn(result, config.run.media))
+
+
+def draws_videos(config: ValidationConfig) -> bool:
+    """Whether the run's media policy can draw any video (the pool then readies a renderer ahead)."""
+    return config.run.video and config.run.media != "replay"
 
 
 def request(asset_index: int, asset_path: str, result: TestResult, config: ValidationConfig) -> VideoRequest:
     from ..recording.video_job import VideoJob
 
-    job = VideoJob.of(asset_path, result.artifacts["timeline"], result, config.run.video_width, config.run.video_height)
+    job = VideoJob.of(asset_path, result.artifacts["timeline"], result, config.run.video_width, config.run.video_height,
+                      video=video_drawn(result, config.run.media))
     return VideoRequest(asset_index, result.name, job)
 
 
