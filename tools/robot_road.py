@@ -150,7 +150,7 @@ def fix_cell(r: dict) -> str:
     if not r["fix"]:
         return "not run yet"
     block = r["block"]
-    kept = sum(1 for j in block.get("joints", []) if j.get("changes"))
+    kept = sum(1 for j in block.get("joints", []) if j.get("changes")) if block.get("status") in KEPT else 0
     named = len({n.get("joint") for n in block.get("not_fixable", []) if n.get("joint")})
     return (f"{block.get('status', 'error')} in {r['fix']['seconds']:.0f} s: {kept} joint(s) kept, {named} named; "
             f"exit {r['fix']['code']}")
