@@ -380,7 +380,8 @@ def _arrow(segments: int = 12):
     angle = np.linspace(0, 2 * np.pi, segments, endpoint=False)
     ring = np.stack([np.zeros(segments), np.cos(angle), np.sin(angle)], 1)
     shaft, head = 0.03, 0.08
-    points = np.vstack([ring * shaft, ring * shaft + [0.75, 0, 0], ring * head + [0.75, 0, 0], [[1.0, 0, 0], [0, 0, 0]]])
+    along = np.array([0.75, 0.0, 0.0])
+    points = np.vstack([ring * shaft, ring * shaft + along, ring * head + along, np.array([[1.0, 0, 0], [0, 0, 0]])])
     tip, base = 3 * segments, 3 * segments + 1
     triangles = []
     for seg in range(segments):

@@ -72,7 +72,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, 
         if result.name not in test_names:
             test_names.append(result.name)
 
-    assets = []
+    assets: list[dict] = []
     ordered = sorted(enumerate(report.assets), key=lambda item: (view.asset_rank(item[1]), item[0]))
     for _index, asset in ordered:
         slug = asset_anchor(asset.path)
@@ -99,7 +99,7 @@ def write_html_report(report: RunReport, out_dir: Path, registry: TestRegistry, 
     )
     counts = {k: v for k, v in report.counts().items() if v}
     marked = sum(1 for r in report.all_results() if view.verdict_label(r) == "PASS*")
-    replays = any(t["replay3d"] for a in assets for t in a["tests"])
+    replays = any(test["replay3d"] for asset_view in assets for test in asset_view["tests"])
     html = env.get_template("report.html.j2").render(
         report=report, assets=assets, test_names=test_names, counts=counts, status_order=STATUS_ORDER,
         legend=view.LEGEND, marked=marked, when=_when(report), wrap=_wrap_name,
