@@ -147,3 +147,22 @@ def test_the_command_under_a_chain_that_cannot_be_commanded_commands_it(folder):
     fixed = run_fix(passive, folder / "fix_out", tests=["jacobian_ik"], targets=FixTargets(add_drives=True)).assets[0].fix
     assert fixed.status == "accepted", fixed.summary
     assert [(t.test, t.before.value, t.after.value) for t in fixed.tests] == [("jacobian_ik", "SKIP", "PASS")]
+
+
+def test_a_joint_spun_past_its_limits_while_settling_is_an_explosion_not_a_kinematics_error(folder):
+    """A converted Kinova given drives spun its limited joints to 1e6-1e10 degrees while its links stayed in their
+    bounds: the kinematics check then blamed the joint frames (ERROR KINEMATICS_DISAGREE). The settled state is judged
+    first: a joint more than its range beyond its limits is an explosion, named."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from omni.simready.physics_validator.physics_tests.driven.jacobian_ik.test import runaway_joints
+
+    asset = read_asset(build_arm(folder / "runaway.usda", **ARM))
+    joints = [asset.joints[f"/Robot/joints/joint{n}"] for n in range(1, 5)]
+    ctx = SimpleNamespace(config=JacobianIkConfig(), dof_index=lambda path: int(path[-1]) - 1)
+    assert runaway_joints(ctx, joints, np.radians([170.0, 119.0, -119.0, 0.0])) == ""  # inside the limits
+    assert runaway_joints(ctx, joints, np.radians([0.0, 300.0, 0.0, 0.0])) == ""  # 180 deg past: less than a range
+    story = runaway_joints(ctx, joints, np.array([0.0, -2.7e8, np.nan, 0.0]))
+    assert story.startswith("joint2 at") and "joint3 at nan" in story and "(limits -120° … 120°)" in story

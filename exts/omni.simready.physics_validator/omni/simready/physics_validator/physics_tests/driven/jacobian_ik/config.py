@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pydantic import Field
 
@@ -96,6 +97,10 @@ class JacobianIkConfig(DrivenJointConfig):
                                    json_schema_extra=unit("deg"))
     blocked_lag_m: float = Field(0.01, gt=0, description="Likewise for a prismatic joint (m).",
                                  json_schema_extra=unit("m"))
+
+    # A joint read this many of its ranges beyond its limits after the settle is a blown-up state, not a pose (a converted
+    # Kinova's joint_2, limits +-128 deg, read -2.7e10 deg while its links spun in place and its bounds stayed put)
+    runaway_ranges: ClassVar[float] = 1.0
 
     def thresholds_for(self, reach: float = 1.0) -> ReachThresholds:
         """The thresholds of an arm whose end effector reaches `reach` (m) from its base."""

@@ -19,7 +19,7 @@ from ....core.plugin import Precheck
 from ....core.quantities import listed
 from ....core.results import JointRow
 from ....core.status import Status
-from ..base import DrivenJointTest, explosion_watch, exploded_story, settle
+from ..base import DrivenJointTest, explosion_watch, exploded_story, jv, settle
 from ..codes import DrivenCode
 from ..selection import articulation_precheck
 from .chain import ArmTree, NoEndEffector, chain_to, find_end_effector, forward_kinematics
@@ -115,9 +115,16 @@ class JacobianIkTest(DrivenJointTest[JacobianIkConfig]):
             ctx.finish(Status.SKIP, f"the chain from {base.rsplit('/', 1)[-1]} to {end.path.rsplit('/', 1)[-1]} cannot be "
                                     f"commanded: {why}", code=Code.CHAIN_NOT_DRIVEN)
             return
+        watch = explosion_watch(ctx)
         yield from settle(ctx, cfg.settle_seconds, until_rest=True)
+        q_settled = np.asarray(ctx.joint_positions(), float)
+        runaway = runaway_joints(ctx, commanded, q_settled)
+        if watch.exploded(ctx.bounds()) or runaway:  # else the kinematics check would blame the joint frames
+            story = f"simulation exploded: {runaway}" if runaway else exploded_story(watch)
+            ctx.finish(Status.FAIL, f"{story} (settling at home, before any target)", code=DrivenCode.EXPLODED)
+            return
         base_pose = ctx.body_pose(base)
-        q_now = dict(zip(ctx.dof_joints, (float(v) for v in ctx.joint_positions())))
+        q_now = dict(zip(ctx.dof_joints, (float(v) for v in q_settled)))
         home_pose = Solver(ctx, end, commanded, cfg.thresholds_for()).pose()
         model_pose = forward_kinematics(chain, base_pose, q_now, end)
         mismatch = float(np.linalg.norm(model_pose[0] - home_pose[0]))
@@ -212,6 +219,21 @@ class JacobianIkTest(DrivenJointTest[JacobianIkConfig]):
             return
         ctx.finish(Status.PASS, f"reached {len(reached)} of {len(reachable)} reachable targets within {tol} ({worst}); "
                                 f"{len(beyond)} target(s) beyond reach not reached", code=DrivenCode.OK)
+
+
+def runaway_joints(ctx, joints, q: np.ndarray) -> str:
+    """'joint_2 at -2.7e+10° (limits -128° … 128°)' for the joints read non-finite or more than `runaway_ranges` of
+    their range beyond their limits, or ''."""
+    out = []
+    for joint in joints:
+        value = float(q[ctx.dof_index(joint.path)])
+        limits = joint.limits
+        span = (limits[1] - limits[0]) if limits else None
+        beyond = max(limits[0] - value, value - limits[1]) if limits else 0.0
+        if not math.isfinite(value) or (span is not None and beyond > ctx.config.runaway_ranges * span):
+            bounds = f" (limits {jv(joint, limits[0])} … {jv(joint, limits[1])})" if limits else ""
+            out.append(f"{joint.name} at {jv(joint, value)}{bounds}")
+    return listed(out, 3)
 
 
 def reach_text(ctx) -> str:
