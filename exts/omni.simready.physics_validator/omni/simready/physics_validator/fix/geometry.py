@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 def gravity_bound(asset: "AssetModel", joint: "JointInfo", poses: Poses, masses: dict[str, float], g: float = 9.81) -> float:
     """An upper bound of the gravity load on `joint`: every moved body's weight at its farthest reach from the axis
-    (revolute, N m) or all of it (prismatic, N). Bodies the engine gives no mass count with none."""
+    (revolute, N m) or all of it (prismatic, N). The reach is its colliders' farthest point, its origin, and its centre
+    of mass as the runtime built it (`BodyInfo.built_mass_properties`: a link with no collider off the axis, the ALOHA
+    wrist's, still weighs at its centre of mass). Bodies the engine gives no mass count with none."""
     moved = [b for b in moved_bodies(asset, joint) if b in masses]
     if not joint.is_angular:
         return g * sum(masses[b] for b in moved)
@@ -33,8 +35,11 @@ def gravity_bound(asset: "AssetModel", joint: "JointInfo", poses: Poses, masses:
     for body in moved:
         if body not in poses:
             return math.inf
-        pts = collider_points(asset, body, poses[body])
-        pts = np.vstack([pts, np.asarray(poses[body][0], float)[None, :]])
+        pos, quat = np.asarray(poses[body][0], float), poses[body][1]
+        pts = np.vstack([collider_points(asset, body, poses[body]).reshape(-1, 3), pos[None, :]])
+        built = asset.bodies[body].built_mass_properties if body in asset.bodies else None
+        if built is not None:  # the runtime's centre of mass, in the body frame
+            pts = np.vstack([pts, (pos + quat_to_matrix(quat) @ np.asarray(built.com, float))[None, :]])
         rel = pts - point
         radial = rel - np.outer(rel @ direction, direction)
         total += masses[body] * float(np.max(np.linalg.norm(radial, axis=1)))

@@ -96,11 +96,12 @@ def fix_assets(paths, tests: list[str] | None = None, config: ValidationConfig |
         for state in ready:
             _next(state, state.rounds[-1], index == targets.max_rounds, set(joints or ()))
         active = [s for s in ready if not s.done]
+    ran = max((r.index for s in states for r in s.rounds), default=0)  # the last round re-run (one may have stopped)
     for extra in range(1, SALVAGE_ROUNDS + 1):  # joint by joint: keep what the last re-run showed improving
-        ready = [] if stopped else [s for s in states if _salvage(s, index + extra, engine_target(config, engine))]
+        ready = [] if stopped else [s for s in states if _salvage(s, ran + extra, engine_target(config, engine))]
         if not ready:
             break
-        _rerun(ready, index + extra, names, config, engine, work, jobs, clock,
+        _rerun(ready, ran + extra, names, config, engine, work, jobs, clock,
                what="re-running {tests} test(s) on {assets} asset(s) with only the joints that improved")
         stopped = stop_requested()
     taken: set[str] = set()
