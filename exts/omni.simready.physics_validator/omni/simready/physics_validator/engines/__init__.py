@@ -47,7 +47,8 @@ _ENGINES = {
     "sapien": EngineEntry("omni.simready.physics_validator.engines.sapien", "SapienPhysxEngine",
                           "PhysX 5 through SAPIEN ([sapien] extra)"),
     "newton": EngineEntry("omni.simready.physics_validator.engines.newton", "NewtonEngine",
-                          "Newton on Warp, CPU ([newton] extra)"),
+                          "Newton on Warp, CPU ([newton] extra; newton.target=isaacsim-6.2: Isaac Sim 6.2's Newton)",
+                          settings="omni.simready.physics_validator.engines.newton.settings:NewtonSettings"),
     "kit": EngineEntry("omni.simready.physics_validator.engines.kit.engine", "KitPhysxEngine",
                        "omni.physx inside Isaac Sim only (see docs/kit-extension.md)", headless=False),
 }

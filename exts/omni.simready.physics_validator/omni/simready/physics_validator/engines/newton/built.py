@@ -5,7 +5,7 @@
   whatever carries ArticulationRootAPI; a pinned scene (`floating=False`) fixes that root. The articulations this
   engine makes of joints outside any ArticulationRootAPI (`loose_*`, importer.articulate_loose_joints: PhysX builds
   those as maximal joints) and the one-body "articulation" of each free body are not articulations of the asset;
-- couplings: `joint_mimic_joint` / `joint_mimic_coeffs` (mapping.restore_mimics sets them as the asset authors them,
+- couplings: Newton's mimic couplings (compat.mimics; mapping.restore_mimics sets them as the asset authors them,
   unless newton:mimicEnabled is false);
 - colliding shapes: `shape_flags & COLLIDE_SHAPES` (Newton 1.8 has no trigger shapes: it imports a PhysxTriggerAPI
   collider as an ordinary one; mapping.silence_triggers clears its flag, as PhysX builds it);
@@ -22,6 +22,7 @@ import numpy as np
 
 from ...core.built_model import BuiltArticulation, BuiltModel
 from ...core.inertial import MassProperties
+from . import compat
 from .runtime import import_newton
 
 wp, newton = import_newton()
@@ -57,8 +58,7 @@ def read_built_model(engine) -> BuiltModel:
             fixed_base=anchored))
         if anchored and root and engine._spec is not None and engine._spec.pin_base and not _authored_anchor(asset, root):
             pinned.append(root)
-    mimic_joint = model.joint_mimic_joint.numpy()
-    couplings = {joint_labels[j]: joint_labels[int(r)] for j, r in enumerate(mimic_joint) if int(r) >= 0}
+    couplings = {joint_labels[j]: joint_labels[r] for j, (r, _, _) in compat.mimics(model).items()}
     rejected = {j.path: f"its reference {j.mimic_reference} is not a joint Newton imports"
                 for j in asset.joints.values()
                 if j.mimic is not None and j.mimic.enabled and j.path not in couplings

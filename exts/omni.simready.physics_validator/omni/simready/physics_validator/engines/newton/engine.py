@@ -1,33 +1,39 @@
-"""NewtonEngine: the Engine protocol at run time on a model built by scene.py.
+"""NewtonEngine: the Engine protocol at run time on a model built by scene.py, for one `newton.target`.
 
 EngineBase keeps the protocol rules (target array shape, NaN keeps a target, force queue, reset of
 targets, clock); this class writes Newton's arrays: joint_target_q as one array, the queued forces as
-body wrenches about the centre of mass, actuators and one SolverSteel step, the state right after load.
+body wrenches about the centre of mass, actuators and one solver step (stepper.py), the state right after load.
+Creating one imports neither Warp nor Newton (its version comes from the target's package metadata): the first
+load, or `prepare_process`, imports the target's Newton into this process.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from ..base import EngineBase, EngineCapabilities, EngineError
 from . import bounds as nb
-from .runtime import PROCESS_STATE, announce_cold_compile, compile_notice, import_newton, is_warm, mark_warm
-from .scene import build_scene
-
-wp, newton = import_newton()
+from . import compat
+from .runtime import (
+    PROCESS_STATE, announce_cold_compile, compile_notice, imported_target, is_warm, mark_warm,
+)
+from .settings import NewtonSettings
+from .targets import NewtonTarget, choose_for_process, named, process_target, version_line, versions
 
 
 class NewtonEngine(EngineBase):
-    """Newton on the CPU device, SolverSteel, one world."""
+    """Newton on the CPU device, one world, the target's solver (SolverSteel, or Isaac Sim 6.2's SolverMuJoCo)."""
 
     name = "newton"
     CAPABILITIES = EngineCapabilities(
         reads_joint_velocity_limits=True, reads_body_masses=True, reads_runtime_values=True, reads_built_model=True,
-        reads_jacobian=True,
+        reads_jacobian=True, describes_components=True,
         single_joint_position_targets=True,
         joint_velocity_targets=True,
         # NewtonActuator prims are parsed by Newton's importer and stepped before every solver step (_advance);
-        # MjcActuator prims belong to Newton's MuJoCo solver, not SolverSteel
+        # MjcActuator prims belong to Newton's MuJoCo solver (not measured under the isaacsim-6.2 target: not claimed)
         simulated_actuator_schemas=frozenset({"NewtonActuator"}),
         mimic_joints=True,  # as the asset model reads them (mapping.restore_mimics)
         physics_runtime="Newton",
@@ -38,10 +44,21 @@ class NewtonEngine(EngineBase):
     _bounds: nb.ShapeBounds | None
     _initial: dict
 
+    @classmethod
+    def from_config(cls, config) -> "NewtonEngine":
+        """The engine of the config's `[newton]` section (its target), made this process's Newton target too, so the
+        workers a run starts after this import that one."""
+        name = (config.engines.get(cls.name) or NewtonSettings()).target
+        choose_for_process(name)
+        return cls(target=name)
+
     @staticmethod
     def prepare_process(notice=None) -> None:
-        """Newton's kernels compiled now, once per kernel cache (warm_up.py), before any test's clock starts:
-        `notice` (default: stderr, once per process) is told first, so a first run reads as what it is."""
+        """The process's target installed and imported, and its kernels compiled, once per kernel cache (warm_up.py),
+        before any test's clock starts: `notice` (default: stderr, once per process) is told first, so a first run
+        reads as what it is."""
+        if notice is not None:
+            PROCESS_STATE["install_notice"] = notice
         if is_warm():
             return
         from .warm_up import warm_kernels
@@ -53,12 +70,21 @@ class NewtonEngine(EngineBase):
             PROCESS_STATE["announced"] = True
         warm_kernels(NewtonEngine)
 
-    def __init__(self) -> None:
+    def __init__(self, target: str | None = None) -> None:
+        """`target`: a `newton.target` name; None: the Newton this process imported, else the one it will."""
         super().__init__()
-        self.version = f"newton {newton.__version__} / warp {wp.__version__} / SolverSteel"
+        self.target: NewtonTarget = named(target) if target else (imported_target() or process_target())
+        self.version = version_line(self.target)
         self._release()
         self._target_q = np.zeros(0)  # Newton's whole joint_target_q (Newton's sign), written as one array
         self._target_qd = np.zeros(0)  # Newton's whole joint_target_qd (drive velocity targets), likewise
+
+    def describe(self) -> dict:
+        """The report's engine block: the Newton and Warp (and MuJoCo) versions and the solver, and `newton.target`."""
+        components = {name.replace("-lang", ""): version for name, version in versions(self.target).items()}
+        components["solver"] = "SolverMuJoCo" if self.target.solver == "mujoco" else "SolverSteel"
+        return {"name": self.name, "version": self.version, "settings": {"newton.target": self.target.name},
+                "components": components}
 
     # -- reads ---------------------------------------------------------------------------------------
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -91,8 +117,10 @@ class NewtonEngine(EngineBase):
         return out
 
     def joint_velocity_limits(self) -> np.ndarray:
-        """The velocity cap the solver enforces per DOF joint (rad/s or m/s, SI), in `dof_joints` order."""
-        return self._read(self._model.joint_velocity_limit.numpy(), "qd_index")
+        """The velocity cap the solver enforces per DOF joint (rad/s or m/s, SI), in `dof_joints` order: none (inf) on
+        SolverMuJoCo, which does not read `joint_velocity_limit` (its documentation; Isaac Sim 6.2's Newton)."""
+        limits = self._read(self._model.joint_velocity_limit.numpy(), "qd_index")
+        return limits if self.target.enforces_velocity_limits else np.where(np.isnan(limits), limits, math.inf)
 
     def runtime_values(self):
         """Every per-DOF and per-body value of Newton's model, SI, for the runtime readback (readback.py)."""
@@ -122,11 +150,20 @@ class NewtonEngine(EngineBase):
 
     # -- EngineBase hooks ----------------------------------------------------------------------------
     def _build(self) -> None:
+        held = imported_target()
+        if held is not None and held.name != self.target.name:
+            raise EngineError(f"newton.target={self.target.name} ({self.version}) needs a process of its own: this one "
+                              f"runs newton.target={held.name} ({version_line(held)}); run it in worker processes "
+                              "(without --in-process)")
+        if held is None:
+            choose_for_process(self.target.name)
         announce_cold_compile()
+        from .scene import build_scene
+
         assert self._asset is not None and self._spec is not None  # set by load()
-        s = build_scene(self._asset, self._spec, self._warn)
-        self._model, self._solver, self._pipeline, self._contacts = s.model, s.solver, s.pipeline, s.contacts
-        self._state0, self._state1, self._control = s.state0, s.state1, s.control
+        s = build_scene(self._asset, self._spec, self._warn, self.target)
+        self._model, self._solver, self._stepper = s.model, s.solver, s.stepper
+        self._state0, self._control = s.state0, s.control
         self._body_index, self._dynamic_bodies, self._body_com = s.body_index, s.dynamic_bodies, s.body_com
         self._dofs, self._bounds, self._initial = s.dofs, s.bounds, s.initial
         self._actuators, self._actuator_states = s.actuators, s.actuator_states
@@ -194,16 +231,14 @@ class NewtonEngine(EngineBase):
         s0.body_f.assign(body_f)
 
     def _advance(self) -> None:
-        s0, s1, control = self._state0, self._state1, self._control
-        if self._actuators:
+        s0, control = self._state0, self._control
+        if self._actuators:  # stepped eagerly: they write control.joint_f in place, which the recorded step reads
             control.joint_f.zero_()
             for k, actuator in enumerate(self._actuators):
                 current, following = self._actuator_states[k]
                 actuator.step(s0, control, current, following, self._dt)
                 self._actuator_states[k] = (following, current)
-        self._pipeline.collide(s0, self._contacts)
-        self._solver.step(s0, s1, control, self._contacts, self._dt)
-        self._state0, self._state1 = s1, s0
+        self._stepper.step()
         self._steps += 1
         if self._steps == 1:
             mark_warm()
@@ -212,7 +247,7 @@ class NewtonEngine(EngineBase):
 
     def _check_capacity(self) -> None:
         try:
-            self._solver.check_constraint_capacity()
+            compat.check_capacity(self._solver)
         except Exception as exc:  # rows or contacts were dropped: results are less trustworthy
             self._warn(f"SolverSteel dropped constraint rows or contacts: {exc}")
 
@@ -221,14 +256,15 @@ class NewtonEngine(EngineBase):
         for name, value in self._initial.items():
             getattr(s0, name).assign(value)
         self._solver.reset(s0)
+        self._stepper.forget()
         for k, _actuator in enumerate(self._actuators):
             for state in self._actuator_states[k]:
                 if state is not None:
                     state.reset()
 
     def _release(self) -> None:
-        self._model = self._solver = self._pipeline = self._contacts = None
-        self._state0 = self._state1 = self._control = None
+        self._model = self._solver = self._stepper = None
+        self._state0 = self._control = None
         self._body_index = {}
         self._dynamic_bodies = set()
         self._bounds = None

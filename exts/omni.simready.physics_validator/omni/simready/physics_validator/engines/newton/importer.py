@@ -12,6 +12,7 @@ from ...core.asset_model import AssetModel
 from ...core.engine import EngineError
 from ...core.scene import SceneSpec
 from .runtime import import_newton
+from .targets import NewtonTarget
 
 wp, newton = import_newton()
 
@@ -56,26 +57,33 @@ def source_of(asset: AssetModel, warn):
     return stage
 
 
-def import_usd(source, spec: SceneSpec, xform=None, asset: AssetModel | None = None):
-    """(builder, importer result) of the source, moved by `xform` (None = as authored). With `asset`: an EngineError
-    saying why when Newton's importer does not build the asset's joints between the bodies they join
-    (`check_joint_graph`)."""
+def import_usd(source, spec: SceneSpec, t: NewtonTarget, xform=None, asset: AssetModel | None = None):
+    """(builder, importer result) of the source, moved by `xform` (None = as authored), as the target's runtime imports
+    it (its builder defaults, schema resolvers and add_usd options; targets.py). With `asset`: an EngineError saying
+    why when Newton's importer does not build the asset's joints between the bodies they join (`check_joint_graph`)."""
     builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=(0.0, 0.0, -float(spec.gravity)))
+    for name, value in t.shape_defaults:
+        setattr(builder.default_shape_cfg, name, value)
+    for name, value in t.joint_defaults:
+        setattr(builder.default_joint_cfg, name, value)
+    if t.solver == "mujoco":
+        newton.solvers.SolverMuJoCo.register_custom_attributes(builder)  # the mjc:* attributes it reads
     try:
         result = builder.add_usd(
             source,
             xform=xform,
             floating=False if spec.pin_base else None,
-            schema_resolvers=[newton.usd.SchemaResolverNewton(), newton.usd.SchemaResolverPhysx()],
+            schema_resolvers=[getattr(newton.usd, name)() for name in t.resolvers],
             load_visual_shapes=False,
             load_sites=False,
+            **dict(t.import_options),
         )
     except ValueError as exc:
         cut = _excluded_tree_joints(asset) if asset is not None else []
         if not cut:
             raise
-        raise EngineError(f"Newton 1.8 cannot import {asset.path if asset else 'the asset'}: {exc} ({_cut_story(cut)})") \
-            from exc
+        raise EngineError(f"Newton {newton.__version__} cannot import {asset.path if asset else 'the asset'}: {exc} "
+                          f"({_cut_story(cut)})") from exc
     if asset is not None:
         check_joint_graph(builder, result, asset)
     return builder, result
@@ -100,7 +108,7 @@ def check_joint_graph(builder, result, asset: AssetModel) -> None:
             wrong.append(f"{joint.name} joins {_pair(built)}, not {_pair(authored)}")
     if wrong:
         cut = _excluded_tree_joints(asset)
-        raise EngineError(f"Newton 1.8 builds another mechanism than {asset.path}: {'; '.join(wrong[:3])}"
+        raise EngineError(f"Newton {newton.__version__} builds another mechanism than {asset.path}: {'; '.join(wrong[:3])}"
                           + (f" ({_cut_story(cut)})" if cut else ""))
 
 

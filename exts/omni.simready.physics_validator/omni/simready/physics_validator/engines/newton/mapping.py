@@ -11,8 +11,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from ...core.asset_model import AssetModel
 from ...core.units import StageFrame
+from . import compat
 from .runtime import import_newton
 
 wp, newton = import_newton()
@@ -89,14 +92,16 @@ def apply_velocity_limits(model, dofs: list[Dof], asset: AssetModel, warn) -> No
         model.joint_velocity_limit.assign(limits)
 
 
-def apply_si_joint_units(model, dofs: list[Dof], asset: AssetModel) -> None:
+def apply_si_joint_units(model, dofs: list[Dof], asset: AssetModel, defaults: dict[str, float] | None = None) -> None:
     """The joint values of a stage not in metres, in SI. Newton imports the scaled in-memory stage (importer.py)
     with every joint attribute read as if in metres and kilograms: prismatic limits and targets in stage lengths,
     drive gains and maxForce in stage effort units (measured on the centimetre arm: 2e7 N m/rad for 2000, maxForce
     5e6 N m for 500; a slider's 50 N read 5000; newton:damping 1e4 x too strong). Drives and prismatic limits come
     from the asset model (SI); armature, friction and passive stiffness / damping (newton:*), which the asset model
-    does not read, are converted with the stage's factors."""
+    does not read, are converted with the stage's factors - except a value equal to the runtime's own default for it
+    (`defaults`, array name -> SI value: Isaac Sim 6.2's armature 0.1), which no attribute authored."""
     frame = StageFrame.of_asset(asset)
+    defaults = defaults or {}
     names = ("joint_limit_lower", "joint_limit_upper", "joint_target_ke", "joint_target_kd", "joint_target_q",
              "joint_effort_limit", "joint_armature", "joint_friction", "joint_stiffness", "joint_damping")
     arrays = {name: getattr(model, name).numpy() for name in names if hasattr(model, name)}
@@ -110,7 +115,7 @@ def apply_si_joint_units(model, dofs: list[Dof], asset: AssetModel) -> None:
         gain = effort if angular else effort / frame.meters_per_unit  # per rad (Newton reads degrees), per stage length
         for name, scale in (("joint_armature", inertia), ("joint_friction", effort), ("joint_stiffness", gain),
                             ("joint_damping", gain)):
-            if name in arrays:
+            if name in arrays and not (name in defaults and float(arrays[name][dof.qd_index]) == np.float32(defaults[name])):
                 arrays[name][dof.qd_index] *= scale
         if not angular:
             lo, hi = (joint.lower, joint.upper) if dof.sign > 0 else (
@@ -141,6 +146,7 @@ def restore_mimics(builder, result, asset: AssetModel, warn) -> None:
       for a revolute follower (an offset of 10 pinned the follower at its limit; PhysX holds it 10 deg off).
     """
     joint_map = result.get("path_joint_map") or {}
+    coupled = compat.mimics(builder)
     for joint in asset.joints.values():
         mimic = joint.mimic
         if mimic is None:
@@ -149,15 +155,15 @@ def restore_mimics(builder, result, asset: AssetModel, warn) -> None:
         if follower is None or reference is None:
             continue
         if not mimic.enabled:  # newton:mimicEnabled = false: an independent joint, as Newton's own importer reads it
-            if builder.joint_mimic_joint[follower] >= 0:
-                builder.joint_mimic_joint[follower] = -1
+            compat.clear_mimic(builder, follower)
             continue
         wanted = (float(mimic.intercept), float(mimic.slope))
-        current = builder.joint_mimic_coeffs[follower] if builder.joint_mimic_joint[follower] == reference else None
+        built = coupled.get(follower)
+        current = built[1:] if built is not None and built[0] == reference else None
         if current is not None and all(abs(float(a) - b) <= 1e-6 * max(1.0, abs(b)) for a, b in zip(current, wanted)):
             continue
         try:
-            builder.set_joint_mimic(follower, reference, coeffs=wanted)
+            compat.set_mimic(builder, follower, reference, wanted)
         except Exception as exc:  # noqa: BLE001 - Newton refuses (a chain, another articulation): say so
             warn(f"{joint.path}: {mimic.schema} not simulated by Newton: {exc}")
             continue

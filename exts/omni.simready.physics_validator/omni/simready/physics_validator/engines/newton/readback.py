@@ -51,6 +51,8 @@ def read_runtime_values(engine) -> RuntimeValues:
             values.unreadable[dof.path] = "not simulated by Newton as a one-DOF joint"
             continue
         values.joints[dof.path] = _dof_values(arrays, dof.qd_index, dof.sign)
+        if not engine.target.enforces_velocity_limits:  # SolverMuJoCo reads no joint_velocity_limit
+            values.joints[dof.path]["max_velocity"] = math.inf
     mass, com, inertia = m.body_mass.numpy(), m.body_com.numpy(), m.body_inertia.numpy()
     shape_body = m.shape_body.numpy()
     mu, restitution = m.shape_material_mu.numpy(), m.shape_material_restitution.numpy()

@@ -1,10 +1,12 @@
-"""Warp and Newton start-up: a persistent kernel cache, quiet logs, and a notice before the cold compile.
+"""Warp and Newton start-up: the target's Newton, a persistent kernel cache, quiet logs, a notice before the cold compile.
 
-Warp compiles Newton's kernels on first use (about 30 s for SolverSteel on 2 CPU cores, measured). The
-compiled modules land in a cache folder that survives between runs, so only the first run on a machine
-pays. The folder is `~/.cache/simready-physics/warp` unless `SIMREADY_WARP_CACHE` (or Warp's own
-`WARP_CACHE_PATH`) names another; Warp appends its version to it. CI keeps it between its steps because it
-runs on one machine (see docs/engines.md).
+Which Newton a process imports is its target (targets.py): `latest` from this environment, or a side-by-side install
+put first on sys.path (installed on first use, install.py). Warp compiles Newton's kernels on first use (about 30 s for
+SolverSteel on 2 CPU cores, measured). The compiled modules land in a cache folder that survives between runs, so only
+the first run on a machine pays. The folder is `~/.cache/simready-physics/warp` unless `SIMREADY_WARP_CACHE` (or
+Warp's own `WARP_CACHE_PATH`) names another; Warp appends its version to it, and the ready marker names the Newton and
+Warp versions, so the targets keep their kernels apart. CI keeps it between its steps because it runs on one machine
+(see docs/engines.md).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import logging
 import os
 import sys
 from pathlib import Path
+
+from ...core.engine import EngineUnavailable
+from .targets import NewtonTarget, process_target, version_line
 
 CACHE_ENV = "SIMREADY_WARP_CACHE"
 DEFAULT_CACHE = Path.home() / ".cache" / "simready-physics" / "warp"
@@ -30,9 +35,12 @@ def cache_root() -> Path:
 
 
 def import_newton():
-    """Import and initialise warp + newton once per process; returns (wp, newton)."""
+    """Import and initialise warp + newton of this process's target once per process; returns (wp, newton)."""
     if "newton" in PROCESS_STATE:
         return PROCESS_STATE["wp"], PROCESS_STATE["newton"]
+    t = process_target()
+    if t.side_by_side:
+        _put_side_install_first(t)
     import warp as wp
 
     from ..quiet_warp import init_warp
@@ -45,13 +53,40 @@ def import_newton():
     import newton.solvers  # noqa: F401
     import newton.usd  # noqa: F401
 
+    if t.side_by_side and (wp.__version__, newton.__version__) != (t.pinned("warp-lang"), t.pinned("newton")):
+        raise EngineUnavailable(
+            f"newton.target={t.name} runs {version_line(t)}, but this process imported newton {newton.__version__} / "
+            f"warp {wp.__version__} from {Path(newton.__file__).parent.parent}")
+
     # The USD importer warns, once per load, about `newton:*` attributes authored without customData
     # (e.g. newton:timeStepsPerSecond in Newton's own sample assets). The validator sets the step rate
     # and every setting it reads itself, so the line is nothing an asset author needs to act on here.
     logging.getLogger("newton._src.usd.utils").addFilter(_drop_custom_attribute_notice)
 
-    PROCESS_STATE.update(wp=wp, newton=newton)
+    PROCESS_STATE.update(wp=wp, newton=newton, target=t)
     return wp, newton
+
+
+def imported_target() -> NewtonTarget | None:
+    """The target whose Newton this process imported, None before the import."""
+    return PROCESS_STATE.get("target")
+
+
+def _put_side_install_first(t: NewtonTarget) -> None:
+    """The target's folder first on sys.path (installed now on first use); refused where another Warp or Newton is
+    imported already (a process holds one: ovphysx starts Warp, a `latest` engine imports Newton)."""
+    from .install import ensure_installed
+
+    pins = {"warp": t.pinned("warp-lang"), "newton": t.pinned("newton")}
+    held = [f"{name} {getattr(sys.modules[name], '__version__', '?')}" for name in pins
+            if name in sys.modules and getattr(sys.modules[name], "__version__", None) != pins[name]]
+    if held:
+        raise EngineUnavailable(
+            f"newton.target={t.name} needs a process of its own ({version_line(t)}), and this one has imported "
+            f"{' and '.join(held)} already: run it in worker processes (without --in-process), or start a new process")
+    folder = ensure_installed(t, PROCESS_STATE.get("install_notice"))
+    if folder is not None and str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 
 def _drop_custom_attribute_notice(record: logging.LogRecord) -> bool:

@@ -1,12 +1,13 @@
-"""Build the Newton model, solver and states for one asset and scene spec.
+"""Build the Newton model, solver and states for one asset and scene spec, as the target's runtime builds it.
 
-Import (again, moved, when place_bottom_at asks), loose joints into articulations, ground, finalize on
-the CPU, then the asset model's corrections (mapping.py), bounds, actuators, and SolverSteel with joint
-limits and joint velocity limits enforced and enough articulation rows for ground contact.
+Import (again, moved, when place_bottom_at asks), loose joints into articulations, ground, finalize on the CPU, then
+the asset model's corrections (mapping.py), bounds, actuators, and the target's solver and collision pipeline
+(stepper.py): SolverSteel with joint limits and joint velocity limits enforced (latest), SolverMuJoCo (Isaac Sim 6.2).
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +21,11 @@ from .mapping import (
     Dof, apply_drive_overrides, apply_si_joint_units, apply_velocity_limits, map_bodies, map_dofs, restore_mimics,
     silence_triggers,
 )
-from .runtime import import_newton
+from .runtime import import_newton, imported_target
+from .stepper import Stepper, make_pipeline, make_solver
+from .targets import NewtonTarget, process_target
 
 wp, newton = import_newton()
-
-# Steel's default of 32 rows per articulation overflowed with ground contact (notes/engines.md).
-ARTICULATION_CONSTRAINT_MAX = 64
 
 
 def _placement_shift(builder, spec: SceneSpec, asset: AssetModel) -> tuple[float, float, float]:
@@ -49,10 +49,8 @@ class NewtonScene:
 
     model: Any  # the Newton objects (Any: the engine reaches into them by name)
     solver: Any
-    pipeline: Any
-    contacts: Any
+    stepper: Stepper
     state0: Any
-    state1: Any
     control: Any
     body_index: dict  # body path -> Newton body index
     dynamic_bodies: set  # indices of bodies forces move
@@ -64,59 +62,83 @@ class NewtonScene:
     initial: dict  # state array name -> values right after load
 
 
-def build_scene(asset: AssetModel, spec: SceneSpec, warn) -> NewtonScene:
+def build_scene(asset: AssetModel, spec: SceneSpec, warn, t: NewtonTarget | None = None) -> NewtonScene:
+    """The scene as target `t` builds it (default: the target whose Newton this process imported)."""
+    t = t or imported_target() or process_target()
     source = source_of(asset, warn)
-    builder, result = import_usd(source, spec, asset=asset)
+    builder, result = import_usd(source, spec, t, asset=asset)
     silence_triggers(builder, asset, lambda _note: None)
     shift = _placement_shift(builder, spec, asset)
     if any(abs(v) > 1e-9 for v in shift):
-        builder, result = import_usd(source, spec, wp.transform(shift, wp.quat_identity()), asset)
+        builder, result = import_usd(source, spec, t, wp.transform(shift, wp.quat_identity()), asset)
     silence_triggers(builder, asset, warn)
     articulate_loose_joints(builder, asset, warn)
     restore_mimics(builder, result, asset, warn)
     ground_shape = -1
     if spec.ground is not None:
-        cfg = newton.ModelBuilder.ShapeConfig(
-            mu=float(spec.ground.dynamic_friction), restitution=float(spec.ground.restitution)
-        )
         # Newton has one friction coefficient (mu): the validator's own ground uses its dynamic friction. Not a
         # warning on the verdict (it is not about the asset); docs/engine-divergences.md lists it.
-        ground_shape = builder.add_ground_plane(height=float(spec.ground.height), cfg=cfg)
+        ground_shape = builder.add_ground_plane(height=float(spec.ground.height), cfg=_shape_config(
+            builder, spec.ground.dynamic_friction, spec.ground.restitution))
     if spec.ramp is not None:
         ramp = spec.ramp
         w, x, y, z = (float(v) for v in ramp.box_quat)
         hx, hy, hz = (float(v) for v in ramp.box_half_extents)
         builder.add_shape_box(
             -1, xform=wp.transform(tuple(float(v) for v in ramp.box_center), wp.quat(x, y, z, w)), hx=hx, hy=hy, hz=hz,
-            cfg=newton.ModelBuilder.ShapeConfig(mu=float(ramp.dynamic_friction), restitution=float(ramp.restitution)),
-            label="validator_ramp",
+            cfg=_shape_config(builder, ramp.dynamic_friction, ramp.restitution), label="validator_ramp",
         )
     model = builder.finalize(device="cpu")
     body_index, dynamic_bodies = map_bodies(model, result, asset, warn)
     dofs = map_dofs(model, result, asset, warn)
     apply_velocity_limits(model, dofs, asset, warn)
     if abs(asset.meters_per_unit - 1.0) >= 1e-9:
-        apply_si_joint_units(model, dofs, asset)
+        apply_si_joint_units(model, dofs, asset, {f"joint_{k}": v for k, v in t.joint_defaults if k == "armature"})
     apply_drive_overrides(model, dofs, spec)
     bounds = ShapeBounds(model, ground_shape)
     actuators = list(getattr(model, "actuators", []) or [])
     if result.get("actuator_count", 0) and not actuators:
         warn(f"{result['actuator_count']} NewtonActuator prims were parsed but no actuator was built")
     actuator_states = [(a.state(), a.state()) for a in actuators]
-    solver = newton.solvers.SolverSteel(
-        model,
-        iterations=max(int(spec.solver_position_iterations), 1),
-        enable_joint_limits=True,
-        enable_joint_velocity_limits=True,
-        articulation_constraint_max=ARTICULATION_CONSTRAINT_MAX,
-    )
     state0, state1 = model.state(), model.state()
     control = model.control()
     newton.eval_fk(model, model.joint_q, model.joint_qd, state0)
-    pipeline = newton.CollisionPipeline(model)
-    contacts = pipeline.contacts()
+    if t.joint_state_from_body_poses:
+        _joint_state_from_body_poses(model, state0)
+    solver = make_solver(model, spec, t)  # after every correction: SolverMuJoCo copies the model when it is made
+    pipeline = make_pipeline(model, t)
+    stepper = Stepper(solver, pipeline, pipeline.contacts(), state0, state1, control, 1.0 / float(spec.physics_fps))
     initial = {name: getattr(state0, name).numpy().copy() for name in ("joint_q", "joint_qd", "body_q", "body_qd")}
     return NewtonScene(
-        model, solver, pipeline, contacts, state0, state1, control, body_index, dynamic_bodies,
+        model, solver, stepper, state0, control, body_index, dynamic_bodies,
         model.body_com.numpy().astype(float), dofs, bounds, actuators, actuator_states, initial,
     )
+
+
+def _shape_config(builder, friction: float, restitution: float):
+    """The validator's ground or ramp: the builder's default contact settings (the target's), with its own friction and
+    restitution."""
+    cfg = copy.copy(builder.default_shape_cfg)
+    cfg.mu, cfg.restitution = float(friction), float(restitution)
+    return cfg
+
+
+def _joint_state_from_body_poses(model, state) -> None:
+    """Joint coordinates from the imported body poses (inverse kinematics, each revolute angle kept on the branch the
+    importer read), then the body poses from them, written back as the model's start: what isaacsim.physics.newton
+    does after the import (`_initialize_joint_state_from_body_poses`)."""
+    import math
+
+    import numpy as np
+
+    reference = state.joint_q.numpy().copy()
+    newton.eval_ik(model, state, state.joint_q, state.joint_qd)
+    joint_q = state.joint_q.numpy()
+    revolute = int(newton.JointType.REVOLUTE)
+    for joint_type, start in zip(model.joint_type.numpy(), model.joint_q_start.numpy()):
+        if int(joint_type) == revolute:
+            joint_q[start] += round((reference[start] - joint_q[start]) / math.tau) * math.tau
+    state.joint_q.assign(np.asarray(joint_q, dtype=np.float32))
+    newton.eval_fk(model, state.joint_q, state.joint_qd, state)
+    for name in ("body_q", "body_qd", "joint_q", "joint_qd"):
+        getattr(model, name).assign(getattr(state, name))

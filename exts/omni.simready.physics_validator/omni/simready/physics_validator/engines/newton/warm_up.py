@@ -12,17 +12,15 @@ file lock in the cache, so two workers starting together compile once: the secon
 
 from __future__ import annotations
 
-import contextlib
-import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
 from ...core.ramp import RampSpec
 from ...core.scene import GroundSpec, SceneSpec
+from .install import exclusive
 from .runtime import cache_root, is_warm, mark_warm
 
 LOCK_NAME = ".simready-compile.lock"
@@ -142,7 +140,7 @@ def warm_kernels(engine_class) -> float:
     from ...core.usd import read_asset
 
     started = time.perf_counter()
-    with _compile_lock():
+    with exclusive(cache_root() / LOCK_NAME):
         if is_warm():  # another process compiled them while this one waited
             return time.perf_counter() - started
         with tempfile.TemporaryDirectory(prefix="simready-newton-warm-") as folder:
@@ -177,21 +175,3 @@ def _exercise(engine, asset) -> None:
     engine.reset()
     engine.step()
     engine.runtime_values()
-
-
-@contextlib.contextmanager
-def _compile_lock() -> Iterator[None]:
-    """An exclusive lock on the kernel cache for the compile (POSIX flock; elsewhere, no lock)."""
-    root = cache_root()
-    root.mkdir(parents=True, exist_ok=True)
-    try:
-        import fcntl
-    except ImportError:  # Windows: two processes may compile the same kernels once
-        yield
-        return
-    handle = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(handle)
