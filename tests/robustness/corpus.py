@@ -485,7 +485,8 @@ def case_by_id(case_id: str) -> Case:
 
 
 def figures(outcomes: list[Outcome]) -> dict[str, int]:
-    """The closing-note figures: cases tried, validator crashes, hangs past the watchdog, assets modified."""
+    """The closing-note figures: cases tried, validator crashes, hangs past the watchdog, assets modified, broken assets
+    that got a PASS (a case whose expected verdicts exclude PASS)."""
     return {
         "cases": len(outcomes),
         "crashes": sum(1 for o in outcomes if o.crashed or "a Python traceback reached the user" in o.problems),
@@ -493,5 +494,7 @@ def figures(outcomes: list[Outcome]) -> dict[str, int]:
         "assets_modified": sum(1 for o in outcomes if o.modified),
         "written_outside_out": sum(1 for o in outcomes if o.outside),
         "temp_folders_left": sum(1 for o in outcomes if o.temp_left),
+        "broken_passed": sum(1 for o in outcomes if o.case.expect and Status.PASS not in o.case.expect
+                             and any(status == Status.PASS for _, _, status, _ in o.results)),
         "unexpected": sum(1 for o in outcomes if not o.ok),
     }
