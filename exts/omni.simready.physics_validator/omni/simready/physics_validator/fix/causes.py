@@ -114,7 +114,7 @@ def not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     for path, why in state.reverted.items():
         if best is not None and path in best.proposals:
             continue  # reverted in a later round, kept at the accepted round's values
-        if not any(n.path == path for n in out):
+        if path in state.dropped or not any(n.path == path for n in out):  # a joint left out joint by joint: always said
             out.append(NotFixable(joint=path.rsplit("/", 1)[-1], path=path, cause="reverted", why=why))
     final = best or (state.rounds[-1] if state.rounds and state.rounds[-1].after else None)
     if final is not None:  # rows still failing with the accepted layer (or, none accepted, with the last one tried)
