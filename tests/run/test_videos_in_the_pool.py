@@ -66,19 +66,19 @@ def test_media_all_draws_every_test_and_in_process_runs_draw_after_each_test(box
 
 
 def test_the_command_line_draws_by_the_policy_and_says_how_to_get_the_rest(boxes, tmp_path):
-    """By default every recorded test gets its 3D replay and no video; the failing one its USD replay layer and plots;
-    `--media failing` adds its video (`--media all`: the test above)."""
+    """By default every recorded test gets its 3D replay, no video and no USD replay layer; the failing one its plots;
+    `--media failing` adds its video and USD replay (`--media all`: the test above)."""
     proc = run_cli("validate", *boxes, "--tests", "ground_drop", "--out", tmp_path)
     assert proc.returncode == 1, proc.stderr
     tests = {Path(a["path"]).stem: a["tests"][0] for a in load_report(tmp_path)["assets"]}
-    assert all({"replay_glb", "replay_glb_js"} <= set(t["artifacts"]) and "video" not in t["artifacts"] for t in tests.values())
-    assert "replay" in tests["ghost_box"]["artifacts"] and "replay" not in tests["good_box"]["artifacts"]
+    assert all({"replay_glb", "replay_glb_js"} <= set(t["artifacts"]) and not {"video", "replay"} & set(t["artifacts"])
+               for t in tests.values())
     page = (tmp_path / "html" / "index.html").read_text()
     assert page.count('class="replay3d"') == 2 and "<video" not in page and "--media all" in page  # how to get the plots
     failing = run_cli("validate", *boxes, "--tests", "ground_drop", "--media", "failing", "--out", tmp_path / "failing")
     assert failing.returncode == 1, failing.stderr
     tests = {Path(a["path"]).stem: a["tests"][0] for a in load_report(tmp_path / "failing")["assets"]}
-    assert "video" in tests["ghost_box"]["artifacts"] and "video" not in tests["good_box"]["artifacts"]
+    assert {"video", "replay"} <= set(tests["ghost_box"]["artifacts"]) and "video" not in tests["good_box"]["artifacts"]
 
 
 def test_a_reused_frame_shows_what_a_drawn_one_would(tmp_path, monkeypatch):

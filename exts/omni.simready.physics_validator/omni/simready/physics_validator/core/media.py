@@ -1,10 +1,10 @@
 """What a recorded test gets drawn: its 3D replay always, plots and videos where a person will look at them.
 
 Every recorded test gets its 3D replay (recording/replay_glb.py): the browser draws it from the poses, so it costs
-milliseconds. Plots (0.1-0.4 s each) and the USD replay layer are made for the tests that did not pass cleanly (FAIL,
-WARN, ERROR and a PASS with warnings about the asset, PASS*). A video costs more than the physics it shows (about 20
-CPU ms a frame), so by default (`run.media = "replay"`) none is drawn; `"failing"` draws one for each test that did
-not pass cleanly (the default before the 3D replay), `"all"` draws video and plots for every test (`--media`).
+milliseconds. Plots (0.1-0.4 s each) are drawn for the tests that did not pass cleanly (FAIL, WARN, ERROR and a PASS
+with warnings about the asset, PASS*). A video costs more than the physics it shows (about 20 CPU ms a frame), so by
+default (`run.media = "replay"`) none is drawn; `"failing"` draws one, with its USD replay layer, for each test that
+did not pass cleanly (the default before the 3D replay), `"all"` draws video and plots for every test (`--media`).
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ ALL_HINT = "--media all draws them for every test"
 
 
 def drawn(result, media: str) -> bool:
-    """Whether `result`'s plots and USD replay layer are made under the media policy `media`."""
+    """Whether `result`'s plots are drawn under the media policy `media`."""
     if media == "all":
         return True
     return verdict_label(result) in DRAWN_LABELS
 
 
 def video_drawn(result, media: str) -> bool:
-    """Whether `result`'s video is drawn under the media policy `media` ('replay': none)."""
+    """Whether `result`'s video and USD replay layer are made under the media policy `media` ('replay': none)."""
     return media == "all" or (media == "failing" and drawn(result, media))
 
 

@@ -74,16 +74,19 @@ def start_recording(
     capture_fps: float,
     width: int,
     height: int,
+    for_video: bool = True,
 ) -> Recording | None:
     """Attach a recorder to `ctx`; None (with a warning on the result) when the asset cannot be drawn from its file.
     Nothing is drawn while the test runs, so a test pays only for keeping its poses; the 3D replay needs numpy, pxr
-    and pygltflib only, a video the [video] extra (`video_modules_missing`)."""
+    and fast-simplification only, a video the [video] extra (`video_modules_missing`). `for_video`: keep what a video
+    frames on in every frame (the exact bounds, the joint's anchor; recorder.Recording), not only what the replay
+    needs."""
     if not Path(asset_path).is_file():
         ctx.warn(f"video: not recorded (FileNotFoundError: {asset_path} is not a file to draw the asset from)")
         return None
     out_dir = Path(out_dir)
     out_writer.folder(out_dir)
-    recording = Recording(ctx, str(asset_path), test_name, out_dir, capture_fps, width, height)
+    recording = Recording(ctx, str(asset_path), test_name, out_dir, capture_fps, width, height, for_video)
     ctx.add_observer(recording)
     ctx.watched = True  # the video shows the motion: steps kept for people are simulated
     return recording

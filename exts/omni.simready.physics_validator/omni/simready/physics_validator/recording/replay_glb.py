@@ -4,7 +4,7 @@ Built from what the recording keeps (every captured body pose, the chapters, the
 the asset's render geometry (replay_geometry: split by colour, decimated to a budget). No frame is drawn here: the
 browser draws it (reports/viewer), so writing a replay costs milliseconds where a video cost seconds.
 
-The file, written with pygltflib:
+The file (glTF 2.0 JSON and one binary buffer, framed as GLB here; pygltflib and trimesh read it in the tests):
 - a root node turning the recording's SI Z-up world into glTF's Y-up (metres either way), and under it one node per
   rigid body (its render geometry in the body's frame; the prim path in the node's extras);
 - one animation, "replay", on the simulated time axis (seconds): per body a translation and a rotation channel,
@@ -20,8 +20,10 @@ file:// may load a script, but not fetch a file.
 from __future__ import annotations
 
 import base64
+import json
 import math
 import re
+import struct
 import zlib
 from pathlib import Path
 
@@ -41,6 +43,8 @@ MARKER_SHARE = 0.02  # the joint marker's radius, as a share of the asset's size
 MIN_MARKER_M = 0.004
 ARROW_SHARE = 0.35  # a force arrow's length, as a share of the asset's size (every load alike: the HUD gives N)
 JOINT_LABEL = re.compile(r"^joint (?P<name>[^:]+):")
+ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963  # bufferView targets (glTF 2.0)
+COMPONENT = {np.dtype(np.float32): 5126, np.dtype(np.uint16): 5123, np.dtype(np.uint32): 5125}  # accessor componentType
 
 
 def write_replay(folder: Path, stem: str, geometry: ReplayGeometry, timeline: dict, paths: list[str],
@@ -59,12 +63,10 @@ def write_replay(folder: Path, stem: str, geometry: ReplayGeometry, timeline: di
 def build(geometry: ReplayGeometry, timeline: dict, paths: list[str], poses: np.ndarray, verdict: dict) -> bytes:
     """The GLB's bytes. `poses`: (frames, bodies, 7) [x y z qw qx qy qz], SI Z-up, NaN where a body had none;
     `verdict`: status, label, reason and `joints` (joint name -> {status, reason})."""
-    import pygltflib as gl
-
     frames = timeline.get("frames") or []
     times = _times(frames)
     size = _size(frames)
-    builder = _Builder(gl)
+    builder = _Builder()
     root = builder.node(name="z_up_to_y_up", rotation=Z_UP_TO_Y_UP)
     names: dict[str, str] = {}  # prim path -> node name
     body_nodes: dict[str, int] = {}
@@ -91,7 +93,7 @@ def build(geometry: ReplayGeometry, timeline: dict, paths: list[str], poses: np.
     loads = _arrows(builder, frames, times, root, size)
     start, end = (float(times[0]), float(times[-1])) if len(times) else (0.0, 0.0)
     decided = timeline.get("decided_frame")
-    builder.gltf.scenes[0].extras = {"simready_replay": {
+    builder.gltf["scenes"][0]["extras"] = {"simready_replay": {
         "format": FORMAT,
         "test": timeline.get("test", ""), "title": timeline.get("title", ""),
         "verdict": verdict.get("status", ""), "label": verdict.get("label", ""), "reason": verdict.get("reason", ""),
@@ -110,104 +112,102 @@ def build(geometry: ReplayGeometry, timeline: dict, paths: list[str], poses: np.
 
 
 class _Builder:
-    """A GLTF2 document and its one binary buffer, grown as meshes, nodes and animation samplers are added."""
+    """A glTF 2.0 document (its JSON as dicts) and its one binary buffer, grown as meshes, nodes and animation samplers
+    are added; `finish` frames both as a GLB (the spec's 12-byte header, a JSON chunk padded with spaces, a BIN chunk
+    padded with zeros). Plain dicts: pygltflib's serializer (dataclasses-json) cost 31 ms a replay, most of the write."""
 
-    def __init__(self, gl):
-        self.gl = gl
-        self.gltf = gl.GLTF2(asset=gl.Asset(generator="omni.simready.physics_validator (simready-physics)", version="2.0"),
-                             scenes=[gl.Scene(name="replay", nodes=[0])], scene=0)
-        self.gltf.animations = [gl.Animation(name="replay", channels=[], samplers=[])]
+    def __init__(self):
+        self.gltf: dict = {"asset": {"version": "2.0", "generator": "omni.simready.physics_validator (simready-physics)"},
+                           "scene": 0, "scenes": [{"name": "replay", "nodes": [0]}], "nodes": [], "meshes": [],
+                           "materials": [], "accessors": [], "bufferViews": []}
+        self.animation: dict = {"name": "replay", "channels": [], "samplers": []}
         self.parts: list[bytes] = []
         self.length = 0
         self.materials: dict[tuple, int] = {}
 
     def finish(self) -> bytes:
-        gl = self.gl
-        if not self.gltf.animations[0].channels:
-            self.gltf.animations = []
         blob = b"".join(self.parts)
-        self.gltf.buffers = [gl.Buffer(byteLength=len(blob))]
-        self.gltf.set_binary_blob(blob)
-        return b"".join(self.gltf.save_to_bytes())
+        document = {key: value for key, value in self.gltf.items() if value != []}
+        if self.animation["channels"]:
+            document["animations"] = [self.animation]
+        document["buffers"] = [{"byteLength": len(blob)}]
+        text = json.dumps(document, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        text += b" " * (-len(text) % 4)
+        total = 12 + 8 + len(text) + 8 + len(blob)
+        return b"".join([struct.pack("<4sII", b"glTF", 2, total), struct.pack("<I4s", len(text), b"JSON"), text,
+                         struct.pack("<I4s", len(blob), b"BIN\0"), blob])
 
     def node(self, parent: int | None = None, **fields) -> int:
-        self.gltf.nodes.append(self.gl.Node(**{k: v for k, v in fields.items() if v is not None}))
-        index = len(self.gltf.nodes) - 1
+        self.gltf["nodes"].append({k: v for k, v in fields.items() if v is not None})
+        index = len(self.gltf["nodes"]) - 1
         if parent is not None:
-            self.gltf.nodes[parent].children.append(index)
+            self.gltf["nodes"][parent].setdefault("children", []).append(index)
         return index
 
     def accessor(self, array: np.ndarray, kind: str, target: int | None = None, bounds: bool = False) -> int:
-        gl = self.gl
         array = np.ascontiguousarray(array)
-        component = {np.dtype(np.float32): gl.FLOAT, np.dtype(np.uint16): gl.UNSIGNED_SHORT,
-                     np.dtype(np.uint32): gl.UNSIGNED_INT}[array.dtype]
         data = array.tobytes()
-        self.gltf.bufferViews.append(gl.BufferView(buffer=0, byteOffset=self.length, byteLength=len(data), target=target))
+        view: dict = {"buffer": 0, "byteOffset": self.length, "byteLength": len(data)}
+        if target is not None:
+            view["target"] = target
+        self.gltf["bufferViews"].append(view)
         self.parts.append(data + b"\0" * (-len(data) % 4))
         self.length += len(data) + (-len(data) % 4)
         count = array.size if kind == "SCALAR" else len(array)
-        extent = {}
+        accessor = {"bufferView": len(self.gltf["bufferViews"]) - 1, "componentType": COMPONENT[array.dtype],
+                    "count": count, "type": kind}
         if bounds:
             flat = array.reshape(count, -1).astype(float)
-            extent = {"min": flat.min(axis=0).tolist(), "max": flat.max(axis=0).tolist()}
-        self.gltf.accessors.append(gl.Accessor(bufferView=len(self.gltf.bufferViews) - 1, componentType=component,
-                                               count=count, type=kind, **extent))
-        return len(self.gltf.accessors) - 1
+            accessor.update(min=flat.min(axis=0).tolist(), max=flat.max(axis=0).tolist())
+        self.gltf["accessors"].append(accessor)
+        return len(self.gltf["accessors"]) - 1
 
     def material(self, color: tuple[float, float, float], glow: bool = False) -> int:
-        gl = self.gl
         key = (tuple(round(c, 4) for c in color), glow)
         if key not in self.materials:
-            self.gltf.materials.append(gl.Material(
-                pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorFactor=[*map(float, color), 1.0], metallicFactor=0.0,
-                                                             roughnessFactor=0.75),
-                emissiveFactor=[*map(float, color)] if glow else None, doubleSided=True))
-            self.materials[key] = len(self.gltf.materials) - 1
+            material: dict = {"pbrMetallicRoughness": {"baseColorFactor": [*map(float, color), 1.0], "metallicFactor": 0.0,
+                                                       "roughnessFactor": 0.75}, "doubleSided": True}
+            if glow:
+                material["emissiveFactor"] = [*map(float, color)]
+            self.gltf["materials"].append(material)
+            self.materials[key] = len(self.gltf["materials"]) - 1
         return self.materials[key]
 
     def mesh(self, name: str, pieces: list[tuple[np.ndarray, np.ndarray, tuple]], glow: bool = False) -> int | None:
-        gl = self.gl
         primitives = []
         for points, triangles, color in pieces:
             if not len(triangles):
                 continue
-            position = self.accessor(np.asarray(points, np.float32), "VEC3", gl.ARRAY_BUFFER, bounds=True)
-            indices = self.accessor(np.asarray(triangles).reshape(-1), "SCALAR", gl.ELEMENT_ARRAY_BUFFER)
-            primitives.append(gl.Primitive(attributes=gl.Attributes(POSITION=position), indices=indices,
-                                           material=self.material(color, glow)))
+            position = self.accessor(np.asarray(points, np.float32), "VEC3", ARRAY_BUFFER, bounds=True)
+            indices = self.accessor(np.asarray(triangles).reshape(-1), "SCALAR", ELEMENT_ARRAY_BUFFER)
+            primitives.append({"attributes": {"POSITION": position}, "indices": indices,
+                               "material": self.material(color, glow)})
         if not primitives:
             return None
-        self.gltf.meshes.append(gl.Mesh(name=name, primitives=primitives))
-        return len(self.gltf.meshes) - 1
+        self.gltf["meshes"].append({"name": name, "primitives": primitives})
+        return len(self.gltf["meshes"]) - 1
 
-    def channel(self, node: int, path: str, times: np.ndarray, values: np.ndarray, interpolation: str) -> None:
-        gl = self.gl
-        animation = self.gltf.animations[0]
+    def channel(self, node: int, path: str, times: np.ndarray | int, values: np.ndarray, interpolation: str) -> None:
+        """One animated property of a node; `times`: the key times, or the index of an accessor holding them."""
         kind = {3: "VEC3", 4: "VEC4"}[values.shape[1]]
-        sampler = gl.AnimationSampler(input=self.accessor(np.asarray(times, np.float32), "SCALAR", bounds=True),
-                                      output=self.accessor(np.asarray(values, np.float32), kind),
-                                      interpolation=interpolation)
-        animation.samplers.append(sampler)
-        animation.channels.append(gl.AnimationChannel(sampler=len(animation.samplers) - 1,
-                                                      target=gl.AnimationChannelTarget(node=node, path=path)))
+        keys = times if isinstance(times, int) else self.accessor(np.asarray(times, np.float32), "SCALAR", bounds=True)
+        self.animation["samplers"].append({"input": keys, "output": self.accessor(np.asarray(values, np.float32), kind),
+                                           "interpolation": interpolation})
+        self.animation["channels"].append({"sampler": len(self.animation["samplers"]) - 1,
+                                           "target": {"node": node, "path": path}})
 
     def linear(self, node: int, times: np.ndarray, translations: np.ndarray, rotations_xyzw: np.ndarray) -> None:
         """A body's track: translation and rotation sampled at the same kept times (one input accessor)."""
         self.channel(node, "translation", times, translations, "LINEAR")
-        animation = self.gltf.animations[0]
-        shared = animation.samplers[-1].input
-        animation.samplers.append(self.gl.AnimationSampler(
-            input=shared, output=self.accessor(np.asarray(rotations_xyzw, np.float32), "VEC4"), interpolation="LINEAR"))
-        animation.channels.append(self.gl.AnimationChannel(
-            sampler=len(animation.samplers) - 1, target=self.gl.AnimationChannelTarget(node=node, path="rotation")))
+        self.channel(node, "rotation", self.animation["samplers"][-1]["input"], rotations_xyzw, "LINEAR")
 
 
 # -- what the test acts on --------------------------------------------------------------------------------
 def _markers(builder: _Builder, frames: list[dict], times: np.ndarray, poses: np.ndarray, paths: list[str],
              body_nodes: dict[str, int], size: float) -> None:
     """Per joint under test, a sphere at its anchor on the body it moves (placed in that body's frame from the first
-    frame that names it), shown (scale 1) in the frames naming that joint and hidden (scale 0) in the others."""
+    frame that gives the anchor: its chapter's first), shown in the frames naming that joint, hidden (scale 0) in the
+    others."""
     index_of = {path: j for j, path in enumerate(paths)}
     radius = max(MARKER_SHARE * size, MIN_MARKER_M)
     sphere = None
@@ -215,9 +215,11 @@ def _markers(builder: _Builder, frames: list[dict], times: np.ndarray, poses: np
     placed: dict[str, int] = {}
     for number, frame in enumerate(frames):
         joint, body, anchor = frame.get("joint"), frame.get("highlight"), frame.get("marker")
-        if not joint or body not in body_nodes or not anchor or None in anchor:
+        if not joint or body not in body_nodes:
             continue
         if joint not in placed:
+            if not anchor or None in anchor:
+                continue
             pose = poses[number, index_of[body]]
             if not np.all(np.isfinite(pose)):
                 continue
@@ -255,7 +257,8 @@ def _arrows(builder: _Builder, frames: list[dict], times: np.ndarray, root: int,
                 continue
             place[number], turn[number], scale[number] = point, _quat_from_x(force / norm), length
             if slot == 0:
-                loads.append([float(times[number]), round(max(float(np.linalg.norm(_nan(f.get("force")))) for f in forces), 6)])
+                norms = [float(np.linalg.norm(_nan(f.get("force")))) for f in forces]
+                loads.append([float(times[number]), round(max((n for n in norms if np.isfinite(n)), default=0.0), 6)])
         node = builder.node(name=f"force {slot + 1}", mesh=arrow, parent=root, scale=[0.0, 0.0, 0.0])
         track = np.hstack([place, turn, scale])
         keys, values = _steps(times, track)

@@ -46,12 +46,11 @@ class VideoJob:
     reason: str
     width: int = 640
     height: int = 360
-    video: bool = True  # False: the USD replay layer only (the media policy draws no video of this test)
 
     @classmethod
-    def of(cls, asset_path: str, timeline_path: str, result, width: int, height: int, video: bool = True) -> "VideoJob":
+    def of(cls, asset_path: str, timeline_path: str, result, width: int, height: int) -> "VideoJob":
         status = result.status.value if hasattr(result.status, "value") else str(result.status)
-        return cls(str(asset_path), str(timeline_path), status, result.reason or "", int(width), int(height), bool(video))
+        return cls(str(asset_path), str(timeline_path), status, result.reason or "", int(width), int(height))
 
     @property
     def stem(self) -> str:
@@ -70,7 +69,7 @@ class VideoOutcome:
 
 
 def render_video(job: VideoJob, progress: Callable[[], None] | None = None) -> VideoOutcome:
-    """Write the USD replay layer, then (job.video) draw and encode the video and its poster; never raises."""
+    """Write the USD replay layer, then draw and encode the video and its poster; never raises."""
     started = time.perf_counter()
     outcome = VideoOutcome()
     try:
@@ -91,8 +90,7 @@ def _draw(job: VideoJob, outcome: VideoOutcome, progress: Callable[[], None] | N
     with np.load(folder / str(timeline.get("poses") or f"{job.stem}{POSES_SUFFIX}")) as data:
         paths, poses, rest = [str(p) for p in data["paths"]], np.array(data["poses"]), np.array(data["rest"])
     _replay(job, timeline, paths, poses, outcome)
-    if job.video:
-        _video(job, outcome, progress, timeline, paths, poses, rest)
+    _video(job, outcome, progress, timeline, paths, poses, rest)
 
 
 def _video(job: VideoJob, outcome: VideoOutcome, progress: Callable[[], None] | None, timeline: dict, paths: list[str],

@@ -28,7 +28,7 @@ from ..core import out_writer
 from ..core.cache import content_hash_of, dependency_scan
 from ..core.config import TestConfig, ValidationConfig
 from ..core.engine import Engine, EngineUnavailable
-from ..core.media import drawn, video_drawn
+from ..core.media import video_drawn
 from ..core.plausibility.links import link as link_plausibility
 from ..core.readback_links import link as link_readback
 from ..core.codes import CommonCode
@@ -307,17 +307,16 @@ def _artifact_folder(test_dir: Path) -> None:
 
 
 class _Video:
-    """A test's recording as AssetRun closes it: the timeline and the 3D replay always; the USD replay layer (and the
-    video) made right here when the job does not leave them to its caller (AssetJob.defer_videos) and the media policy
-    names the test (core.media)."""
+    """A test's recording as AssetRun closes it: the timeline and the 3D replay always; the video and the USD replay
+    layer made right here when the job does not leave them to its caller (AssetJob.defer_videos) and the media policy
+    draws the test's video (core.media)."""
 
     def __init__(self, recording, job: AssetJob):
         self.recording, self.job = recording, job
 
     def close(self, result: TestResult) -> dict[str, str]:
-        media = self.job.config.run.media
-        render = not self.job.defer_videos and drawn(result, media)
-        return self.recording.close(result, render=render, video=video_drawn(result, media))
+        render = not self.job.defer_videos and video_drawn(result, self.job.config.run.media)
+        return self.recording.close(result, render=render)
 
 
 def _start_video(session: TestSession, job: AssetJob, test_dir: Path | None):
@@ -333,7 +332,7 @@ def _start_video(session: TestSession, job: AssetJob, test_dir: Path | None):
         _artifact_folder(test_dir)
         recording = start_recording(
             session.ctx, job.path, session.test.name, test_dir, session.config.capture_fps,
-            config.run.video_width, config.run.video_height,
+            config.run.video_width, config.run.video_height, for_video=config.run.media != "replay",
         )
     except Exception as exc:  # noqa: BLE001
         session.ctx.warn(f"video: recording unavailable: {exc}")

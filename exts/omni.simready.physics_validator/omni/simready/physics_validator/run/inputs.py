@@ -38,8 +38,9 @@ class AssetJob:
     # Called where the verdicts are made, after each test, with (asset path, result with its series, registry):
     # the front door's page maker (the HTML report's plots), so they are drawn by the workers. Picklable.
     pages: Callable[[str, Any, Any], None] | None = None
-    # True: the tests' videos are left to the caller (run.local draws them in its worker pool, run.videos), the job
-    # only records them; False: each test the media policy draws gets its video right after it, where it ran.
+    # True: the tests' USD replays and videos are left to the caller (run.local draws them in its worker pool,
+    # run.videos), the job only records them (and writes their 3D replays); False: each test the media policy names gets
+    # them right after it, where it ran.
     defer_videos: bool = False
     # True: the worker computes the asset's content hash for the results cache (core.cache) from the walk it makes to
     # read the asset, and reports it before the tests (RunHooks.content); the parent then hashes nothing.

@@ -5,8 +5,9 @@ verdicts and replaces the lost worker. Here N supervisor threads each borrow one
 run's `WorkerPool`, so N jobs run at once in at most N workers; a worker keeps its interpreter and
 imports for the next job (or, with SIMREADY_WORKER_START=spawn, is replaced after every asset).
 
-Videos are drawn off the physics' critical path: an asset's tests only record (AssetJob.defer_videos); each test
-the media policy draws (run.videos.wanted) becomes a drawing job in the same queue, taken before the next asset,
+Videos are drawn off the physics' critical path: where the media policy draws videos (`--media failing|all`) an
+asset's tests only record (AssetJob.defer_videos); each test it names (run.videos.wanted) becomes a drawing job in the
+same queue (its USD replay layer and its video), taken before the next asset,
 so a free worker draws while another simulates (one asset with --jobs 2: the second worker draws the first test's
 video while the next tests run). An asset is reported once its physics and its videos are done; each drawn video is
 reported as a ("media", ...) event first (the batch caches the result again with its video).
@@ -70,9 +71,10 @@ class _Schedule:
     """The queue of one run: asset jobs and the drawing jobs their tests ask for, taken by N supervisor threads."""
 
     def __init__(self, threads: int, jobs: list[AssetJob]):
-        self.jobs = [dataclasses.replace(job, defer_videos=True) for job in jobs]
-        self.videos_possible = any(job.config.run.video and job.out_dir for job in jobs)  # media jobs may come
-        self.renderer_wanted = any(videos.draws_videos(job.config) and job.out_dir for job in jobs)
+        # Only a video is worth a job of its own: without one (the default media policy) the worker that ran the test
+        # writes its USD replay layer itself (tens of milliseconds), and no second worker starts for it.
+        self.jobs = [dataclasses.replace(job, defer_videos=videos.draws_videos(job.config)) for job in jobs]
+        self.videos_possible = any(job.defer_videos and job.out_dir for job in self.jobs)
         self.threads = threads if self.videos_possible else min(threads, len(jobs))
         self.todo: queue.PriorityQueue = queue.PriorityQueue()
         self.order = itertools.count()
@@ -115,7 +117,7 @@ class _Schedule:
                 with self.lock:
                     if not self.unfinished:
                         return
-                if not warmed and self.renderer_wanted:  # idle while assets run: ready a worker to draw their videos
+                if not warmed and self.videos_possible:  # idle while assets run: ready a worker to draw their videos
                     warmed = True
                     self._warm_renderer()
                 continue

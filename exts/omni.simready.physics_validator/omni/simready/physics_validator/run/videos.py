@@ -1,11 +1,11 @@
-"""Media at a fraction of the run: which recorded tests get a USD replay layer and a video, made as pool jobs.
+"""Videos at a fraction of the run: which recorded tests get one (with its USD replay layer), drawn as pool jobs.
 
 A test's Recording keeps its poses while it runs and writes them with its timeline and its 3D replay when it ends
-(recording/). The USD replay layer and, where the media policy draws one, the video are made from those afterwards
-(`recording.render_video`), for the tests the policy names (core.media: the USD layer for FAIL, WARN, ERROR and a
-PASS with warnings; a video only with `--media failing|all`): in the worker pool by the local executor (`run.local`),
-so a free core works while the next test or asset simulates, or right after the test where it ran (in-process and Ray
-runs). `draw_video` is the pool's job; `apply` puts its outcome on the result.
+(recording/). Where the media policy draws videos (core.media: `--media failing` for FAIL, WARN, ERROR and a PASS
+with warnings, `--media all` for every test; none by default) the video and the USD replay layer are made from those
+afterwards (`recording.render_video`): in the worker pool by the local executor (`run.local`), so a free core draws
+while the next test or asset simulates, or right after the test where it ran (in-process and Ray runs).
+`draw_video` is the pool's job; `apply` puts its outcome on the result.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.config import ValidationConfig
-from ..core.media import drawn, video_drawn
+from ..core.media import video_drawn
 from ..core.results import TestResult
 
 VIDEO_ARTIFACTS = ("replay", "video", "poster")
@@ -39,10 +39,10 @@ class VideoDrawn:
 
 
 def wanted(result: TestResult, config: ValidationConfig) -> bool:
-    """A recorded test whose USD replay (and video) the run makes: recording on, a timeline written, none made yet, the
-    policy names it."""
-    return (config.run.video and "timeline" in result.artifacts and "replay" not in result.artifacts
-            and drawn(result, config.run.media))
+    """A recorded test whose video (and USD replay) the run draws: recording on, a timeline written, no video yet, the
+    policy draws it."""
+    return (config.run.video and "timeline" in result.artifacts and "video" not in result.artifacts
+            and video_drawn(result, config.run.media))
 
 
 def draws_videos(config: ValidationConfig) -> bool:
@@ -53,8 +53,7 @@ def draws_videos(config: ValidationConfig) -> bool:
 def request(asset_index: int, asset_path: str, result: TestResult, config: ValidationConfig) -> VideoRequest:
     from ..recording.video_job import VideoJob
 
-    job = VideoJob.of(asset_path, result.artifacts["timeline"], result, config.run.video_width, config.run.video_height,
-                      video=video_drawn(result, config.run.media))
+    job = VideoJob.of(asset_path, result.artifacts["timeline"], result, config.run.video_width, config.run.video_height)
     return VideoRequest(asset_index, result.name, job)
 
 
