@@ -105,7 +105,8 @@ def test_link_names_decide_nothing(folder):
     named = run_test(build_arm(folder / "named.usda", link_name="right_gripper_hand_pad_", **ARM), "jacobian_ik", "physx")
     neutral = run_test(build_arm(folder / "neutral.usda", **ARM), "jacobian_ik", "physx")
     assert named.status is neutral.status is Status.PASS, (named.reason, neutral.reason)
-    assert named.metrics["end_effector"] == "/Robot/right_gripper_hand_pad_4" and neutral.metrics["end_effector"] == "/Robot/link4"
+    assert named.metrics["end_effector"] == "/Robot/right_gripper_hand_pad_4"
+    assert neutral.metrics["end_effector"] == "/Robot/link4"
     for key in ("chain_joints", "targets", "targets_reached", "reach"):
         assert named.metrics[key] == pytest.approx(neutral.metrics[key]), key
 
@@ -133,6 +134,14 @@ def test_a_six_joint_arm_with_a_gripper_is_an_arm_up_to_its_hand(folder):
     assert skipped.status is Status.SKIP and skipped.code == "CHAIN_NOT_DRIVEN" and "joint1" in skipped.reason
     driven = run_test(build_arm(folder / "arm_gripper.usda", joints=6, fingers="physx"), "jacobian_ik", "physx")
     assert driven.status is Status.PASS and driven.metrics["end_effector"] == "/Robot/link6", driven.reason
+    # the TALOS import: the follower a fixed joint (PhysX couples nothing); the coupling still says where the hand is
+    fixed = build_arm(folder / "fixed_follower.usda", joints=6, fingers="physx")
+    stage = Usd.Stage.Open(str(fixed))
+    follower = stage.GetPrimAtPath("/Robot/joints/finger_b_joint")
+    follower.SetTypeName("PhysicsFixedJoint")
+    stage.Save()
+    welded = run_test(fixed, "jacobian_ik", "physx")
+    assert welded.status is Status.PASS and welded.metrics["end_effector"] == "/Robot/link6", welded.reason  # not finger_a
 
 
 def test_the_command_under_a_chain_that_cannot_be_commanded_commands_it(folder):

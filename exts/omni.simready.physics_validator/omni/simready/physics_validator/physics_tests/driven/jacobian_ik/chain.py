@@ -4,9 +4,11 @@ any joint positions (forward kinematics over the joint frames): pure numpy over 
 The end effector is decided from the articulation the runtime built and the joints it simulates, never from a name:
 1. the last entry of `isaac:physics:robotLinks` (the Isaac robot schema), when it is a link of the articulation;
 2. else the tip of the chain: the link at the end of the most joints from the base (DOF joints the runtime simulates,
-   mimic followers not counted), where a **hand** ends the arm: the rigid group of links carrying a gripper site
-   (FET_028), or the one where two joints a coupling ties together part (the jaws of a gripper: the runtime's own
-   couplings). What hangs below a hand is the hand's, not the arm's;
+   mimic followers the runtime couples not counted), where a **hand** ends the arm: the rigid group of links carrying
+   a gripper site (FET_028), or the one where two joints a coupling ties together part (the jaws of a gripper). The
+   coupling is the asset's word that the two move as one jaw, like a site, whether or not the runtime builds it (the
+   TALOS import's followers are fixed joints: PhysX couples nothing there, and the gripper is still a hand). What
+   hangs below a hand is the hand's, not the arm's;
 3. several tips equally deep: a site (a gripper site, or a converter's MjcSiteAPI / NewtonSiteAPI frame) on or below
    exactly one of them chooses it; else, where the branches part one joint before each tip (the two jaws of a gripper
    without a coupling), the link they part at; else nothing is decided (NO_END_EFFECTOR: the tips are named);
@@ -124,14 +126,14 @@ class ArmTree:
         return shared[0] if shared else self.base
 
     def hands(self) -> dict[str, str]:
-        """Group root -> why it is a hand: it carries a gripper site, or two joints a coupling ties part there."""
+        """Group root -> why it is a hand: it carries a gripper site, or two joints an authored coupling ties part there."""
         out: dict[str, str] = {}
         for site in self.asset.markers.gripper_sites:
             if site.body in self.depth:
                 out.setdefault(self.group_root(site.body), f"gripper site {_name(site.path)}")
         for joint in self.asset.joints.values():
             reference = self.asset.joints.get(joint.mimic_reference or "")
-            if not joint.is_mimic_follower or reference is None:
+            if reference is None:  # an authored coupling marks a jaw even where the runtime builds none (a fixed follower)
                 continue
             ends = [self._child(joint), self._child(reference)]
             if None in ends:

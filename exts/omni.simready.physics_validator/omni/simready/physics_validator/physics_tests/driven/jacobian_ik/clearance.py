@@ -9,6 +9,7 @@ pair already touching at home is never counted: it would reject every pose. Reje
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -56,6 +57,7 @@ class Clearance:
                       if frozenset((a, b)) not in adjacent and frozenset((a, b)) not in filtered
                       and self.colliders.get(a) and self.colliders.get(b)]
         self.ignored: set[tuple[str, str, str, str]] = set()
+        self.blocking: Counter[tuple[str, str]] = Counter()  # body pairs that kept a sampled pose out, how often
 
     def boxes(self, poses: dict) -> dict[str, list[tuple[str, Box]]]:
         out: dict[str, list[tuple[str, Box]]] = {}
@@ -86,7 +88,17 @@ class Clearance:
         self.ignored = set(self.touching(poses))
 
     def clear(self, poses: dict) -> bool:
-        return not any(hit not in self.ignored for hit in self.touching(poses))
+        hits = {(a, b) for a, b, name_a, name_b in self.touching(poses) if (a, b, name_a, name_b) not in self.ignored}
+        self.blocking.update(hits)
+        return not hits
+
+    def most_blocking(self) -> str:
+        """'gripper_left_motor_double_link and gripper_left_inner_double_link, in 95': the pair that kept most sampled
+        poses out, for the reason of a SKIP no clear pose ends ('' when none did)."""
+        if not self.blocking:
+            return ""
+        (a, b), count = self.blocking.most_common(1)[0]
+        return f"{a.rsplit('/', 1)[-1]} and {b.rsplit('/', 1)[-1]}, in {count}"
 
 
 def overlap(a: Box, b: Box, slack: float = DEPTH_SLACK) -> bool:

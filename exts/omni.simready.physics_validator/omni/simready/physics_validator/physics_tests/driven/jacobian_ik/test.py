@@ -141,7 +141,9 @@ class JacobianIkTest(DrivenJointTest[JacobianIkConfig]):
         ctx.metric("reach", reach, unit="m")
         ctx.metric("poses_rejected_self_contact", rejected)
         if not any(t.reachable for t in targets):
-            ctx.finish(Status.SKIP, f"no sampled pose keeps the arm's links apart ({rejected} tried)",
+            meeting = clearance.most_blocking()
+            ctx.finish(Status.SKIP, f"no sampled pose keeps the arm's links apart ({rejected} tried"
+                                    + (f"; the links that met most: {meeting})" if meeting else ")"),
                        code=Code.NO_CLEAR_POSE)
             return
         solver = Solver(ctx, end, commanded, cfg.thresholds_for(reach))
