@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from pxr import Sdf, Usd
+from pxr import Sdf, Usd, UsdPhysics
 
 from omni.simready.physics_validator.core.status import Status
 from omni.simready.physics_validator.fix import FixTargets
@@ -68,3 +68,22 @@ def test_the_try_command_under_a_failure_proposes_a_change(tmp_path):
     fixed = subprocess.run([*cli, *args], capture_output=True, text=True, timeout=900, cwd=tmp_path)
     assert "no layer proposed" not in fixed.stdout + fixed.stderr, fixed.stdout
     assert "accepted" in fixed.stdout and fixed.returncode == 0, fixed.stdout + fixed.stderr
+
+
+def test_a_first_drive_keeps_the_max_force_authored_on_a_drive_with_no_gains(tmp_path):
+    """joint2 carries a DriveAPI with gains 0 and maxForce 5 N·m (an actuator's cap, the gains left for `fix`): its first
+    drive's maxForce is that 5 N·m, 'the rated effort (drive:angular:physics:maxForce, authored on a drive with no
+    gains)', not an assumed size; joint1, with no drive at all, is sized and marked assumed (the twin)."""
+    asset = build_arm(tmp_path / "arm.usda", ArmSpec(joints=2, passive=(1, 2)))
+    stage = Usd.Stage.Open(str(asset))
+    drive = UsdPhysics.DriveAPI.Apply(stage.GetPrimAtPath("/Robot/joints/joint2"), "angular")
+    drive.CreateStiffnessAttr(0.0)
+    drive.CreateDampingAttr(0.0)
+    drive.CreateMaxForceAttr(5.0)
+    stage.GetRootLayer().Save()
+    fix = run_fix(asset, tmp_path / "out", tests=["effort_limit"], targets=FixTargets(add_drives=True)).assets[0].fix
+    changes = {j.joint: {c.attribute.rsplit(":", 1)[-1]: c for c in j.changes} for j in fix.joints}
+    elbow = changes["joint2"]["maxForce"]
+    assert elbow.after == pytest.approx(5.0) and not elbow.assumed, elbow
+    assert "drive:angular:physics:maxForce, authored on a drive with no gains" in elbow.why
+    assert changes["joint1"]["maxForce"].assumed

@@ -164,6 +164,21 @@ def test_a_first_drive_takes_the_rated_effort_or_states_its_assumption():
     assert "assumed" in p.why["maxForce"]
 
 
+@pytest.mark.parametrize("authored, rated", [(40.0, True), (math.inf, False), (0.0, False)])
+def test_a_max_force_authored_on_a_drive_with_no_gains_is_the_first_drives_rating(authored, rated):
+    """A drive whose gains are 0 moves nothing (a first drive is proposed), but its authored maxForce is the actuator's
+    rating (a gripper's 40 N became 0.0227 N, "assumed"); its twins, no maxForce (unlimited) or 0, rate nothing."""
+    gainless = joint(stiffness=0.0, damping=0.0, max_force=authored)
+    p = propose(gainless, measure(), allow(), FixTargets())
+    assert p.added
+    if rated:
+        assert p.proposed["maxForce"] == 40.0 and not p.assumed and not p.limits
+        assert p.why["maxForce"] == ("the rated effort (drive:angular:physics:maxForce, authored on a drive with no "
+                                     "gains)")
+    else:
+        assert p.proposed["maxForce"] == pytest.approx(F_HAND) and p.assumed == {"maxForce"}
+
+
 def test_stiffness_goes_past_the_steps_resolution_when_a_tolerance_needs_it_and_says_so():
     """The step resolves K = I (2 pi 240 / 10)² = 0.01 x 150.8² = 227.4 N·m/rad. A 0.001 rad band under 2 N·m needs
     2 / (0.25 x 0.001) = 8000: proposed, past the resolution, said in its why (no dead-end 'stability' cause: PhysX's

@@ -187,10 +187,15 @@ def has_drive(drive: "DriveInfo | None") -> TypeGuard["DriveInfo"]:
 
 def rating(joint: "JointInfo") -> tuple[float, str]:
     """(the effort the drive's maxForce stays within, the attribute it comes from): an authored maxForce, else the
-    rated effort a converter carried (urdf:limit:effort, mjc:actuatorfrcrange); (inf, '') when neither is authored."""
+    rated effort a converter carried (urdf:limit:effort, mjc:actuatorfrcrange, an MJCF motor's ctrlrange x gear);
+    (inf, '') when neither is authored. A maxForce authored on a drive with no gains is a rating too (a gripper's
+    40 N cap whose gains were left for `fix` to size); authored as 0 there it rates nothing."""
     drive = joint.drive
+    source = f"drive:{'angular' if joint.is_angular else 'linear'}:physics:maxForce"
     if has_drive(drive) and math.isfinite(drive.max_force):
-        return drive.max_force, f"drive:{'angular' if joint.is_angular else 'linear'}:physics:maxForce"
+        return drive.max_force, source
+    if drive is not None and math.isfinite(drive.max_force) and drive.max_force > 0:
+        return drive.max_force, f"{source}, authored on a drive with no gains"
     effort = joint.effort_limit
     if effort is not None and math.isfinite(effort) and effort > 0:
         return effort, joint.effort_limit_source or "the rated effort"
