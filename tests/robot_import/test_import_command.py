@@ -80,6 +80,18 @@ def test_a_mesh_that_did_not_arrive_is_named_with_its_cause(tmp_path, converters
     assert (tmp_path / "out" / "two_link" / "two_link.usda").is_file()
 
 
+def test_a_robot_named_after_its_root_link_arrives_whole(tmp_path, converters):
+    """<robot name="base_link"> whose root link base_link has a mesh: the converter writes /base_link (the robot) above
+    /base_link/Geometry/base_link (the link). The link's meshes are below the link, not the robot's prim: the import
+    said "MISSING meshes of base_link: no mesh below its prim" and exited 1 (the Panda hand of example-robot-data)."""
+    urdf = urdf_arm(tmp_path / "src", robot="base_link", base_mesh=True)
+    done = run_import(urdf, "--out", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    assert "MISSING" not in done.stdout
+    arrival = json.loads((tmp_path / "out" / "two_link" / "import.json").read_text())["arrival"]
+    assert arrival["complete"] and arrival["mesh_links_expected"] == 3 and not arrival["missing_meshes"], arrival
+
+
 def test_no_package_index_is_a_clear_install_failure_with_its_log(tmp_path):
     """The converters' venv cannot be installed (no index, no wheels): exit 3, pip's cause, what to do, the log."""
     import os

@@ -109,12 +109,8 @@ def _compare_meshes(arrival: Arrival, source: SourceModel, stage, names_of: dict
               for line in log.splitlines() for m in [FAILED_MESH.search(line)] if m}
     links = {name for name, meshes in source.links.items() if meshes}
     arrival.mesh_links_expected = len(links)
-    link_paths = {path for path, names in names_of.items()  # a link is a transform, never a geometry named after it
-                  if names & set(source.links) and not stage.GetPrimAtPath(path).IsA(UsdGeom.Gprim)}
-    prims: dict[str, Any] = {}  # link name -> its Usd.Prim
-    for path in sorted(link_paths, key=lambda p: p.pathElementCount):
-        for name in names_of[path] & set(source.links):
-            prims.setdefault(name, stage.GetPrimAtPath(path))
+    prims = _link_prims(stage, names_of, set(source.links))
+    link_paths = {prim.GetPath() for prim in prims.values()}
     for link in sorted(links):
         prim = prims.get(link)
         count = 0
@@ -135,6 +131,27 @@ def _compare_meshes(arrival: Arrival, source: SourceModel, stage, names_of: dict
                     if m.exists and Path(m.uri).name in failed]
         where = "no USD prim of that name" if prim is None else "no mesh below its prim"
         arrival.missing_meshes.append(f"{link}: {where}" + (f" ({'; '.join(dict.fromkeys(reasons))})" if reasons else ""))
+
+
+def _link_prims(stage, names_of: dict, links: set[str]) -> dict[str, Any]:
+    """Link name -> the USD prim the converter made for that link. Other prims can carry its name: the robot's own
+    prim when the robot is named after its root link (the Panda hand: /panda_hand above /panda_hand/Geometry/
+    panda_hand), a visual's transform named after its mesh file. The link is the rigid body of that name, else the
+    shallowest transform that is not the stage's default prim (a geometry named after a link is never the link)."""
+    from pxr import UsdGeom, UsdPhysics
+
+    default = stage.GetDefaultPrim()
+    default_path = default.GetPath() if default else None
+    found: dict[str, list] = {}
+    for path, names in names_of.items():
+        prim = stage.GetPrimAtPath(path)
+        if prim.IsA(UsdGeom.Gprim):
+            continue
+        for name in names & links:
+            found.setdefault(name, []).append(prim)
+    return {name: min(candidates, key=lambda p: (not p.HasAPI(UsdPhysics.RigidBodyAPI), p.GetPath() == default_path,
+                                                 p.GetPath().pathElementCount, str(p.GetPath())))
+            for name, candidates in found.items()}
 
 
 def _ratings(arrival: Arrival, usd_path: Path) -> None:
