@@ -1,11 +1,14 @@
-"""Benchmark (issue 36): a library of small props at the engine's pace, and where a small asset's seconds go.
+"""Benchmark (issues 36, 44): a library of small props at the engine's pace, and where a small asset's seconds go.
 
-    python tools/bench_library.py [--parts pace,profile] [--count 1000] [--rounds 2] [--work DIR] [--json FILE]
+    python tools/bench_library.py [--parts pace,profile,mixed] [--count 1000] [--rounds 2] [--work DIR] [--json FILE]
 
 - pace: `simready-physics validate PROPS --tests ground_drop --jobs 2` against the same with `--jobs 1`, HTML on and
-  videos on (the defaults), whole processes, paired (tools/paired_runs.py: A B A B, the ratio per pair, medians, the
-  load before each run). PROPS: `--count` small props copied from the shared assets and the corpus with variations
-  (tools/make_props.py, written into WORK/props-COUNT once).
+  recording on (the defaults: every test's 3D replay), whole processes, paired (tools/paired_runs.py: A B A B, the
+  ratio per pair, medians, the load before each run). PROPS: `--count` small props copied from the shared assets and
+  the corpus with variations (tools/make_props.py, written into WORK/props-COUNT once).
+- mixed: the same pair on a mixed folder of boxes and arms (WORK/mixed, written once): a layer over each asset the
+  shared assets hold (robots, their floating bases, props) and each robot tools/convert_robots.sh converted into
+  `--robots` (the xArm 7, the KUKA KR 210, the Kinova Gen3, ...), and `--mixed-props` of the props; ground_drop.
 - profile: where one small asset's seconds go, per phase, in CPU milliseconds per asset: the worker's side measured
   around the functions the run calls (`run.asset_run.run_asset` on `--profile-assets` of the props in this process,
   as a worker runs them: the content hash taken while reading, videos left to the pool, plots by the media policy),
@@ -19,6 +22,7 @@ import argparse
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,6 +61,40 @@ def pace_part(folder: Path, rounds: int, work: Path) -> dict:
           f"--jobs 1 {figures['jobs1']['wall']:.1f} s: speed-up {figures['ratio_wall']:.2f}x wall "
           f"({figures['ratio_cpu']:.2f}x CPU); load {figures['load'][0]:.1f}-{figures['load'][1]:.1f}; verdicts "
           f"{dict(statuses)}")
+    return figures
+
+
+def mixed_folder(work: Path, props_folder: Path, robots: Path, shared: Path, count: int) -> Path:
+    """WORK/mixed: a layer over every asset of `shared` and `robots` (the converted robots) and over `count` props."""
+    from make_props import write_copy
+
+    from omni.simready.physics_validator.core.usd import find_usd_files
+
+    folder = work / "mixed"
+    if folder.is_dir() and any(folder.glob("*.usda")):
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    sources = [p for root in (shared, robots) if root.is_dir() for p in find_usd_files(root)
+               if "_build" not in p.parts and "Payload" not in p.parts]
+    for index, source in enumerate(sources):
+        write_copy(source, folder / f"{index:03d}_{source.stem.replace(' ', '_')}.usda", 0.0, 1.0)
+    props = sorted(props_folder.glob("*.usda"))[:count]
+    for prop in props:  # already layers of their own over a source
+        shutil.copyfile(prop, folder / f"p_{prop.name}")
+    print(f"mixed: {len(sources) + len(props)} assets in {folder} ({len(props)} of them props)")
+    return folder
+
+
+def mixed_part(folder: Path, rounds: int, work: Path) -> dict:
+    count = len(list(folder.glob("*.usda")))
+    print(f"\nmixed: {count} assets (boxes and arms), ground_drop, HTML on, --jobs 2 vs --jobs 1; {rounds} pairs", flush=True)
+    args = [str(folder), "--tests", "ground_drop", "--quiet"]
+    pairs = paired([*args, "--jobs", "1"], [*args, "--jobs", "2"], rounds, work / "mixed-runs", "jobs1", "jobs2")
+    figures = summary(pairs, "jobs1", "jobs2")
+    figures["assets"] = count
+    print(f"  median of {len(pairs)}: --jobs 2 {figures['jobs2']['wall']:.1f} s wall, --jobs 1 {figures['jobs1']['wall']:.1f} s: "
+          f"speed-up {figures['ratio_wall']:.2f}x wall ({figures['ratio_cpu']:.2f}x CPU); load {figures['load'][0]:.1f}-"
+          f"{figures['load'][1]:.1f}")
     return figures
 
 
@@ -111,7 +149,10 @@ WORKER_PHASES = [
     ("omni.simready.physics_validator.engines.base", "EngineBase", "step", "physics steps"),
     ("omni.simready.physics_validator.engines.physx.engine", "OvPhysxEngine", "bounds", "bounds reads"),
     ("omni.simready.physics_validator.recording.recorder", "Recording", "__call__", "recording: poses kept per frame"),
-    ("omni.simready.physics_validator.recording.recorder", "Recording", "close", "recording: replay, poses, timeline"),
+    ("omni.simready.physics_validator.recording.recorder", "Recording", "close", "recording: poses, timeline"),
+    ("omni.simready.physics_validator.recording.recorder", "Recording", "_replay_glb", "recording: the 3D replay"),
+    ("omni.simready.physics_validator.recording.replay_geometry", "", "replay_geometry",
+     "recording: the 3D replay's geometry (read, decimated)"),
     ("omni.simready.physics_validator.run.asset_run", "", "read_back", "runtime readback"),
     ("omni.simready.physics_validator.engines.base", "EngineBase", "close", "engine close"),
     ("omni.simready.physics_validator.run.asset_run", "", "write_atomic", "series.json"),
@@ -153,9 +194,15 @@ def profile_part(folder: Path, count: int, work: Path) -> list[dict]:
     worker_main.release_memory(keep=True)  # and after its first asset
     clock = Clock()
     for module_name, owner_name, function, phase in WORKER_PHASES:
-        module = importlib.import_module(module_name)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:  # a checkout before that module (--parts profile on older code)
+            continue
         owner = getattr(module, owner_name) if owner_name else module
-        clock.wrap(owner, function, phase)
+        if hasattr(owner, function):
+            clock.wrap(owner, function, phase)
+        else:  # the code moved on: the phase is counted in the one around it
+            print(f"  (no {owner_name or module_name}.{function} any more: '{phase}' is counted in its caller)")
     run = asset_run.run_asset if asset_run.run_asset is not run_asset else run_asset
     results, messages = [], []
     started = time.process_time()
@@ -170,7 +217,7 @@ def profile_part(folder: Path, count: int, work: Path) -> list[dict]:
         worker_main.retire_reason(None)
         messages.extend(sent)
     worker_wall = time.process_time() - started
-    rows = {phase: clock.seconds[phase] for _, _, _, phase in WORKER_PHASES}
+    rows = {phase: clock.seconds[phase] for _, _, _, phase in WORKER_PHASES if phase in clock.seconds}
     rows["worker: around the tests (hooks, results)"] += worker_wall - sum(clock.seconds.values())
 
     # the parent's side, on the same results: plan, receive, cache, progress-free reports
@@ -224,6 +271,9 @@ def main(argv=None) -> int:
     parser.add_argument("--profile-assets", type=int, default=100)
     parser.add_argument("--work", default="", help="where the props and the runs go (default: a temp folder)")
     parser.add_argument("--json", default="", help="write the figures here")
+    parser.add_argument("--robots", default="/work/robots", help="converted robots for the mixed folder")
+    parser.add_argument("--shared", default=str(ROOT.parent / "shared" / "assets"), help="the shared assets")
+    parser.add_argument("--mixed-props", type=int, default=60, help="props in the mixed folder")
     args = parser.parse_args(argv)
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     work = Path(args.work or tempfile.mkdtemp(prefix="bench_library_"))
@@ -235,6 +285,9 @@ def main(argv=None) -> int:
         figures["profile"] = profile_part(folder, args.profile_assets, work)
     if "pace" in parts:
         figures["pace"] = pace_part(folder, args.rounds, work)
+    if "mixed" in parts:
+        mixed = mixed_folder(work, folder, Path(args.robots), Path(args.shared), args.mixed_props)
+        figures["mixed"] = mixed_part(mixed, args.rounds, work)
     print(f"\nload average {load():.1f} at the end")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1, default=str))
