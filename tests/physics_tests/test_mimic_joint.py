@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from pxr import Usd
+
 from tests.fixtures.runs import ENGINES, require_engine, rows, run_test
 from tests.fixtures.suite_assets import gripper
 from omni.simready.physics_validator.core.status import Status
@@ -48,6 +50,33 @@ def test_wrong_gear_ratio_fails(folder, engine):
     row = rows(result)["finger_b_joint"]
     assert "LIMITS_INCOMPATIBLE" in row.codes and row.measured["image_lower"] == pytest.approx(-0.08)
     assert row.measured["reference_sweep"] < 0.032  # the follower's limit stopped the reference half way
+
+
+@pytest.mark.parametrize("schema", ["physx", "newton"])
+def test_a_coupling_on_a_fixed_joint_gets_the_hint_that_applies(folder, engine, schema):
+    """The TALOS gripper's followers are fixed joints carrying <mimic> in its URDF: mimic_joint FAILs them
+    COUPLING_REJECTED, and the hint told the author to point the referenceJoint elsewhere, which changes nothing on a
+    joint with no degree of freedom. The row now says the follower is a fixed joint and the hint names what applies:
+    remove the schema, or make it the joint it really is. Its twin, the same gripper with a prismatic follower, PASSes
+    (test_mirrored_fingers_pass); a rejected coupling on a joint that moves keeps the repointing hint."""
+    from omni.simready.physics_validator.physics_tests.driven.mimic_joint.hints import REJECTED, rejected
+
+    if engine == "newton" and schema == "physx":
+        pytest.skip("Newton refuses to build a PhysxMimicJointAPI on a fixed joint (the run is an engine ERROR)")
+    path = gripper(folder / f"fixed_follower_{schema}.usda", schema=schema)
+    stage = Usd.Stage.Open(str(path))
+    stage.GetPrimAtPath("/Gripper/joints/finger_b_joint").SetTypeName("PhysicsFixedJoint")
+    stage.GetRootLayer().Save()
+    result = run_test(path, "mimic_joint", engine)
+    assert result.status is Status.FAIL, result.reason
+    row = rows(result)["finger_b_joint"]
+    assert row.codes == ["COUPLING_REJECTED"] and "finger_b_joint is a fixed joint" in row.reason
+    (hint,) = row.fix_hints
+    schema_name = row.limits["schema"]
+    assert f"remove {schema_name} from the joint" in hint and "make it the revolute or prismatic joint" in hint
+    assert "referenceJoint" not in hint and hint in result.fix_hints
+    moving = type(row)(joint="j", status=Status.FAIL, limits={"schema": schema_name, "follower_type": "prismatic"})
+    assert rejected(moving) == REJECTED and rejected(None) == REJECTED
 
 
 def test_no_mimic_is_not_applicable(folder):

@@ -28,6 +28,23 @@ REJECTED = ("The runtime does not build this coupling, so the follower moves on 
             "(physxMimicJoint:<axis>:referenceJoint, or newton:mimicJoint) at a revolute or prismatic joint of the "
             "follower's own articulation (the reason names what it points at), or remove the mimic schema if the joint "
             "is meant to move freely.")
+FIXED_FOLLOWER = ("This follower is a {type} joint: it has no degree of freedom, so no reference or drive can couple it "
+                  "(a URDF <mimic> on a fixed joint arrives like this). If the part is meant to stay fixed, remove {schema} "
+                  "from the joint; if the mechanism moves there, make it the revolute or prismatic joint it is, with its "
+                  "limits (in the source, then convert again), and keep the coupling.")
+DOF_TYPES = ("revolute", "prismatic")
+
+
+def rejected(row: object) -> str:
+    """What applies to a coupling the runtime does not build: on a joint with no degree of freedom repointing the
+    reference changes nothing (the TALOS gripper's followers are fixed joints in its URDF)."""
+    limits = getattr(row, "limits", {}) or {}
+    kind = str(limits.get("follower_type", "") or "")
+    if kind and kind not in DOF_TYPES:
+        schema = str(limits.get("schema", "") or "the mimic schema")
+        return FIXED_FOLLOWER.format(type=kind, schema=schema)
+    return REJECTED
+
 EXPLODED = ("Check link masses and inertias, and the mimic's naturalFrequency / dampingRatio (a stiff, undamped coupling "
             "can diverge).")
 
@@ -41,7 +58,7 @@ HINTS = HintTable(
         Code.GEAR_MISMATCH: (RATIO,),
         Code.OFFSET_MISMATCH: (OFFSET,),
         Code.LIMITS_INCOMPATIBLE: (LIMITS,),
-        Code.COUPLING_REJECTED: (REJECTED,),
+        Code.COUPLING_REJECTED: (rejected,),
     },
     suppressed_by={Code.GEAR_MISMATCH: {Code.WRONG_DIRECTION, Code.NOT_FOLLOWING},
                    Code.OFFSET_MISMATCH: {Code.WRONG_DIRECTION, Code.NOT_FOLLOWING, Code.LIMITS_INCOMPATIBLE}},

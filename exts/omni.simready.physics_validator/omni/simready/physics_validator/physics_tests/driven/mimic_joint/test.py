@@ -176,13 +176,18 @@ class MimicJointTest(DrivenJointTest[MimicJointConfig]):
         return ((joint, None), *chain) if joint is not None else None
 
     def _rejected_row(self, ctx: Ctx, follower: "JointInfo", mimic: "MimicInfo") -> None:
+        """A coupling the runtime does not build. On a joint with no degree of freedom (a URDF <mimic> on a fixed joint,
+        carried over by the converter) nothing can be coupled: the reason says so, and the hint (by `follower_type`)
+        names what applies instead of repointing the reference."""
+        fixed = "" if follower.is_dof else (f"{follower.name} is a {follower.type} joint, with no degree of freedom to "
+                                            "couple; ")
         ctx.joint_row(JointRow(
             joint=follower.name, path=follower.path, status=Status.FAIL, codes=[Code.COUPLING_REJECTED],
             reason=f"its {mimic.schema} coupling to {(follower.mimic_reference or '?').rsplit('/', 1)[-1]} does not act: "
-                   f"{mimic.rejected}",
+                   f"{fixed}{mimic.rejected}",
             measured={"reference": follower.mimic_reference or ""},
             limits={"authored_slope": mimic.slope, "authored_intercept": mimic.intercept, "gearing": mimic.gearing,
-                    "offset": mimic.offset, "schema": mimic.schema},
+                    "offset": mimic.offset, "schema": mimic.schema, "follower_type": follower.type},
             units=row_units(follower, positions=("authored_intercept",), authored_slope="", gearing=""),
         ))
 
