@@ -41,9 +41,9 @@ INCOMPLETE = "Complete the gripper site as the reason says: " + SITE_TEMPLATE
 NO_JAW = ("Give the jaw joint(s) a UsdPhysics.DriveAPI with stiffness > 0 and a driveMaxForce (a mimic follower needs "
           "none: it follows its leader); `simready-physics fix --add-drives` proposes first values.")
 TOPOLOGY = "Hands with more than two independently driven fingers are not exercised by this test."
-OPEN = ("The jaw did not reach its open (lower) limit in open_seconds: a drive that beats the joint's friction and "
-        "the fingers' colliders touching each other (raise driveMaxForce and driveStiffness; filter the pair), or limits "
-        "beyond where the fingers can go.")
+OPEN = ("The jaw did not reach its open (lower) limit in the time the test gives it: give it a drive that beats the "
+        "joint's friction (raise driveMaxForce and driveStiffness), keep the fingers' colliders from holding each other "
+        "(filter the pair), and keep its limits where the fingers can go.")
 REVERSED = ("The jaw's limits run the reverse of FET028's convention (lower = open, upper = closed). Negate the jaw's "
             "axis: turn both joint frames (physics:localRot0 and localRot1) half a turn about an axis across the joint "
             "axis, author physics:lowerLimit = -upper and physics:upperLimit = -lower, negate the drive's targetPosition "
