@@ -1,9 +1,12 @@
-"""Benchmark (issue 36): does a default validate's video cost a fraction of the run, and what does a frame cost?
+"""Benchmark (issues 36, 44): what does a default validate's glance cost beside the run, and what does a frame cost?
 
-    python tools/bench_video.py [--parts arm,renderers] [--rounds 3] [--asset USD] [--work DIR] [--json FILE]
+    python tools/bench_video.py [--parts arm,renderers] [--rounds 3] [--media replay] [--asset USD] [--work DIR]
+                                [--json FILE]
 
-- arm: `simready-physics validate ASSET` (all ten tests, videos on: the default) against the same with `--no-video`,
-  whole processes, paired (tools/paired_runs.py: A B A B, the ratio per pair, medians, the load before each run).
+- arm: `simready-physics validate ASSET` (all the tests; recording on with `--media MEDIA`: by default `replay`, the
+  default of the command: every test's 3D replay, no video; `--media failing` draws the videos of the tests that did
+  not pass cleanly, the default before issue 44) against the same with `--no-video`, whole processes, paired
+  (tools/paired_runs.py: A B A B, the ratio per pair, medians, the load before each run; goal <= 1.1x).
   The asset: a 7-DOF arm with mesh colliders and drives; by default UFactory's xArm 7 as issue 37 converted it
   (/work/robots/xarm7/UF_ROBOT.usda, `tools/convert_robots.sh`) with the first drives of
   `simready-physics fix --add-drives` (run once into WORK; its `.fixed.usda` wrapper is what is validated).
@@ -48,18 +51,20 @@ def driven_arm(source: Path, work: Path) -> Path:
     return fixed
 
 
-def arm_part(asset: Path, rounds: int, work: Path) -> dict:
-    print(f"\narm: {asset}, all ten tests, videos on (the default) vs --no-video; {rounds} pairs", flush=True)
-    pairs = paired([str(asset)], [str(asset), "--no-video"], rounds, work / "arm", "video", "no-video")
-    figures = summary(pairs, "video", "no-video")
+def arm_part(asset: Path, rounds: int, work: Path, media: str = "replay") -> dict:
+    print(f"\narm: {asset}, all the tests, --media {media} vs --no-video; {rounds} pairs", flush=True)
+    pairs = paired([str(asset), "--media", media], [str(asset), "--no-video"], rounds, work / "arm", media, "no-video")
+    figures = summary(pairs, media, "no-video")
     report = json.loads((pairs[-1][0].out / "report.json").read_text())
     results = [t for a in report["assets"] for t in a["tests"]]
     videos = [t["name"] for t in results if "video" in t["artifacts"]]
     recorded = [t["name"] for t in results if "timeline" in t["artifacts"]]
-    figures.update(videos=videos, recorded=recorded, verdicts={t["name"]: t["status"] for t in results})
-    print(f"  median of {len(pairs)}: video {figures['video']['wall']:.1f} s, no-video {figures['no-video']['wall']:.1f} s "
-          f"wall = {figures['ratio_wall']:.2f}x ({figures['ratio_cpu']:.2f}x CPU), load {figures['load'][0]:.1f}-"
-          f"{figures['load'][1]:.1f}; {len(videos)} videos drawn ({', '.join(videos)}) of {len(recorded)} recorded tests")
+    replays = [t["name"] for t in results if "replay_glb" in t["artifacts"]]
+    figures.update(videos=videos, recorded=recorded, replays=replays, verdicts={t["name"]: t["status"] for t in results})
+    print(f"  median of {len(pairs)}: --media {media} {figures[media]['wall']:.1f} s, "
+          f"no-video {figures['no-video']['wall']:.1f} s wall = {figures['ratio_wall']:.2f}x "
+          f"({figures['ratio_cpu']:.2f}x CPU), load {figures['load'][0]:.1f}-{figures['load'][1]:.1f}; "
+          f"{len(replays)} 3D replays, {len(videos)} videos drawn ({', '.join(videos)}) of {len(recorded)} recorded tests")
     return figures
 
 
@@ -237,6 +242,8 @@ def main(argv=None) -> int:
     parser.add_argument("--work", default="", help="where the fixed arm, the runs and the frames go (default: a temp "
                                                    "folder)")
     parser.add_argument("--json", default="", help="write the figures here")
+    parser.add_argument("--media", default="replay", choices=["replay", "failing", "all"],
+                        help="the arm part's media policy against --no-video (default: the command's default)")
     args = parser.parse_args(argv)
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     work = Path(args.work or tempfile.mkdtemp(prefix="bench_video_"))
@@ -248,7 +255,7 @@ def main(argv=None) -> int:
     print(f"load average {load():.1f} at the start, {os.cpu_count()} CPUs; asset {asset}")
     figures: dict = {"asset": str(asset)}
     if "arm" in parts:
-        figures["arm"] = arm_part(asset, args.rounds, work)
+        figures["arm"] = arm_part(asset, args.rounds, work, args.media)
     if "renderers" in parts:
         figures["renderers"] = renderers_part(asset, work)
     print(f"\nload average {load():.1f} at the end")
