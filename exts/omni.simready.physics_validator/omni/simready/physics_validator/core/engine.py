@@ -49,6 +49,9 @@ class EngineCapabilities:
     reads_joint_limits: bool = False
     reads_drive_gains: bool = False
     reads_joint_velocity_limits: bool = False
+    # the solver caps joint velocities at all, in some spelling (False: Isaac Sim 6.2's Newton, whose SolverMuJoCo
+    # reads no joint velocity limit; a cap is then held only by the drive and the joint's damping)
+    caps_joint_velocities: bool = True
     reads_mass_matrix: bool = False
     reads_body_masses: bool = False
     # runtime_values(): what the runtime parsed per DOF and body, for the runtime readback (core.readback)

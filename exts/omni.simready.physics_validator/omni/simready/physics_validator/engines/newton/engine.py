@@ -9,6 +9,7 @@ load, or `prepare_process`, imports the target's Newton into this process.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -58,7 +59,7 @@ class NewtonEngine(EngineBase):
         before any test's clock starts: `notice` (default: stderr, once per process) is told first, so a first run
         reads as what it is."""
         if notice is not None:
-            PROCESS_STATE["install_notice"] = notice
+            PROCESS_STATE["notice"] = notice
         if is_warm():
             return
         from .warm_up import warm_kernels
@@ -78,6 +79,10 @@ class NewtonEngine(EngineBase):
         self._release()
         self._target_q = np.zeros(0)  # Newton's whole joint_target_q (Newton's sign), written as one array
         self._target_qd = np.zeros(0)  # Newton's whole joint_target_qd (drive velocity targets), likewise
+
+    def capabilities(self) -> EngineCapabilities:
+        """The class's record, with what the target's solver does: SolverMuJoCo caps no joint velocity."""
+        return dataclasses.replace(type(self).CAPABILITIES, caps_joint_velocities=self.target.enforces_velocity_limits)
 
     def describe(self) -> dict:
         """The report's engine block: the Newton and Warp (and MuJoCo) versions and the solver, and `newton.target`."""

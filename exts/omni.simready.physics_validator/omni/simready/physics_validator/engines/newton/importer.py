@@ -8,6 +8,8 @@ we group them into articulations, where PhysX would use maximal constraints).
 
 from __future__ import annotations
 
+import warnings
+
 from ...core.asset_model import AssetModel
 from ...core.engine import EngineError
 from ...core.scene import SceneSpec
@@ -15,6 +17,8 @@ from .runtime import import_newton
 from .targets import NewtonTarget
 
 wp, newton = import_newton()
+
+FALLBACK = "Falling back to"  # Newton's words when a collider approximation could not be made as authored
 
 
 def source_of(asset: AssetModel, warn):
@@ -57,10 +61,12 @@ def source_of(asset: AssetModel, warn):
     return stage
 
 
-def import_usd(source, spec: SceneSpec, t: NewtonTarget, xform=None, asset: AssetModel | None = None):
+def import_usd(source, spec: SceneSpec, t: NewtonTarget, xform=None, asset: AssetModel | None = None, warn=None):
     """(builder, importer result) of the source, moved by `xform` (None = as authored), as the target's runtime imports
     it (its builder defaults, schema resolvers and add_usd options; targets.py). With `asset`: an EngineError saying
-    why when Newton's importer does not build the asset's joints between the bodies they join (`check_joint_graph`)."""
+    why when Newton's importer does not build the asset's joints between the bodies they join (`check_joint_graph`).
+    `warn` gets the importer's collider fallbacks (a convexDecomposition without coacd becomes one convex hull: other
+    collision geometry than the author asked for), which Newton only issues as Python warnings."""
     builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=(0.0, 0.0, -float(spec.gravity)))
     for name, value in t.shape_defaults:
         setattr(builder.default_shape_cfg, name, value)
@@ -69,15 +75,20 @@ def import_usd(source, spec: SceneSpec, t: NewtonTarget, xform=None, asset: Asse
     if t.solver == "mujoco":
         newton.solvers.SolverMuJoCo.register_custom_attributes(builder)  # the mjc:* attributes it reads
     try:
-        result = builder.add_usd(
-            source,
-            xform=xform,
-            floating=False if spec.pin_base else None,
-            schema_resolvers=[getattr(newton.usd, name)() for name in t.resolvers],
-            load_visual_shapes=False,
-            load_sites=False,
-            **dict(t.import_options),
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = builder.add_usd(
+                source,
+                xform=xform,
+                floating=False if spec.pin_base else None,
+                schema_resolvers=[getattr(newton.usd, name)() for name in t.resolvers],
+                load_visual_shapes=False,
+                load_sites=False,
+                **dict(t.import_options),
+            )
+        for note in dict.fromkeys(str(w.message) for w in caught if FALLBACK in str(w.message)):
+            if warn is not None:
+                warn(f"Newton: {note}" + (" (pip install coacd gives Newton's convex decomposition)" if "coacd" in note else ""))
     except ValueError as exc:
         cut = _excluded_tree_joints(asset) if asset is not None else []
         if not cut:

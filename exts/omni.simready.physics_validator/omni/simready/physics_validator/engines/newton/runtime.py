@@ -49,6 +49,7 @@ def import_newton():
     root.mkdir(parents=True, exist_ok=True)
     wp.config.kernel_cache_dir = str(root)
     init_warp()  # quiet: no "load ... (cached)" lines, no "CUDA driver not found" on a CPU machine
+    _announce_compiles(wp)
     import newton  # noqa: F401  (registers newton.usd, newton.solvers)
     import newton.solvers  # noqa: F401
     import newton.usd  # noqa: F401
@@ -84,9 +85,36 @@ def _put_side_install_first(t: NewtonTarget) -> None:
         raise EngineUnavailable(
             f"newton.target={t.name} needs a process of its own ({version_line(t)}), and this one has imported "
             f"{' and '.join(held)} already: run it in worker processes (without --in-process), or start a new process")
-    folder = ensure_installed(t, PROCESS_STATE.get("install_notice"))
+    folder = ensure_installed(t, PROCESS_STATE.get("notice"))
     if folder is not None and str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
+
+
+def _announce_compiles(wp) -> None:
+    """Every Warp module this process compiles (its binary not in the cache) is announced first, through the notice
+    `prepare_process` was given (a worker: a first-run phase, which the parent's watchdog does not count as a hang),
+    else once on stderr. warm_up.py compiles what a validation steps before any test's clock starts; this covers a
+    kernel variant it did not foresee (Newton specialises its narrow phase by the shape types of a model, MuJoCo Warp
+    by the model's options), so a compile during a test never reads as a hang. Hooks `Module._compile(device,
+    output_dir, output_name, ...)`, which Warp 1.17 and 1.19 both call with the binary's folder and name."""
+    module_class = getattr(getattr(getattr(wp, "_src", None), "context", None), "Module", None)
+    compile_ = getattr(module_class, "_compile", None)
+    if compile_ is None or getattr(compile_, "announces", False):
+        return
+
+    def announcing_compile(self, device=None, output_dir=None, output_name=None, *args, **kwargs):
+        if output_dir is not None and output_name is not None and not os.path.exists(os.path.join(output_dir, output_name)):
+            notice = PROCESS_STATE.get("notice")
+            text = compile_notice()
+            if notice is not None:
+                notice(text)
+            elif not PROCESS_STATE.get("announced"):
+                print(text, file=sys.stderr, flush=True)
+                PROCESS_STATE["announced"] = True
+        return compile_(self, device, output_dir, output_name, *args, **kwargs)
+
+    announcing_compile.announces = True  # type: ignore[attr-defined]
+    module_class._compile = announcing_compile
 
 
 def _drop_custom_attribute_notice(record: logging.LogRecord) -> bool:

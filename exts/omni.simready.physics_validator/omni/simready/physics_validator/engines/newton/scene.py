@@ -66,11 +66,11 @@ def build_scene(asset: AssetModel, spec: SceneSpec, warn, t: NewtonTarget | None
     """The scene as target `t` builds it (default: the target whose Newton this process imported)."""
     t = t or imported_target() or process_target()
     source = source_of(asset, warn)
-    builder, result = import_usd(source, spec, t, asset=asset)
+    builder, result = import_usd(source, spec, t, asset=asset, warn=warn)
     silence_triggers(builder, asset, lambda _note: None)
     shift = _placement_shift(builder, spec, asset)
     if any(abs(v) > 1e-9 for v in shift):
-        builder, result = import_usd(source, spec, t, wp.transform(shift, wp.quat_identity()), asset)
+        builder, result = import_usd(source, spec, t, wp.transform(shift, wp.quat_identity()), asset, warn)
     silence_triggers(builder, asset, warn)
     articulate_loose_joints(builder, asset, warn)
     restore_mimics(builder, result, asset, warn)

@@ -6,8 +6,13 @@ during a test that would be a minute without a physics step, which the watchdog 
 therefore runs, once per kernel cache, the engine itself on a small asset written for it (`WARM_ASSET`: an
 articulated arm with revolute and prismatic drives, limits and velocity limits, box, capsule, sphere, cylinder and
 convex-mesh colliders, a free body and a static triangle mesh) in the scenes tests ask for (dropped on the ground,
-pinned with targets, velocity targets and a force at a point, beside a ramp), then marks the cache warm. It holds a
-file lock in the cache, so two workers starting together compile once: the second waits, then finds the kernels.
+pinned with targets, velocity targets and a force at a point, beside a ramp), and a second one (`LEAN_ASSET`) with only
+boxes, spheres and convex hulls and a joint driven by a NewtonActuator: Newton compiles its narrow phase per set of
+shape types in a model (no capsule, cylinder, cone or ellipsoid: a "lean" variant; measured: a box-only prop's
+slope_drop compiled it during the test), and actuators have kernels of their own. Then it marks the cache warm. A
+variant neither asset foresees is announced as a first-run phase when Warp compiles it (runtime._announce_compiles).
+It holds a file lock in the cache, so two workers starting together compile once: the second waits, then finds the
+kernels.
 """
 
 from __future__ import annotations
@@ -124,6 +129,68 @@ def Xform "World"
 }
 """
 
+# Boxes, spheres and a convex hull only (Newton's lean narrow phase), and a NewtonActuator PD on the hinge.
+LEAN_ASSET = """#usda 1.0
+(
+    defaultPrim = "World"
+    metersPerUnit = 1
+    kilogramsPerUnit = 1
+    upAxis = "Z"
+)
+
+def Xform "World"
+{
+    def Cube "Base" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI", "PhysicsCollisionAPI",
+                                            "PhysicsArticulationRootAPI"])
+    {
+        float physics:mass = 1
+        double size = 0.2
+        double3 xformOp:translate = (0, 0, 0.1)
+        uniform token[] xformOpOrder = ["xformOp:translate"]
+    }
+    def Xform "Lid" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+    {
+        float physics:mass = 0.5
+        double3 xformOp:translate = (0, 0, 0.3)
+        uniform token[] xformOpOrder = ["xformOp:translate"]
+        def Mesh "Hull" (prepend apiSchemas = ["PhysicsCollisionAPI", "PhysicsMeshCollisionAPI"])
+        {
+            uniform token physics:approximation = "convexHull"
+            point3f[] points = [(-0.05, -0.05, -0.05), (0.05, -0.05, -0.05), (0.05, 0.05, -0.05), (-0.05, 0.05, -0.05),
+                                (-0.05, -0.05, 0.05), (0.05, -0.05, 0.05), (0.05, 0.05, 0.05), (-0.05, 0.05, 0.05)]
+            int[] faceVertexCounts = [4, 4, 4, 4, 4, 4]
+            int[] faceVertexIndices = [0, 3, 2, 1, 4, 5, 6, 7, 0, 1, 5, 4, 1, 2, 6, 5, 2, 3, 7, 6, 3, 0, 4, 7]
+        }
+    }
+    def PhysicsRevoluteJoint "Hinge"
+    {
+        rel physics:body0 = </World/Base>
+        rel physics:body1 = </World/Lid>
+        point3f physics:localPos0 = (0, 0, 0.1)
+        point3f physics:localPos1 = (0, 0, -0.1)
+        uniform token physics:axis = "X"
+        float physics:lowerLimit = -45
+        float physics:upperLimit = 45
+    }
+    def NewtonActuator "HingeActuator" (prepend apiSchemas = ["NewtonPDControlAPI"])
+    {
+        rel newton:targets = </World/Hinge>
+        float newton:kp = 5
+        float newton:kd = 0.5
+    }
+    def Sphere "Ball" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI", "PhysicsCollisionAPI"])
+    {
+        float physics:mass = 0.2
+        double radius = 0.05
+        double3 xformOp:translate = (0.3, 0, 0.2)
+        uniform token[] xformOpOrder = ["xformOp:translate"]
+    }
+}
+"""
+# (asset, the scenes it runs in): the full asset in every scene, the lean one where shapes collide (every step
+# launches the narrow phase, so one scene compiles its variant)
+WARM_SET = (("warm_up.usda", WARM_ASSET, (0, 1, 2)), ("warm_up_lean.usda", LEAN_ASSET, (2,)))
+
 
 def scenes() -> list[SceneSpec]:
     """The scenes tests ask of an engine: dropped on the ground, pinned in the air, beside a ramp."""
@@ -144,16 +211,17 @@ def warm_kernels(engine_class) -> float:
         if is_warm():  # another process compiled them while this one waited
             return time.perf_counter() - started
         with tempfile.TemporaryDirectory(prefix="simready-newton-warm-") as folder:
-            path = Path(folder) / "warm_up.usda"
-            path.write_text(WARM_ASSET, encoding="utf-8")
-            asset = read_asset(path, "Newton")
-            for spec in scenes():
-                engine = engine_class()
-                try:
-                    engine.load(asset, spec)
-                    _exercise(engine, asset)
-                finally:
-                    engine.close()
+            for name, text, which in WARM_SET:
+                path = Path(folder) / name
+                path.write_text(text, encoding="utf-8")
+                asset = read_asset(path, "Newton")
+                for k in which:
+                    engine = engine_class()
+                    try:
+                        engine.load(asset, scenes()[k])
+                        _exercise(engine, asset)
+                    finally:
+                        engine.close()
         mark_warm()
     return time.perf_counter() - started
 
@@ -175,3 +243,7 @@ def _exercise(engine, asset) -> None:
     engine.reset()
     engine.step()
     engine.runtime_values()
+    engine.built_model()
+    links = [body for articulation in asset.articulations for body in articulation.bodies]
+    if count and links:
+        engine.body_jacobian(links[-1])  # newton.eval_jacobian: the IK and reach tests

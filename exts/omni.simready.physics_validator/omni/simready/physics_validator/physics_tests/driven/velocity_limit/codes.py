@@ -10,5 +10,6 @@ class VelocityLimitCode(VerdictCode):
     OVERSPEED_OUTSIDE_ARTICULATION = "OVERSPEED_OUTSIDE_ARTICULATION"  # ... and PhysX caps articulation joints only
     OVERSPEED_UNPARSED_SPELLING = "OVERSPEED_UNPARSED_SPELLING"  # ... and the runtime does not parse the attribute
     OVERSPEED_NEWTON_ONLY = "OVERSPEED_NEWTON_ONLY"  # ... and only newton:velocityLimit is authored
+    OVERSPEED_UNCAPPED_RUNTIME = "OVERSPEED_UNCAPPED_RUNTIME"  # ... and the runtime caps no joint velocity at all
     # SKIP row: a velocity drive on an engine without velocity targets
     VELOCITY_TARGETS_UNSUPPORTED = "VELOCITY_TARGETS_UNSUPPORTED"

@@ -20,6 +20,7 @@ class VelocityLimitFixRules(DrivenFixRules):
         Code.OVERSPEED.value: ("velocity_cap_exceeded", _cap_is_authors),
         Code.OVERSPEED_NEWTON_ONLY.value: ("velocity_cap_exceeded", _cap_is_authors),
         Code.OVERSPEED_UNPARSED_SPELLING.value: ("velocity_cap_exceeded", _cap_is_authors),
+        Code.OVERSPEED_UNCAPPED_RUNTIME.value: ("velocity_cap_exceeded", _cap_is_authors),
         Code.OVERSPEED_OUTSIDE_ARTICULATION.value: ("outside_articulation", _cap_is_authors),
     }
     exclusions_not_fixable = {

@@ -24,6 +24,13 @@ UNPARSED = (
     "still does). Author the per-axis spelling `physxJointAxis:{axis}:maxJointVelocity` ({unit}) with "
     "PhysxJointAxisAPI:{axis} applied; it is honoured by both."
 )
+UNCAPPED_RUNTIME = (
+    "This runtime enforces no joint velocity limit in any spelling (Isaac Sim 6.2's Newton: SolverMuJoCo reads none): "
+    "there only the drive and the joint's damping bound its speed. Author a passive damping that holds the saturated "
+    "drive below the cap, `newton:damping` >= driveMaxForce / (0.95 x cap) with NewtonJointAPI applied (N m s/deg for "
+    "revolute joints, N s/m for prismatic ones; on the 3-joint fixture arm, maxForce 500 N m, cap 120 deg/s: "
+    "newton:damping 4.36 N m s/deg held the joints at 0.96 of the cap). Keep the cap authored for PhysX."
+)
 RETUNE = (
     "If the cap is authored where the runtime reads it and the joint still overruns it, the drive pushes harder than "
     "the solver holds the cap: check that driveMaxForce is the real actuator's rating (an unlimited maxForce drives "
@@ -60,6 +67,7 @@ HINTS = HintTable(
         Code.OVERSPEED_NEWTON_ONLY: (NEWTON_ONLY, WRONG_PRIM),
         Code.OVERSPEED_OUTSIDE_ARTICULATION: (ARTICULATION,),
         Code.OVERSPEED_UNPARSED_SPELLING: (unparsed,),
+        Code.OVERSPEED_UNCAPPED_RUNTIME: (UNCAPPED_RUNTIME,),
     },
     suppressed_by={Code.NOT_EXERCISED: {DrivenCode.DEAD_DRIVE}},
 )

@@ -243,6 +243,8 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
         if joint.articulation is None:
             return (Code.OVERSPEED_OUTSIDE_ARTICULATION,
                     "; the joint is not part of an articulation, so PhysX does not enforce the limit")
+        if not ctx.engine_capabilities.caps_joint_velocities:
+            return (Code.OVERSPEED_UNCAPPED_RUNTIME, "; this runtime caps no joint's velocity, whatever the spelling")
         if enforced is not None and math.isinf(enforced):
             return (Code.OVERSPEED_UNPARSED_SPELLING, "; the engine enforces no cap on this joint: its runtime does not "
                                                       f"parse {joint.velocity_limit_source}")
