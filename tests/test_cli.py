@@ -153,6 +153,29 @@ def test_unwritable_json_report_is_not_a_green_run(tmp_path, capsys):
     assert "cannot write the JSON report" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("planted, args, says", [
+    ("html/media", (), "HTML report not written under"),
+    ("results", ("--format", "simready", "--no-html"), "cannot write the SimReady results under"),
+])
+def test_a_report_that_could_not_be_written_after_the_run_exits_3(tmp_path, capsys, planted, args, says):
+    """A file of someone's where the tool makes a folder (found only when the report is written, after the run): the
+    box PASSes, the error names the report, and the run exits 3 (an ERROR-class exit: it exited 0 on the verdicts);
+    the JSON and JUnit reports are still written and the planted file is kept. The twin without the file exits 0."""
+    box_asset(tmp_path / "good.usda")
+    for twin in (True, False):
+        out = tmp_path / ("twin" if twin else "o")
+        if not twin:
+            (out / planted).parent.mkdir(parents=True, exist_ok=True)
+            (out / planted).write_text("someone's file\n")
+        code = main(["validate", str(tmp_path / "good.usda"), "--tests", "ground_drop", "--out", str(out), "--no-video",
+                     "--in-process", "--quiet", *args])
+        err = capsys.readouterr().err
+        assert code == (0 if twin else 3), err
+        assert (says in err and "the run exits 3 whatever its verdicts" in err) != twin
+        assert (out / "report.json").is_file() and (out / "junit.xml").is_file()
+    assert (tmp_path / "o" / planted).read_text() == "someone's file\n"
+
+
 # -- issue 15: usage errors, CI gates, what a log shows ------------------------------------------------
 def test_kit_engine_outside_kit_is_a_usage_error(tmp_path, capsys):
     box_asset(tmp_path / "a.usda")

@@ -98,3 +98,22 @@ def test_a_weak_drive_keeps_its_authored_max_force_and_says_what_it_needs(tmp_pa
     rated = [line for line in text.splitlines() if line.startswith("    beyond the actuator's rating: joint: needs ")]
     assert len(rated) == 1 and "rated 0.1 N·m (drive:angular:physics:maxForce): kept at the rating" in rated[0], text
     assert "maxForce" not in "".join(p.read_text() for p in (tmp_path / "out").glob("*.fix.usda"))
+
+
+def test_a_report_that_could_not_be_written_exits_3(tmp_path, capsys):
+    """A file of someone's at OUT/html (where fix makes the HTML report's folder): the box has nothing to fix (exit 0 in
+    its twin), the HTML report is not written, the error says so and fix exits 3 (it exited 0 on a warning); the JSON
+    report is written and the planted file kept."""
+    from tests.fixtures.usd_assets import box_asset
+
+    asset = box_asset(tmp_path / "good.usda")
+    for twin in (True, False):
+        out = tmp_path / ("twin" if twin else "out")
+        if not twin:
+            out.mkdir()
+            (out / "html").write_text("someone's file\n")
+        code, text = run(capsys, asset, "--tests", "ground_drop", "--out", out, "--in-process", "--quiet")
+        assert code == (0 if twin else 3), text
+        assert ("HTML report not written" in text and "fix exits 3 whatever its verdicts" in text) != twin
+        assert (out / "report.json").is_file()
+    assert (tmp_path / "out" / "html").read_text() == "someone's file\n"

@@ -57,8 +57,8 @@ def run(tmp_path_factory):
 
 def test_the_record_goes_into_out_and_nowhere_else(run, tmp_path):
     report, folder = run
-    written, problems = write_validation_records(report, tmp_path / "out", PROFILE)
-    assert problems == []
+    written, problems, not_written = write_validation_records(report, tmp_path / "out", PROFILE)
+    assert problems == [] and not_written == []
     record_path = tmp_path / "out" / "validation" / "crates" / ".metadata" / "crates_validation.json"
     assert [path for _, path in written] == [record_path]
     assert not (folder / ".metadata").exists()  # beside the asset only when asked
@@ -129,8 +129,9 @@ def test_beside_the_asset_a_link_or_a_broken_record_is_refused(run, tmp_path, pl
         (folder / ".metadata").mkdir()
         record = folder / ".metadata" / "crates_validation.json"
         record.symlink_to(elsewhere / "crates_validation.json") if planted == "record_link" else record.write_text("{oops")
-    written, problems = write_validation_records(moved, tmp_path / "out", PROFILE, beside=True)
-    assert problems and all("not written beside the asset" in p or "does not carry it" in p for p in problems)
+    written, problems, not_written = write_validation_records(moved, tmp_path / "out", PROFILE, beside=True)
+    assert len(not_written) == 1 and "not written beside the asset" in not_written[0]  # the CLI exits 3 on it
+    assert all("does not carry it" in p for p in problems) and bool(problems) == (planted == "record_not_json")
     assert (elsewhere / "crates_validation.json").read_text() == "{}"  # never written through the link
     if planted == "record_not_json":
         assert (folder / ".metadata" / "crates_validation.json").read_text() == "{oops"  # not overwritten
@@ -153,3 +154,20 @@ def test_the_command_line_writes_beside_the_asset_only_when_asked(tmp_path):
     assert "beside the asset" in stdout + stderr
     code, _, stderr = run_cli("validate", box, "--tests", "ground_drop", "--out", tmp_path / "out3", "--record-beside-asset")
     assert code == 2 and "need --format simready" in stderr
+
+
+def test_a_record_beside_the_asset_that_could_not_be_written_exits_3(tmp_path):
+    """--record-beside-asset with `.metadata` a link there: the record is refused (nothing written through the link)
+    and the run, whose box PASSes, exits 3 with the error: the record beside the asset is not this run's (it exited 0
+    on a warning). Its twin, the same run with no link, exits 0 (the test above)."""
+    assets = tmp_path / "crate"
+    box = box_asset(assets / "crate.usda")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (assets / ".metadata").symlink_to(elsewhere, target_is_directory=True)
+    code, _, stderr = run_cli("validate", box, "--tests", "ground_drop", "--out", tmp_path / "out", "--no-video",
+                              "--format", "simready", "--record-beside-asset")
+    assert code == 3, stderr
+    assert "not written beside the asset" in stderr and "the run exits 3 whatever its verdicts" in stderr
+    assert not any(elsewhere.iterdir())
+    assert (tmp_path / "out/validation/crate/.metadata/crate_validation.json").is_file()  # OUT's copy is there

@@ -317,9 +317,12 @@ OUT_ATTACKS: list[Case] = [
          prepare=_victim_lock, check=_lock_not_followed),
     Case("file_where_cache_goes", "a file of someone's at OUT/.cache (where the cache folder goes)", _good, PHYSICS, (0, 1),
          prepare=_file_at(".cache"), check=_file_kept(".cache")),
-    Case("file_where_results_go", "a file at OUT/results with --format simready", _good, PHYSICS, (0, 1),
+    Case("file_where_results_go", "a file at OUT/results with --format simready", _good, PHYSICS, (3,),
          args=("--format", "simready"), prepare=_file_at("results"),
          check=_file_kept("results", "is not a folder")),
+    Case("file_where_records_go", "a file at OUT/validation (the validation records' folder) with --format simready",
+         _good, PHYSICS, (3,), args=("--format", "simready"), prepare=_file_at("validation"),
+         check=_file_kept("validation", "cannot write the SimReady validation records")),
     # signals during fix (issue 42 item 4)
     Case("sigterm_during_fix_rerun", "SIGTERM 1 s into fix's round-1 re-run, a link at OUT/.fix/<asset> (its probe and "
          "round layers)", _weak_arm, INTERRUPTED, (3,), mode="custom", tests=("full_range_sweep", "effort_limit"),

@@ -215,10 +215,11 @@ def run(args, console: Console) -> int:
         json_path = Path(args.json) if args.json and not args.compare else engine_out / "report.json"
         junit_path = Path(args.junit) if args.junit and not args.compare else engine_out / "junit.xml"
         privacy = privacy_of(args, [a.path for a in report.assets], engine_out)  # --relative-to, --format simready
+        lost: list[str] = []  # the reports asked for and not written: said, and the run exits 3
         written = write_reports(report, json_path, junit_path, None if args.no_html else engine_out, console, privacy,
-                                config.run.media)
+                                config.run.media, lost)
         if "simready" in args.format:
-            written += write_simready(report, engine_out, console, privacy, profile, args.record_beside_asset)
+            written += write_simready(report, engine_out, console, privacy, profile, args.record_beside_asset, lost)
         if not args.quiet and not args.compare:
             from ..reports.console import print_summary
 
@@ -232,7 +233,10 @@ def run(args, console: Console) -> int:
         if not args.quiet:
             for label, path in written:
                 console.print(f"{label}: {path}", highlight=False, soft_wrap=True)
-        code = exit_code(report, written, args.fail_on_skip)
+        code = exit_code(report, written, args.fail_on_skip, lost)
+        if lost:
+            say_error(console, f"{len(lost)} of the reports asked for could not be written (said above): the run exits "
+                               f"{int(ExitCode.ERROR)} whatever its verdicts")
         skipped = sum(1 for r in report.all_results() if r.status == Status.SKIP)
         if args.fail_on_skip and skipped:
             from ..reports.console import plural
@@ -277,13 +281,14 @@ def install_command(extra: str = "") -> str:
     return f"pip install '{target}[{extra}]'" if extra else f"pip install {target}"
 
 
-def exit_code(report, written, fail_on_skip: bool = False) -> int:
-    """The rule for every run: worst verdict; an incomplete run is an ERROR; a report CI cannot read is never green."""
+def exit_code(report, written, fail_on_skip: bool = False, lost=()) -> int:
+    """The rule for every run: worst verdict; an incomplete run is an ERROR; so is a report asked for and not written
+    (`lost`; the JSON and JUnit reports always are): CI must never read a green exit over a report that is not there."""
     code = exit_code_for((r.status for r in report.all_results()), fail_on_skip=fail_on_skip)
     if not report.complete:  # interrupted: exit 3 even when a FAIL was already seen (README, docs/cli.md)
         code = max(code, ExitCode.ERROR)
-    if not any(label == "JSON" for label, _ in written) or not any(label == "JUnit" for label, _ in written):
-        code = max(code, ExitCode.USAGE)
+    if lost or not any(label == "JSON" for label, _ in written) or not any(label == "JUnit" for label, _ in written):
+        code = max(code, ExitCode.ERROR)
     return int(code)
 
 
@@ -306,9 +311,11 @@ def write_comparison(reports: dict, out_dir: Path, args, console: Console) -> No
 
 
 def write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | None, console: Console,
-                  privacy=None, media: str = "all"):
+                  privacy=None, media: str = "all", lost: list[str] | None = None):
     """JSON and JUnit (each failure named, never raised), then HTML when `html_dir` is given; `privacy`:
-    reports.path_privacy; `media`: whose plots the HTML draws (core.media)."""
+    reports.path_privacy; `media`: whose plots the HTML draws (core.media). A report not written is said as an error
+    and added to `lost` (the run then exits 3)."""
+    lost = [] if lost is None else lost
     from ..physics_tests import default_registry
     from ..reports.json_report import write_json_report
     from ..reports.junit import write_junit_report
@@ -318,17 +325,20 @@ def write_reports(report, json_path: Path, junit_path: Path, html_dir: Path | No
         try:
             written.append((label, writer(report, path, privacy)))
         except OSError as exc:
+            lost.append(f"the {label} report {path}")
             say_error(console, f"cannot write the {label} report {path}: {exc.strerror or exc}")
     if html_dir is not None:
         try:
             from ..reports.html import write_html_report
         except ImportError as exc:  # jinja2/matplotlib are base dependencies: a broken install, said once
-            say_warning(console, f"HTML report not written: {exc} (reinstall: {install_command()})")
+            lost.append("the HTML report")
+            say_error(console, f"HTML report not written: {exc} (reinstall: {install_command()})")
         else:
             try:
                 written.append(("HTML", write_html_report(report, html_dir, default_registry(), privacy, media)))
             except Exception as exc:  # noqa: BLE001 - the JSON/JUnit reports are already safe on disk
-                console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
+                lost.append(f"the HTML report under {html_dir}")
+                say_error(console, f"HTML report not written under {html_dir}: {exc}")
     return written
 
 
@@ -343,9 +353,12 @@ def record_options(args):
     return Profile.parse(args.simready_profile)
 
 
-def write_simready(report, out_dir: Path, console: Console, privacy=None, profile=None, beside: bool = False) -> list:
+def write_simready(report, out_dir: Path, console: Console, privacy=None, profile=None, beside: bool = False,
+                   lost: list[str] | None = None) -> list:
     """--format simready: the per-test result.json files NVIDIA's SimReady reporter reads (reports/simready_results.py)
-    and each asset folder's validation record (reports/validation_record.py), beside the asset too when asked."""
+    and each asset folder's validation record (reports/validation_record.py), beside the asset too when asked. What
+    could not be written is said as an error and added to `lost` (the run then exits 3)."""
+    lost = [] if lost is None else lost
     from ..physics_tests import default_registry
     from ..reports.simready_results import write_simready_results
     from ..reports.validation_record import write_validation_records
@@ -353,10 +366,15 @@ def write_simready(report, out_dir: Path, console: Console, privacy=None, profil
     written = []
     try:
         written.append(("SimReady results", write_simready_results(report, out_dir, default_registry(), privacy)))
-        records, problems = write_validation_records(report, out_dir, profile, beside)
+        records, problems, not_written = write_validation_records(report, out_dir, profile, beside)
     except OSError as exc:
-        say_error(console, f"cannot write the SimReady results under {out_dir}: {exc.strerror or exc}")
+        what = "validation records" if written else "results"
+        lost.append(f"the SimReady {what} under {out_dir}")
+        say_error(console, f"cannot write the SimReady {what} under {out_dir}: {exc.strerror or exc}")
         return written
     for problem in problems:
         say_warning(console, problem)
+    for sentence in not_written:
+        lost.append(sentence)
+        say_error(console, sentence)
     return written + records

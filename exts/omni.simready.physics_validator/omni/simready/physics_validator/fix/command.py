@@ -126,11 +126,17 @@ def run(args, console) -> int:
         for label, path in written:
             console.print(f"{label}: {path}", highlight=False, soft_wrap=True)
     code = exit_code(report)
-    return int(code if any(label == "JSON" for label, _ in written) else max(code, ExitCode.USAGE))
+    if all(label in dict(written) for label in ("JSON", "HTML")):
+        return int(code)
+    console.print(f"[bold red]error:[/] a report could not be written (said above): fix exits {int(ExitCode.ERROR)} "
+                  "whatever its verdicts", highlight=False, soft_wrap=True)
+    return int(ExitCode.ERROR)
 
 
 def write_reports(report, out: Path, console, privacy=None) -> list[tuple[str, Path]]:
+    """The JSON and HTML reports; one not written is said as an error (and the run exits 3)."""
     from ..reports.json_report import write_json_report
+    from ..reports.safe_text import escape
 
     written = []
     try:
@@ -144,7 +150,7 @@ def write_reports(report, out: Path, console, privacy=None) -> list[tuple[str, P
 
         written.append(("HTML", write_html_report(report, out, default_registry(), privacy)))
     except Exception as exc:  # noqa: BLE001 - the JSON report is already safe on disk
-        console.print(f"[yellow]warning:[/] HTML report not written: {exc}")
+        console.print(f"[bold red]error:[/] HTML report not written: {escape(str(exc))}", highlight=False, soft_wrap=True)
     for asset in report.assets:
         if asset.fix is not None and asset.fix.layer:
             written.append(("fix layer", Path(asset.fix.layer)))

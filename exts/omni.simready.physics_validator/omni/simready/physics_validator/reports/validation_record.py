@@ -173,15 +173,17 @@ def _read_beside(path: Path) -> str | None:
 
 
 def write_validation_records(report: "RunReport", out_dir: str | Path, profile: Profile | None = None,
-                             beside: bool = False) -> tuple[list[tuple[str, Path]], list[str]]:
+                             beside: bool = False) -> tuple[list[tuple[str, Path]], list[str], list[str]]:
     """Each asset folder's record into OUT/validation/ (and beside the asset when `beside`): ([(label, path)], the
-    problems, one sentence each: a folder refused, a record that could not be merged)."""
+    warnings (a record beside the asset that could not be merged: OUT's carries ours alone), the records asked for and
+    not written (beside the asset: a link or a foreign file refused, a failed write); one sentence each. A record under
+    OUT that cannot be written raises (OSError)."""
     folders = _by_folder(report)
     if not folders:
-        return [], []
+        return [], [], []
     base = Path(os.path.commonpath([str(f.parent) for f in folders]))
     root = Path(out_dir) / OUT_FOLDER
-    written, problems = [], []
+    written, problems, not_written = [], [], []
     for folder, assets in folders.items():
         name = record_name(folder)
         try:
@@ -197,7 +199,7 @@ def write_validation_records(report: "RunReport", out_dir: str | Path, profile: 
                 path = update_record(folder, name, partial(merged_text, report=report, profile=profile, assets=assets))
                 written.append(("SimReady validation record beside the asset", path))
             except (SidecarRefused, RecordError) as exc:
-                problems.append(f"{folder / METADATA / name}: not written beside the asset: {exc}")
+                not_written.append(f"{folder / METADATA / name}: not written beside the asset: {exc}")
             except OSError as exc:
-                problems.append(f"{folder / METADATA / name}: not written beside the asset: {exc.strerror or exc}")
-    return written, problems
+                not_written.append(f"{folder / METADATA / name}: not written beside the asset: {exc.strerror or exc}")
+    return written, problems, not_written
