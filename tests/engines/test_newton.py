@@ -162,3 +162,58 @@ def test_full_range_sweep_holds_zero_only_until_settled_on_every_engine(tmp_path
             simulated[hold] = result.simulated_seconds
         extra = simulated[2.0] - simulated[0.0]
         assert -1e-9 <= extra <= 2.0 + 1e-6, (engine, extra)  # ends once settled, never past the cap
+
+
+def test_a_recorded_step_is_the_eager_step_to_the_last_bit(tmp_path, monkeypatch):
+    """engines/newton/stepper.py replays one recorded Warp step after the first: the same joint and body positions as
+    stepping eagerly, pinned with targets and forces and through a reset, and dropped onto the ground."""
+    from omni.simready.physics_validator.engines.newton.stepper import EAGER_ENV
+
+    arm = read_asset(build_arm(tmp_path / "arm.usda", ArmSpec(joints=3)))
+    box = read_asset(box_asset(tmp_path / "box.usda", size=0.1, position=(0.0, 0.0, 0.5)))
+    for asset, spec in ((arm, SceneSpec(pin_base=True)), (box, SceneSpec(ground=GroundSpec(), place_bottom_at=0.05))):
+        engines = []
+        for eager in ("1", ""):
+            monkeypatch.setenv(EAGER_ENV, eager)
+            engine = NewtonEngine()
+            engine.load(asset, spec)
+            engines.append(engine)
+        assert [e._stepper.record for e in engines] == [False, True]
+        body = next(iter(asset.bodies))
+        for round_ in range(2):
+            for k in range(150):
+                for engine in engines:
+                    if k % 50 == 0 and engine.dof_joints:
+                        engine.set_joint_position_targets(np.full(len(engine.dof_joints), 0.3 * (k // 50 - 1)))
+                    engine.apply_force(body, np.array([0.0, 2.0, 0.0]), np.array([0.0, 0.0, 0.0]) if k % 3 else None)
+                    engine.step()
+                eager, recorded = (np.array([p for p, _ in e.body_poses().values()]) for e in engines)
+                assert np.array_equal(eager, recorded), (asset.path, round_, k)
+            assert engines[1]._stepper._graph is not None  # it really replayed a recording
+            for engine in engines:
+                engine.reset()
+        moved = np.array([p for p, _ in engines[1].body_poses().values()])
+        for engine in engines:
+            engine.close()
+        assert np.isfinite(moved).all()
+
+
+def test_a_kernel_compiled_during_a_test_is_announced_as_a_first_run_phase(tmp_path, monkeypatch):
+    """runtime._announce_compiles: a Warp module compiled in this process (its binary not in the cache) tells the notice
+    the worker's prepare_process gave (a phase the parent's watchdog does not count) before Warp compiles it; a cached
+    one says nothing."""
+    wp, _newton = newton_runtime.import_newton()
+    told = []
+    monkeypatch.setitem(newton_runtime.PROCESS_STATE, "notice", told.append)
+    monkeypatch.setattr(wp.config, "kernel_cache_dir", str(tmp_path))  # an empty cache: this module compiles
+
+    @wp.kernel(module="unique")
+    def double(values: wp.array(dtype=float)):
+        i = wp.tid()
+        values[i] = 2.0 * values[i]
+
+    values = wp.array(np.ones(4, np.float32), device="cpu")
+    wp.launch(double, dim=4, inputs=[values], device="cpu")
+    assert told == [newton_runtime.compile_notice()] and values.numpy().tolist() == [2.0] * 4
+    wp.launch(double, dim=4, inputs=[values], device="cpu")  # loaded now: nothing more to say
+    assert len(told) == 1
