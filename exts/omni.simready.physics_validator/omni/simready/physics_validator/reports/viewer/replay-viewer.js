@@ -185,7 +185,8 @@
     this.scrub.max = String(this.end);
     this.marks();
     this.message.hidden = true;
-    this.seek(this.start_);
+    this.seek(this.pending === undefined ? this.start_ : this.pending);  // a chapter asked for while it loaded
+    delete this.pending;
     this.root.dataset.loadMs = String(Math.round(performance.now() - this.startedAt));  // to the first frame drawn
     this.setState("ready");
   };
@@ -342,7 +343,12 @@
     viewers: viewers,
     use: function (id) { use(viewers[id]); return viewers[id]; },
     /* chapter buttons: the replay of their test seeks to the chapter's simulated time */
-    seek: function (id, time) { var v = viewers[id]; if (!v) return; use(v); if (v.state === "ready") { v.pause(); v.seek(time); } }
+    seek: function (id, time) {
+      var v = viewers[id];
+      if (!v) return;
+      use(v);
+      if (v.state === "ready") { v.pause(); v.seek(time); } else { v.pending = time; }
+    }
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp); else setUp();
 })();
