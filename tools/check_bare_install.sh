@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Proves that a bare `pip install .` (no extras) is enough for verdicts and the HTML report: a fresh venv,
-# the package from this checkout, then one validate run on a mesh-collider asset. Fails when a test ends as
-# ERROR, when the HTML report is missing, or when the missing [video] extra is not said exactly once.
+# Proves that a bare `pip install .` (no extras) is enough for verdicts, the HTML report and the 3D replays: a fresh
+# venv, the package from this checkout, then one validate run on a mesh-collider asset (the default media policy: no
+# video, nothing said about the [video] extra) and one with `--media failing` (videos wanted: the missing extra said
+# once). Fails when a test ends as ERROR, when the HTML report or a test's .replay.glb is missing, or when the missing
+# [video] extra is not said exactly once where videos were asked for (and never where they were not).
 #
 #   bash tools/check_bare_install.sh [ASSET.usd] [VENV_DIR]
 #
@@ -33,6 +35,7 @@ echo "bare install: ${seconds} s, venv ${size} ($("$venv/bin/python" --version))
 set +e
 (cd "$out" && "$venv/bin/simready-physics" validate "$asset" --out "$out/report" >"$out/stdout" 2>"$out/stderr")
 code=$?
+(cd "$out" && "$venv/bin/simready-physics" validate "$asset" --media failing --out "$out/videos" >/dev/null 2>"$out/stderr_videos")
 set -e
 cat "$out/stdout" "$out/stderr"
 echo "exit code: $code"
@@ -53,12 +56,18 @@ if errors or code == 3:
     problems.append(f"ERROR verdicts: {errors}")
 if not list((out / "report").rglob("index.html")):
     problems.append("no HTML report written")
-notices = [line for line in (out / "stderr").read_text().splitlines() if "[video]" in line]
+if not list((out / "report").rglob("*.replay.glb")):
+    problems.append("no 3D replay written")
+said = [line for line in (out / "stderr").read_text().splitlines() if "[video]" in line]
+if said:
+    problems.append(f"the default run (no video wanted) named the [video] extra: {said}")
+notices = [line for line in (out / "stderr_videos").read_text().splitlines() if "[video]" in line]
 if len(notices) != 1 or "pip install" not in notices[0]:
-    problems.append(f"expected one line naming the [video] extra and its pip command, got {notices}")
+    problems.append(f"expected one line naming the [video] extra and its pip command with --media failing, got {notices}")
 print("verdicts: " + ", ".join(f"{test} {status}" for _, test, status, _ in results))
 if problems:
     print("check_bare_install: FAILED\n  " + "\n  ".join(problems), file=sys.stderr)
     sys.exit(1)
-print("check_bare_install: ok (no ERROR, HTML report written, the missing video extra said once)")
+print("check_bare_install: ok (no ERROR, HTML report and 3D replays written, the missing video extra said once where "
+      "videos were asked for)")
 EOF
