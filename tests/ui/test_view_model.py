@@ -369,8 +369,10 @@ def test_headless_stop_reports_the_running_test_and_starts_no_other(tmp_path):
 
 
 def test_a_test_that_runs_only_when_asked_for_is_offered_unticked(panel):
-    """ik_target_reach SKIPs wherever we run (Lula): listed, unticked; ticked, the run takes it."""
-    option = next(t for t in panel.tests if t.name == "ik_target_reach")
-    assert not option.enabled and all(t.enabled for t in panel.tests if t.name != "ik_target_reach")
+    """ik_target_reach SKIPs wherever we run (Lula) and ground_stability runs only when asked for (NVIDIA ships it
+    disabled): listed, unticked; every other test ticked; ticked, the run takes it."""
+    unticked = sorted(t.name for t in panel.tests if not t.enabled)
+    assert unticked == ["ground_stability", "ik_target_reach"]
+    assert all(t.enabled == panel.registry.get(t.name).runs_by_default for t in panel.tests)
     panel.set_test_enabled("ik_target_reach", True)
     assert "ik_target_reach" in panel.validate().tests

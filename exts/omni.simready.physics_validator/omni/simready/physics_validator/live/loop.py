@@ -135,7 +135,8 @@ class LiveLoop:
             asset.path, request.tests, request.config, make_engine, asset=asset,
             narrow=joint_narrowing(request.joint),
             hooks=RunHooks(test_started=sink.on_test_started, test_ended=sink.on_result,
-                           readback=getattr(sink, "on_readback", None)),
+                           readback=getattr(sink, "on_readback", None),
+                           plausibility=getattr(sink, "on_plausibility", None)),
         )
         self.phase: Phase | None = None
         self.session: "TestSession | None" = None

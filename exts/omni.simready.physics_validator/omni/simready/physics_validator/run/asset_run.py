@@ -32,7 +32,7 @@ from ..core.media import video_drawn
 from ..core.plausibility.links import link as link_plausibility
 from ..core.readback_links import link as link_readback
 from ..core.codes import CommonCode
-from ..core.results import AssetResult, RuntimeReadback, TestResult
+from ..core.results import AssetResult, Plausibility, RuntimeReadback, TestResult
 from ..core.session import TestSession, error_result, new_result
 from ..core.status import Status
 from ..core.usd import AssetLoadError, read_asset
@@ -60,6 +60,7 @@ class RunHooks:
     test_ended: Callable[[TestResult], None] | None = None
     progress: Callable[[], None] | None = None  # physics is stepping (at most once per HEARTBEAT_SECONDS)
     readback: Callable[[RuntimeReadback], None] | None = None  # the asset's runtime readback, once it is read
+    plausibility: Callable[[Plausibility], None] | None = None  # its plausibility block, read beside the readback
     content: Callable[[str | None], None] | None = None  # the asset's content hash (AssetJob.content_key), before tests
     notice: Callable[[str], None] | None = None  # a first-run preparation starts (engine.prepare_process); None: stderr
 
@@ -166,6 +167,8 @@ class AssetRun:
                     self.result.plausibility = check_plausibility(engine, self.asset)
                     if self.result.runtime_readback is not None and self.hooks.readback:
                         self.hooks.readback(self.result.runtime_readback)
+                    if self.result.plausibility is not None and self.hooks.plausibility:
+                        self.hooks.plausibility(self.result.plausibility)
                 self._ended(_close_test(session, engine, recording, test_dir))
         except KeyboardInterrupt:
             raise RunInterrupted(self.result) from None

@@ -43,7 +43,8 @@ class HeadlessRunner:
         self._run = run = AssetRun(
             request.asset_path, request.tests, request.config, lambda: create_engine(self.engine, request.config),
             asset=asset, load_error=load_error, narrow=joint_narrowing(request.joint),
-            hooks=RunHooks(test_started=sink.on_test_started, test_ended=ended, readback=getattr(sink, "on_readback", None)),
+            hooks=RunHooks(test_started=sink.on_test_started, test_ended=ended, readback=getattr(sink, "on_readback", None),
+                           plausibility=getattr(sink, "on_plausibility", None)),
         )
         try:
             for session in run:

@@ -24,6 +24,7 @@ class VerdictRow:
     level: int = 0
     kind: str = "test"  # test, joint, excluded
     children: list["VerdictRow"] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)  # the plausibility findings that explain it (plausibility_panel)
 
     @property
     def can_rerun_joint(self) -> bool:

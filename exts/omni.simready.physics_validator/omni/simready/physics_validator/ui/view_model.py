@@ -10,25 +10,25 @@ built in `rows`, the player is `video.VideoModel`.
 Validations go through a pluggable runner (`start(request, sink)`, `cancel()`): in Kit `live.runner.KitLiveRunner`,
 in pytest and scripts `headless_runner.HeadlessRunner`; both drive the tests through `run.asset_run.AssetRun`. The
 runner reports back through the sink methods `on_test_started`, `on_progress`, `on_frame`, `on_result`, `on_error`,
-`on_finished`, `on_readback` (readback_panel.py); it may call them synchronously (headless) or across app frames (Kit).
+`on_finished`, `on_readback` (readback_panel.py), `on_plausibility` (plausibility_panel.py); it may call them
+synchronously (headless) or across app frames (Kit). Exports are report_export.py's.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from enum import Enum
-from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from ..core.config import ConfigError, ValidationConfig, parse_value
 from ..core.plugin import TestRegistry
 from ..physics_tests import default_registry
-from ..core.results import AssetResult, EngineInfo, RunReport, TestResult
+from ..core.results import TestResult
 from ..core.status import Status
 from .fix_action import FixAction
+from .plausibility_panel import PlausibilityPanel
 from .readback_panel import ReadbackPanel
+from .report_export import ReportExport
 from .rows import VerdictRow, merge_joint_result, narrow_to_joint, rows_from_results
 from .video import VideoModel
 
@@ -88,7 +88,7 @@ class EditOutcome:
     message: str
 
 
-class ValidatorViewModel(ReadbackPanel):
+class ValidatorViewModel(ReadbackPanel, PlausibilityPanel, ReportExport):
     """All of the panel. Widgets call its methods and redraw on its change notifications."""
 
     def __init__(self, runner: Runner | None = None, registry: TestRegistry | None = None,
@@ -118,7 +118,7 @@ class ValidatorViewModel(ReadbackPanel):
     # -- notifications -------------------------------------------------------------------------------
     def subscribe(self, listener: Callable[[str], None]) -> Callable[[], None]:
         """`listener(topic)` on every change; topics: state, target, tests, thresholds, progress,
-        rows, video, message, readback. Returns the unsubscribe function."""
+        rows, video, message, readback, plausibility, fix. Returns the unsubscribe function."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
@@ -221,7 +221,7 @@ class ValidatorViewModel(ReadbackPanel):
             self._say(why)
             return None
         self.results = []
-        self.videos, self.readback = {}, None
+        self.videos, self.readback, self.plausibility = {}, None, None
         self._changed("rows")
         return self._launch(RunRequest(self.asset_path, self.target, self.selected_tests, self.config.copy(), **self._run_opts()))
 
@@ -348,64 +348,13 @@ class ValidatorViewModel(ReadbackPanel):
 
     def rows(self) -> list[VerdictRow]:
         order = {name: i for i, name in enumerate(self.registry.names())}
-        return rows_from_results(sorted(self.results, key=lambda r: order.get(r.name, len(order))))
+        return self.with_findings(rows_from_results(sorted(self.results, key=lambda r: order.get(r.name, len(order)))))
 
     def counts(self) -> dict[str, int]:
         out = {s.value: 0 for s in Status}
         for r in self.results:
             out[r.status.value] += 1
         return out
-
-    def report(self) -> RunReport:
-        from .._version import __version__
-
-        request = self.last_request
-        not_run = [] if request is None else [t for t in request.tests if self.result(t) is None]
-        engine = next((r.engine for r in self.results if r.engine), "")
-        return RunReport(tool_version=__version__, engine=EngineInfo.from_label(engine),  # as RunReport reads a name
-                         complete=self.complete and not not_run, not_run=not_run,
-                         assets=[AssetResult(path=self.asset_path, tests=list(self.results), runtime_readback=self.readback)])
-
-    def export_json(self, path: str | os.PathLike) -> Path:
-        """The report as the CLI writes it (reports.json when present, else the same pydantic schema)."""
-        from ..reports.json_report import write_json_report
-
-        path = Path(path)
-        write_json_report(self.report(), path)
-        self._say(f"JSON report written to {path}")
-        return path
-
-    def export_junit(self, path: str | os.PathLike) -> Path | None:
-        from ..reports.junit import write_junit_report
-
-        path = Path(path)
-        write_junit_report(self.report(), path)
-        self._say(f"JUnit report written to {path}")
-        return path
-
-    def export_html(self, out_dir: str | os.PathLike, opener: Callable[[str], Any] | None = None) -> Path | None:
-        """Write the HTML report under `out_dir` (reports.html layout) and open it; `opener`
-        defaults to the web browser."""
-        try:
-            from ..reports.html import write_html_report
-        except ImportError as exc:  # jinja2/matplotlib missing from this Python
-            self._say(f"HTML export is not available: {exc}")
-            return None
-        from ..physics_tests import default_registry
-
-        index = Path(write_html_report(self.report(), Path(out_dir), default_registry()))
-        if opener is None:
-            import webbrowser
-
-            opener = webbrowser.open
-        opener(index.resolve().as_uri())
-        self._say(f"HTML report written to {index}")
-        return index
-
-    def default_export_dir(self) -> Path:
-        on_disk = self.asset_path and not self.asset_path.startswith("anon:") and Path(self.asset_path).is_file()
-        base = Path(self.asset_path).resolve().parent if on_disk else None
-        return Path(tempfile.gettempdir()) / "physics_validator" if base is None or not os.access(base, os.W_OK) else base
 
     # -- internals ----------------------------------------------------------------------------------
     def _option(self, name: str) -> TestOption:

@@ -143,6 +143,9 @@ class ValidatorWindow(ui.Window):
                 self._readback_frame = ui.CollapsableFrame(f"What the runtime read: {self.vm.readback_text()}", collapsed=True,
                                                            identifier="physics_validator_readback")
                 self._readback_frame.set_build_fn(self._build_readback)
+                self._plausibility_frame = ui.CollapsableFrame(f"Plausibility: {self.vm.plausibility_text()}", collapsed=True,
+                                                               identifier="physics_validator_plausibility")
+                self._plausibility_frame.set_build_fn(self._build_plausibility)
                 with ui.CollapsableFrame("Video", collapsed=False):
                     with ui.VStack(spacing=4, height=0):
                         self._video_label = ui.Label("select a test to see its recording")
@@ -195,6 +198,18 @@ class ValidatorWindow(ui.Window):
                             ui.Label(text, width=width, tooltip=r["attribute"] if width == 100 else r["words"])
                         ui.Label(" · ".join(x for x in (", ".join(r["explains"]), r["fix"] or r["note"]) if x), word_wrap=True)
 
+    def _build_plausibility(self) -> None:
+        """The plausibility findings (ui/plausibility_panel.py), errors first: what, on which part, which verdicts it
+        explains and the fix."""
+        view = self.vm.plausibility_view() or {"rows": []}
+        with ui.VStack(spacing=1, height=0):
+            for r in view["rows"]:
+                with ui.HStack(height=18, spacing=4):
+                    rule = f"{r['code']} ({r['requirement']})" if r["requirement"] else r["code"]
+                    ui.Label(rule, width=200, tooltip=r["severity"])
+                    ui.Label(r["subject"], width=160, tooltip=r["path"])
+                    ui.Label(" · ".join(x for x in (r["message"], ", ".join(r["explains"]), r["fix"]) if x), word_wrap=True)
+
     # -- binding ------------------------------------------------------------------------------------
     def _on_change(self, topic: str) -> None:
         if not hasattr(self, "_progress_label"):
@@ -219,6 +234,9 @@ class ValidatorWindow(ui.Window):
         elif topic == "readback":
             self._readback_frame.title = f"What the runtime read: {self.vm.readback_text()}"
             self._readback_frame.rebuild()
+        elif topic == "plausibility":
+            self._plausibility_frame.title = f"Plausibility: {self.vm.plausibility_text()}"
+            self._plausibility_frame.rebuild()
         elif topic == "video" and self._video_test is None:
             self._show_video(self.vm.current_test)
 
@@ -245,7 +263,8 @@ class ValidatorWindow(ui.Window):
     def _on_selection(self, items) -> None:
         self._selected = items[0].row if items else None
         row = self._selected
-        self._hints_label.text = "\n".join(f"- {h}" for h in row.fix_hints) if row and row.fix_hints else ""
+        lines = [f"- {h}" for h in row.fix_hints] + [f"- plausibility: {f}" for f in row.findings] if row else []
+        self._hints_label.text = "\n".join(lines)
         self._refresh_buttons()
         if row is not None:
             self._video_test = row.test

@@ -27,7 +27,7 @@ def link(result: AssetResult, registry: TestRegistry) -> None:
     for found in block.findings:
         found.explains = []
     for test in result.tests:
-        declared = _declared(registry, test.name)
+        declared = declared_codes(registry, test.name)
         for found in block.findings:
             if found.code in declared:
                 _link_test(test, found)
@@ -35,19 +35,26 @@ def link(result: AssetResult, registry: TestRegistry) -> None:
                 test.warnings = [w for w in test.warnings if found.runtime_record not in w]
 
 
-def _link_test(test: TestResult, found: PlausibilityFinding) -> None:
+def explained(test: TestResult, found: PlausibilityFinding) -> tuple[list[JointRow], bool]:
+    """(the rows of `test` the finding explains, whether it explains the test's verdict with no rows: a body that moves
+    free), for a test that declares the finding's code: a failing row of a joint that moves what it is about, or a
+    PASS row it qualifies."""
     qualifies = RULES[PlausibilityCode(found.code)].qualifies_pass
-    what = "cause" if found.severity == "error" else "possible cause"
-    cause = CAUSE.format(what=what, code=found.code, message=found.message)
     rows = [r for r in test.joints if r.path in found.joints
             and (r.status in FAILING or (qualifies and r.status == Status.PASS))]
+    return rows, not test.joints and not found.joints and test.status in FAILING
+
+
+def _link_test(test: TestResult, found: PlausibilityFinding) -> None:
+    what = "cause" if found.severity == "error" else "possible cause"
+    cause = CAUSE.format(what=what, code=found.code, message=found.message)
+    rows, free = explained(test, found)
     fresh = False
     for row in rows:
         found.explains.append(f"{test.name} {row.status.value}: {row.joint}")
         failing = row.status in FAILING
         fresh |= _name_on_row(row, found, cause if failing else NOTE.format(code=found.code, message=found.message),
                               failing)
-    free = not test.joints and not found.joints and test.status in FAILING
     if free:
         found.explains.append(f"{test.name} {test.status.value}")
         fresh = found.fix not in test.fix_hints
@@ -68,7 +75,8 @@ def _name_on_row(row: JointRow, found: PlausibilityFinding, text: str, failing: 
     return True
 
 
-def _declared(registry: TestRegistry, name: str) -> frozenset[str]:
+def declared_codes(registry: TestRegistry, name: str) -> frozenset[str]:
+    """The plausibility codes that can decide test `name`'s verdicts (`PhysicsTest.plausibility`)."""
     try:
         return frozenset(registry.get(name).plausibility)
     except Exception:  # noqa: BLE001 - a test this registry does not know links nothing
