@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Any
 
 import numpy as np
 
@@ -41,6 +42,7 @@ class NewtonEngine(EngineBase):
     )
     # what _build() makes of the asset; emptied by _release()
     _body_index: dict[str, int]
+    _stepper: Any  # stepper.Stepper once built (its module imports Newton, so it is not named here)
     _dynamic_bodies: set[int]
     _bounds: nb.ShapeBounds | None
     _initial: dict

@@ -99,7 +99,7 @@ def _announce_compiles(wp) -> None:
     output_dir, output_name, ...)`, which Warp 1.17 and 1.19 both call with the binary's folder and name."""
     module_class = getattr(getattr(getattr(wp, "_src", None), "context", None), "Module", None)
     compile_ = getattr(module_class, "_compile", None)
-    if compile_ is None or getattr(compile_, "announces", False):
+    if module_class is None or compile_ is None or getattr(compile_, "announces", False):
         return
 
     def announcing_compile(self, device=None, output_dir=None, output_name=None, *args, **kwargs):
