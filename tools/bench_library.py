@@ -46,8 +46,8 @@ def props(work: Path, count: int) -> Path:
 
 def pace_part(folder: Path, rounds: int, work: Path) -> dict:
     count = len(list(folder.glob("*.usda")))
-    print(f"\npace: {count} props, ground_drop, HTML and videos on (the defaults), --jobs 2 vs --jobs 1; {rounds} pairs",
-          flush=True)
+    print(f"\npace: {count} props, ground_drop, HTML and recording on (the defaults: 3D replays, no video), "
+          f"--jobs 2 vs --jobs 1; {rounds} pairs", flush=True)
     args = [str(folder), "--tests", "ground_drop", "--quiet"]
     pairs = paired([*args, "--jobs", "1"], [*args, "--jobs", "2"], rounds, work / "pace", "jobs1", "jobs2")
     figures = summary(pairs, "jobs1", "jobs2")
