@@ -84,7 +84,7 @@ def _mesh_properties(collider: "ColliderInfo") -> MassProperties:
         pieces = connected_parts(points, mesh_triangles(collider)) if collider.approximation == "convexDecomposition" \
             else [points]
         hulls = [convex_hull(piece) for piece in pieces]
-        solid = combine([p for h in hulls if h is not None and (p := convex_properties(*h, 1.0)) is not None])
+        solid = combine([p for h in hulls if h is not None and (p := convex_properties(h[0], h[1], 1.0)) is not None])
         if solid is not None:
             return solid
     return box_properties(np.maximum((hi - lo) / 2.0, 1e-4), 1.0).transformed(centre, _IDENTITY)
