@@ -68,8 +68,8 @@ def test_a_mimic_follower_turns_with_its_jaw_and_its_offset_is_negated(tmp_path)
 def test_a_drive_less_reversed_gripper_gets_drives_then_its_axes_negated_physx(tmp_path):
     """The converted gripper's road: no drive, the reverse convention. Round 1 gives the jaws first drives (the
     driven-joint test SKIPs them), its re-run lets the gripper test judge them (JAW_REVERSED), round 2 negates the axes
-    in the same layer: the gripper test then judges the grip (first drives sized for full_range_sweep squeeze 0.02 N:
-    NOT_LIFTED, which fix names, not sizes), never the convention again."""
+    in the same layer: the gripper test then judges the grip (first drives sized for full_range_sweep, 49 N/m under the
+    authored 40 N cap, squeeze under 2 N: NOT_LIFTED, which fix names, not sizes), never the convention again."""
     from omni.simready.physics_validator.fix import FixTargets
 
     asset = build_gripper(tmp_path / "bare.usda", reversed=True, stiffness=0.0, damping=0.0)
