@@ -179,7 +179,8 @@ class NotFixable(BaseModel):
 class FixResult(BaseModel):
     """The `fix` block of an asset: the proposed layer, whether the re-run proved it, and the before/after."""
 
-    status: str  # accepted, partially_accepted (some joints left as authored: named), nothing_to_fix, rejected, not_fixable, error
+    # accepted, partially_accepted (some joints left as authored: named), nothing_to_fix, rejected, not_fixable, error
+    status: str
     summary: str = ""
     layer: str = ""  # <asset>.fix.usda (an override layer; only when accepted)
     composed: str = ""  # root layer sublayering the fix layer over the asset (validate it as a plain file)
@@ -190,7 +191,8 @@ class FixResult(BaseModel):
     not_fixable: list[NotFixable] = Field(default_factory=list)
     fixed: int = 0  # FAIL/WARN verdicts that became PASS
     broken: int = 0  # verdicts that passed before and fail with the layer (an accepted layer has none)
-    seconds: dict[str, float] = Field(default_factory=dict)  # wall seconds by phase (validate as authored, round N measure/re-run)
+    # wall seconds by phase (validate as authored, round N measure/re-run)
+    seconds: dict[str, float] = Field(default_factory=dict)
 
     @property
     def accepted(self) -> bool:
