@@ -12,6 +12,7 @@ from ..core.quantities import for_people
 from ..core.results import NotFixable
 from ..core.status import Status
 from ..core.usd import read_asset
+from .overlaps import tried_text
 from .rounds import Round, verdict_of
 from .targets import endpoint_tolerance
 
@@ -95,6 +96,8 @@ def not_fixable(state: "AssetFix", best: Round | None) -> list[NotFixable]:
     limited.update(shown.proposals if shown else {})
     for path, prop in limited.items():  # bounds and findings that kept a value short or unproposed
         for cause, sentence in prop.limits:
+            if cause == "exploded" and probe is not None and probe.overlaps is not None and not probe.overlaps.settled:
+                sentence += tried_text(probe.overlaps)  # the rest overlaps were filtered and it blew up too
             if not any(n.path == path and n.cause == cause for n in out):
                 out.append(NotFixable(joint=prop.name, path=path, cause=cause, why=sentence))
     for test, joint in (shown.exposed if shown else ()):  # what the maxForce a load needs exposed, named

@@ -184,3 +184,33 @@ def open_stage(path: str | Path):
     from pxr import Usd
 
     return Usd.Stage.Open(str(path), Usd.Stage.LoadAll)
+
+
+def add_filtered_pairs(layer_path: str | Path, pairs: list[tuple[str, str]], comments: dict[str, str] | None = None,
+                       durable: bool = True) -> None:
+    """`UsdPhysics.FilteredPairsAPI` between each body pair, added to the layer at `layer_path` (its targets prepended to
+    what the asset filters; `comments`: body path -> the comment on its over). The layer is read from the file, never
+    from a layer registry that may hold an older version of it, and written back by replace."""
+    from pxr import Sdf
+
+    from ..core import out_writer
+
+    layer = Sdf.Layer.OpenAsAnonymous(str(layer_path))
+    by_body: dict[str, list[str]] = {}
+    for a, b in pairs:
+        by_body.setdefault(a, []).append(b)
+    for body, others in by_body.items():
+        spec = Sdf.CreatePrimInLayer(layer, body)
+        _make_overs(layer, body)
+        apis = spec.GetInfo("apiSchemas") if spec.HasInfo("apiSchemas") else Sdf.TokenListOp()
+        prepended = list(apis.prependedItems)
+        if "PhysicsFilteredPairsAPI" not in prepended:
+            prepended.append("PhysicsFilteredPairsAPI")
+        spec.SetInfo("apiSchemas", Sdf.TokenListOp.Create(prependedItems=prepended))
+        rel = spec.relationships.get("physics:filteredPairs") or Sdf.RelationshipSpec(spec, "physics:filteredPairs",
+                                                                                       custom=False)
+        rel.targetPathList.prependedItems = list(dict.fromkeys([*rel.targetPathList.prependedItems,
+                                                                *(Sdf.Path(o) for o in others)]))
+        if comments and comments.get(body):
+            spec.comment = comments[body]
+    out_writer.write_text(Path(layer_path), layer.ExportToString(), durable=durable)  # by replace, never through a link

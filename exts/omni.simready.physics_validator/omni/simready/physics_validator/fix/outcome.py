@@ -12,9 +12,10 @@ from ..core.results import FixChange, FixJoint, FixResult, FixTest
 from ..core.status import Status
 from ..core.usd import read_asset
 from .layers import (
-    DRIVE_ATTRS, JointOverride, UsdUnits, authored_value, drive_attr, drive_axis, open_stage, per_axis_attr,
-    stage_metadata, write_composed_root, write_override_layer,
+    DRIVE_ATTRS, JointOverride, UsdUnits, add_filtered_pairs, authored_value, drive_attr, drive_axis, open_stage,
+    per_axis_attr, stage_metadata, write_composed_root, write_override_layer,
 )
+from .overlaps import filter_entries, is_filter_entry, settled_trial, story
 from .causes import MEASURED_CAUSES, clip, named_joints, not_fixable, stop_text  # noqa: F401 - re-exported (tools, tests)
 from .jaw_axis import joints_to_negate, negate as negate_axis
 from .rounds import Round, verdict_of
@@ -104,8 +105,11 @@ def write_round_layers(state: "AssetFix", index: int, target: str, proposals: di
     stem = Path(state.path).stem
     overrides, _, stage = _overrides(state, proposals, migrate, negate=negate)
     layer = write_override_layer(folder / f"{stem}.fix.usda", stage, overrides, f"{TOOL}: round {index} for {state.path}")
+    trial = settled_trial(state)  # measured with the rest overlaps filtered: the drives hold only with them filtered
+    if trial is not None:
+        add_filtered_pairs(layer, trial.filtered, {pair[0]: f"{TOOL}: {story(trial)}" for pair in trial.filtered})
     composed = write_composed_root(folder / f"{stem}.fixed.usda", [layer, state.path], stage_metadata(stage))
-    return Round(index, proposals, migrate, layer, composed, negate=negate)
+    return Round(index, proposals, migrate, layer, composed, negate=negate, filtered=trial)
 
 
 def final_names(out: Path, path: str, taken: set[str]) -> tuple[Path, Path]:
@@ -139,11 +143,15 @@ def write_final_layers(state: "AssetFix", best: Round, out: Path, target: str, t
     layer_path, root_path = final_names(out, state.path, taken if taken is not None else set())
     kind = "drive-tuning and jaw-axis" if best.negate and (best.proposals or best.migrate) else (
         "jaw-axis" if best.negate else "drive-tuning")
+    kind += " and collision-filter" if best.filtered is not None else ""
     named = privacy.text(state.path) if privacy else state.path
     header = (f"{TOOL}: {kind} overrides for {named} (only changed attributes; the asset is not modified). "
               f"Sublayer it over the asset, or open {root_path.name}. Proved by re-running "
               f"{', '.join(t.name for t in state.before.tests)}: {proved(best)}.")
     state.final_layer = write_override_layer(layer_path, stage, overrides, header)
+    if best.filtered is not None:
+        add_filtered_pairs(state.final_layer, best.filtered.filtered,
+                           {pair[0]: f"{TOOL}: {story(best.filtered)}" for pair in best.filtered.filtered})
     state.final_root = write_composed_root(root_path, [state.final_layer, state.path], stage_metadata(stage),
                                            f"{TOOL}: {Path(state.path).name} with {layer_path.name} over it")
 
@@ -225,6 +233,8 @@ def build_result(state: "AssetFix", best: Round | None, targets: "FixTargets") -
                 joint.measured["lever_arm"] = float(probe.joints[path].lever_arm) if probe and path in probe.joints else math.nan
                 joint.measured["escalation"] = prop.level
             result.joints.append(joint)
+        if shown.filtered is not None:  # the rest overlaps the layer filters, each on its first body
+            result.joints += filter_entries(shown.filtered)
     result.not_fixable = not_fixable(state, best)
     result.summary = _summary(state, best, result)
     return result
@@ -284,4 +294,8 @@ def _summary(state: "AssetFix", best: Round | None, result: FixResult) -> str:
         kept = sorted(p.rsplit("/", 1)[-1] for p in best.proposals)
         fixed = (f"kept {len(kept)} joint(s) ({listed(kept)}), left {len(dropped)} as authored "
                  f"({listed([p.rsplit('/', 1)[-1] for p in dropped])}: what their change did is named below); {fixed}")
-    return f"{fixed}; {len(result.joints)} joint override(s), {len(state.rounds)} round(s){tail}"
+    if best.filtered is not None:
+        fixed += (f", collisions filtered between {len(best.filtered.pairs)} body pair(s) that overlap at rest "
+                  "(the probe blew up without)")
+    joints = sum(1 for j in result.joints if not is_filter_entry(j))
+    return f"{fixed}; {joints} joint override(s), {len(state.rounds)} round(s){tail}"

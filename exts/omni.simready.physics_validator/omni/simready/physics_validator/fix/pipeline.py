@@ -33,6 +33,7 @@ from ..run.worker import run_calls
 from .diagnose import LEGACY_ONLY, diagnose, movable
 from .layers import authored_value, open_stage, per_axis_attr
 from .causes import explained_joints
+from .overlaps import rest_overlaps
 from .outcome import TOOL, build_result, named_joints, write_final_layers, write_round_layers
 from .plan import Plan, PlanRequest, plan_asset
 from .rounds import Round, best_round, compare, ledger, set_aside_exposed
@@ -291,7 +292,7 @@ def _plan(states: list[AssetFix], engine: str, config: ValidationConfig, targets
         reuse = {p: prop for p, prop in state.plan.proposals.items() if p in joints and p not in state.retuned} \
             if state.plan and probe else {}  # a verified proposal whose targets did not change is not measured again
         requests.append(PlanRequest(state.path, engine, config, joints, state.allow, targets,
-                                    dict(state.levels), str(state.work), probe, reuse))
+                                    dict(state.levels), str(state.work), probe, reuse, rest_overlaps(state.before)))
         state.retuned = set()
     todo = [r for r in requests if r.joints]
     results = dict(zip((r.asset_path for r in todo), run_calls(plan_asset, todo, config.run, engine, jobs or 1)))

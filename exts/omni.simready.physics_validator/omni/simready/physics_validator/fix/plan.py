@@ -22,6 +22,7 @@ from ..core import out_writer
 from ..core.config import ValidationConfig
 from ..core.quantities import for_people
 from ..core.usd import read_asset
+from .overlaps import RestOverlap
 from .probe import HOLD_SECONDS, ProbeResult, Waypoints, _ProbeRun, probe
 from .rules import Proposal, cap_max_force, propose
 from .targets import MAX_LEVEL, FixTargets, JointAllowance, endpoint_tolerance
@@ -44,6 +45,7 @@ class PlanRequest:
     workdir: str = ""
     probe: ProbeResult | None = None  # reuse an earlier round's measurements
     reuse: dict[str, Proposal] = field(default_factory=dict)  # joints whose targets did not change: last round's proposal
+    overlaps: list[RestOverlap] = field(default_factory=list)  # body pairs overlapping at rest (fix/overlaps.py)
 
 
 @dataclass
@@ -60,7 +62,8 @@ def plan_asset(request: PlanRequest) -> Plan:
     workdir = Path(request.workdir)
     fps = next((a.fps for a in request.allow.values() if a.ends), 240.0)  # the rate of the test that moves them
     waypoints = Waypoints({p: a.hold for p, a in request.allow.items()}, {p: a.ends for p, a in request.allow.items()})
-    measured = request.probe or probe(request.asset_path, request.engine, config, waypoints, workdir / "probe", fps)
+    measured = request.probe or probe(request.asset_path, request.engine, config, waypoints, workdir / "probe", fps,
+                                      request.overlaps)
     plan = Plan(measured)
     if measured.error:
         plan.error = measured.error
@@ -104,6 +107,7 @@ def _verify(plan: Plan, request: PlanRequest, asset, config, waypoints: Waypoint
     assert plan.probe is not None  # a plan that proposes was measured
     caps = plan.probe.caps
     run = _ProbeRun(request.asset_path, request.engine, config, scene, workdir, asset, plan.probe.dofs, waypoints, caps)
+    run.filtered = plan.probe.overlaps.filtered if plan.probe.overlaps else []  # measured with them: verified with them
     stuck: set[str] = set()  # joints held at the actuator's rating: not raised again
     for attempt in range(VERIFY_PASSES):
         gains = {p: (prop.value("stiffness"), prop.value("damping"),

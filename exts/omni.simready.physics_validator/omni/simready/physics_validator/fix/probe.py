@@ -34,7 +34,11 @@ from ..physics_tests.driven.kinematics import moved_bodies
 from ..physics_tests.driven.load_point import lever_arm
 from ..run.worker_main import physics_progressed
 from .geometry import every_pair, gravity_bound, model_inertia, touching_pairs
-from .layers import JointOverride, UsdUnits, drive_attr, open_stage, stage_metadata, write_composed_root, write_override_layer
+from .layers import (
+    JointOverride, UsdUnits, add_filtered_pairs, drive_attr, open_stage, stage_metadata, write_composed_root,
+    write_override_layer,
+)
+from .overlaps import OverlapTrial, RestOverlap
 from .plausible import BOUND_FACTOR, exploded, pushed
 from .readings import body_masses, drive_gains, mass_matrix, velocity_caps
 
@@ -118,6 +122,7 @@ class ProbeResult:
     loads: int = 0  # engine loads it took
     dofs: list[str] = field(default_factory=list)  # the engine's DOF joints
     caps: np.ndarray | None = None  # enforced velocity caps per DOF (inf: none)
+    overlaps: OverlapTrial | None = None  # the readings blew up: measured again with the rest overlaps filtered (overlaps.py)
 
 
 @dataclass
@@ -129,8 +134,10 @@ class Waypoints:
 
 
 def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: str | Path,
-          fps: float = 240.0) -> ProbeResult:
-    """Measure every joint of `waypoints.hold` on `asset_path` (see the module docstring)."""
+          fps: float = 240.0, overlaps: list[RestOverlap] | None = None) -> ProbeResult:
+    """Measure every joint of `waypoints.hold` on `asset_path` (see the module docstring). `overlaps`: the body pairs
+    that overlap at rest (fix/overlaps.py), filtered for every measurement when the first one blows up without them
+    and not with them."""
     from ..engines import create_engine
 
     workdir = out_writer.folder(Path(workdir))  # OUT/.fix/<asset>/ (core.out_writer)
@@ -177,17 +184,10 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
         stiffness[p] = max(stiffness[p], FRICTION_SHARE * out.joints[p].friction / _off_tolerance(asset.joints[p]))
     gains = {p: probe_gains(k, PROBE_OMEGA) for p, k in stiffness.items()}
     run = _ProbeRun(asset_path, engine, config, scene, workdir, asset, dofs, waypoints, caps)
-    run.track = {p: True for p in measurable}
-    first = run.measure("probe", gains, measurable)
-    run.track = {}
-    out.loads += 1
+    first = _first_measure(run, out, gains, stiffness, measurable, masses, overlaps or [])
     off: dict[str, list[str]] = {}
     for p in measurable:
         m = out.joints[p]
-        hold = run.poses.get("hold", {})
-        m.lever_arm = lever_arm(asset, asset.joints[p], hold)
-        m.gravity_bound = gravity_bound(asset, asset.joints[p], hold, masses) + m.friction
-        m.moved_mass = sum(masses.get(b, 0.0) for b in moved_bodies(asset, asset.joints[p]))
         tol = _off_tolerance(asset.joints[p])
         for pose, (err, load, inertia) in first[p].items():
             inertia = inertia + m.armature if math.isfinite(inertia) else m.inertia["authored"]
@@ -227,6 +227,49 @@ def probe(asset_path: str, engine: str, config, waypoints: Waypoints, workdir: s
             out.loads += _collision_test(run, gains, asset, m, pose, info, run.contacts.get(f"{p}@{pose}", {}))
     out.warnings.extend(run.warnings)
     return out
+
+
+def _first_measure(run: "_ProbeRun", out: ProbeResult, gains: dict, stiffness: dict, joints: list[str], masses: dict,
+                   overlaps: list[RestOverlap]) -> dict:
+    """The probe's first measurement (the way to each waypoint watched for touching colliders), with each joint's
+    lever arm and gravity bound at the hold pose. When a reading blows up and the asset has body pairs that overlap at
+    rest, it is taken again with those pairs filtered; when nothing blows up then, that one is kept and every later
+    measurement filters them too (`run.filtered`, `out.overlaps`: fix/overlaps.py)."""
+    def measure(tag: str, filtered: list) -> tuple[dict, dict]:
+        run.track, run.contacts = {p: True for p in joints}, {}
+        result = run.measure(tag, gains, joints, filtered=filtered)
+        run.track = {}
+        out.loads += 1
+        hold = run.poses.get("hold", {})
+        for p in joints:
+            m = out.joints[p]
+            m.lever_arm = lever_arm(run.asset, run.asset.joints[p], hold)
+            m.gravity_bound = gravity_bound(run.asset, run.asset.joints[p], hold, masses) + m.friction
+            m.moved_mass = sum(masses.get(b, 0.0) for b in moved_bodies(run.asset, run.asset.joints[p]))
+        blown = {}
+        for p in joints:
+            m, tol = out.joints[p], _off_tolerance(run.asset.joints[p])
+            found = [(pose, load) for pose, (err, load, _) in result[p].items()
+                     if exploded(err, load, m.gravity_bound, stiffness[p], tol)]
+            if found:
+                blown[m.name] = (pose_text(found[0][0]), found[0][1], m.gravity_bound)
+        return result, blown
+
+    first, blown = measure("probe", [])
+    if not blown or not overlaps:
+        return first
+    kept = (dict(run.poses), dict(run.contacts), {p: (out.joints[p].lever_arm, out.joints[p].gravity_bound) for p in joints})
+    trial = OverlapTrial(list(overlaps), blown, {out.joints[p].name: out.joints[p].angular for p in joints})
+    pairs = [(o.body, o.other) for o in overlaps]
+    second, still = measure("probe_overlaps_filtered", pairs)
+    out.overlaps = trial
+    if not still:
+        trial.settled, run.filtered = True, pairs
+        return second
+    run.poses, run.contacts = kept[0], kept[1]  # not those overlaps: the measurement as authored stands
+    for p, (arm, bound) in kept[2].items():
+        out.joints[p].lever_arm, out.joints[p].gravity_bound = arm, bound
+    return first
 
 
 def _off_tolerance(joint) -> float:
@@ -297,6 +340,7 @@ class _ProbeRun:
         self.warnings: list[str] = []
         self.track: dict[str, bool] = {}  # joints whose way to each waypoint is watched for touching colliders
         self.contacts: dict[str, dict] = {}  # "<joint>@<pose>" -> {(moved body, other body): largest overlap}
+        self.filtered: list[tuple[str, str]] = []  # body pairs every measurement filters (rest overlaps: overlaps.py)
 
     def measure(self, tag: str, gains: dict, joints: list[str], poses_of: dict | None = None,
                 filtered: list | None = None, hold: float = HOLD_SECONDS) -> dict:
@@ -328,8 +372,8 @@ class _ProbeRun:
                     u.to_usd("maxForce", f, j.is_angular) if math.isfinite(f) else PROBE_MAX_FORCE}
             overrides.append(JointOverride(path, values, apis=[f"PhysicsDriveAPI:{'angular' if j.is_angular else 'linear'}"]))
         layer = write_override_layer(self.workdir / f"{tag}.layer.usda", self.stage, overrides)
-        if filtered:
-            _add_filtered_pairs(layer, filtered)
+        if filtered or self.filtered:
+            add_filtered_pairs(layer, [*self.filtered, *filtered], durable=False)
         return write_composed_root(self.workdir / f"{tag}.usda", [layer, self.asset_path], self.meta)
 
     def _drive(self, eng, stiffness: dict, joints: list[str], poses_of: dict | None, hold_seconds: float) -> dict:
@@ -399,21 +443,3 @@ class _ProbeRun:
 
 def _poses(eng) -> dict:
     return {k: (np.array(v[0], float), np.array(v[1], float)) for k, v in eng.body_poses().items()}
-
-
-def _add_filtered_pairs(layer_path: Path, pairs: list) -> None:
-    """FilteredPairsAPI between each pair, in the probe layer (prepended to what the asset filters)."""
-    from pxr import Sdf
-
-    layer = Sdf.Layer.FindOrOpen(str(layer_path))
-    by_body: dict[str, list[str]] = {}
-    for a, b in pairs:
-        by_body.setdefault(a, []).append(b)
-    for body, others in by_body.items():
-        spec = Sdf.CreatePrimInLayer(layer, body)
-        for prefix in Sdf.Path(body).GetPrefixes():
-            layer.GetPrimAtPath(prefix).specifier = Sdf.SpecifierOver
-        spec.SetInfo("apiSchemas", Sdf.TokenListOp.Create(prependedItems=["PhysicsFilteredPairsAPI"]))
-        rel = Sdf.RelationshipSpec(spec, "physics:filteredPairs", custom=False)
-        rel.targetPathList.prependedItems = [Sdf.Path(o) for o in others]
-    out_writer.write_text(layer_path, layer.ExportToString(), durable=False)  # by replace, never through a link

@@ -15,6 +15,7 @@ from .diagnose import FAILING
 
 if TYPE_CHECKING:
     from ..core.results import AssetResult
+    from .overlaps import OverlapTrial
     from .rules import Proposal
 
 FORWARD_COMPAT = "Author physxJointAxis"  # the isaacsim-5 carry-over warning of a legacy spelling (engines/physx/legacy.py)
@@ -30,6 +31,7 @@ class Round:
     layer: Path
     composed: Path
     negate: dict[str, list[str]] = field(default_factory=dict)  # joint path -> why its axis is negated (fix/jaw_axis.py)
+    filtered: "OverlapTrial | None" = None  # rest overlaps the layer filters (fix/overlaps.py), with why
     after: "AssetResult | None" = None
     fixed: list[str] = field(default_factory=list)  # tests FAIL/WARN -> PASS
     improved: list[str] = field(default_factory=list)  # tests FAIL -> WARN
