@@ -257,7 +257,8 @@ def test_missing_video_extra_is_said_once_with_the_install_command(tmp_path, cap
     box_asset(tmp_path / "assets" / "one.usda")
     box_asset(tmp_path / "assets" / "two.usda")
     out = tmp_path / "o"
-    code = main(["validate", str(tmp_path / "assets"), "--tests", "ground_drop", "--out", str(out), "--in-process"])
+    code = main(["validate", str(tmp_path / "assets"), "--tests", "ground_drop", "--out", str(out), "--in-process",
+                 "--media", "all"])  # the default (3D replays) draws no video and names no extra
     err = capsys.readouterr().err
     assert code == 0, err
     notices = [line for line in err.splitlines() if "video" in line.lower() and str(tmp_path) not in line]

@@ -59,8 +59,13 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("engines/newton/runtime.py", "mark_warm", ".touch"): "Newton's kernel cache's ready marker",
     ("engines/newton/warm_up.py", "warm_kernels", "tempfile.TemporaryDirectory"): "the warm-up asset's temp folder",
     ("engines/newton/warm_up.py", "warm_kernels", ".write_text"): "the warm-up asset, in its temp folder",
-    ("engines/newton/warm_up.py", "_compile_lock", ".mkdir"): "Newton's kernel cache",
-    ("engines/newton/warm_up.py", "_compile_lock", "os.open"): "Newton's kernel cache's lock file",
+    # the side-by-side Newton targets (newton.target=isaacsim-6.2), pip-installed once under the user's cache
+    # (SIMREADY_NEWTON_SITES), never OUT; the lock file beside them also serialises the kernel warm-up
+    ("engines/newton/install.py", "ensure_installed", ".mkdir"): "the side-by-side Newton targets' folder (~/.cache)",
+    ("engines/newton/install.py", "ensure_installed", "shutil.rmtree"): "a half-made or replaced Newton target (~/.cache)",
+    ("engines/newton/install.py", "ensure_installed", ".rename"): "a Newton target put in place once pip succeeded",
+    ("engines/newton/install.py", "exclusive", ".mkdir"): "the lock file's folder (~/.cache or the kernel cache)",
+    ("engines/newton/install.py", "exclusive", "os.open"): "the install or warm-up lock file (~/.cache)",
     # the URDF/MJCF converters' own venv, installed once under the user's cache (robot_import), never OUT
     ("robot_import/converter_env.py", "_install_lock", ".mkdir"): "the converters' venv folder (~/.cache)",
     ("robot_import/converter_env.py", "_install_lock", "os.open"): "the converters' install lock (~/.cache)",

@@ -44,8 +44,8 @@ def test_tests_are_selected_by_feature_family():
     assert [t.name for t in registry.select(["FET004"])] == ["joint_movement"]
     assert [t.name for t in registry.select(["FET_028"])] == ["gripper_close_lift_sphere", "gripper_close_lift_cube"]
     assert [t.name for t in registry.select(["FET005"])] == ["grasp_and_lift"]
-    assert {t.name for t in registry.select(["FET_003"])} == {"ground_drop", "slope_drop"}
-    assert [t.name for t in registry.select(["slope_drop", "FET003"])] == ["slope_drop", "ground_drop"]
+    assert {t.name for t in registry.select(["FET_003"])} == {"ground_drop", "slope_drop", "ground_stability"}
+    assert [t.name for t in registry.select(["slope_drop", "FET003"])] == ["slope_drop", "ground_drop", "ground_stability"]
     with pytest.raises(UnknownTestError, match="feature families: FET_003, FET_004, FET_005, FET_022, FET_028"):
         registry.select(["FET999"])
 
@@ -70,9 +70,12 @@ def test_features_carry_tier_core_2026_8_names_and_old_names_are_read_with_a_not
 
 
 def test_a_test_that_runs_only_when_asked_for_is_left_out_of_the_default_selection():
-    """ik_target_reach SKIPs wherever we run: a plain run leaves it out; its name or its feature selects it."""
+    """ik_target_reach SKIPs wherever we run, ground_stability is a stricter optional check (issue 43): a plain run
+    leaves both out; the name or the feature selects each."""
     registry = default_registry()
     default = [t.name for t in registry.select(None)]
-    assert "ik_target_reach" not in default and "jacobian_ik" in default and len(default) == len(registry) - 1
+    asked_only = {"ik_target_reach", "ground_stability"}
+    assert not asked_only & set(default) and "jacobian_ik" in default and len(default) == len(registry) - len(asked_only)
+    assert [t.name for t in registry.select(["ground_stability"])] == ["ground_stability"]
     assert [t.name for t in registry.select(["ik_target_reach"])] == ["ik_target_reach"]
     assert "ik_target_reach" in [t.name for t in registry.select(["FET_022_PHYSX"])]

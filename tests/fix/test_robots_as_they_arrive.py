@@ -65,7 +65,8 @@ def test_fix_without_add_drives_says_what_to_do_and_exits_1(tmp_path, shared_ass
     assert lines[0].startswith("fix erd_ur5/ur5.usda: not_fixable — nothing done: the driven-joint tests skip joints that "
                                "have no drive; `simready-physics fix --add-drives` proposes first drives")
     assert lines[1] == "    tests: full_range_sweep SKIP  effort_limit SKIP"
-    assert lines[2].startswith("    no drive: 6 joint(s) have no drive (shoulder_pan_joint, shoulder_lift_joint, elbow_joint,")
+    assert lines[2].startswith("    time: ") and " s (validate as authored " in lines[2]
+    assert lines[3].startswith("    no drive: 6 joint(s) have no drive (shoulder_pan_joint, shoulder_lift_joint, elbow_joint,")
     assert not any(line.rstrip().endswith("|") for line in lines) and "rejected" not in proc.stdout
     assert not list((tmp_path / "out").glob("*.fix.usda"))  # no layer for nothing
 

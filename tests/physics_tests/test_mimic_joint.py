@@ -68,6 +68,11 @@ def test_a_coupling_on_a_fixed_joint_gets_the_hint_that_applies(folder, engine, 
     stage.GetPrimAtPath("/Gripper/joints/finger_b_joint").SetTypeName("PhysicsFixedJoint")
     stage.GetRootLayer().Save()
     result = run_test(path, "mimic_joint", engine)
+    if engine == "newton" and result.status is Status.ERROR:
+        # Newton 1.8 either builds the gripper without the fixed follower's coupling or refuses the build (seen in one
+        # CI worker, not reproduced alone): a refusal must be the engine's ERROR naming the fixed follower
+        assert "has type FIXED" in result.reason and "Mimic followers" in result.reason, result.reason
+        return
     assert result.status is Status.FAIL, result.reason
     row = rows(result)["finger_b_joint"]
     assert row.codes == ["COUPLING_REJECTED"] and "finger_b_joint is a fixed joint" in row.reason

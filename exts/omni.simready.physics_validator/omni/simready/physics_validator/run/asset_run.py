@@ -42,6 +42,13 @@ from .readback import check_plausibility, read_back, read_back_alone, ready
 
 HEARTBEAT_SECONDS = 1.0
 UNLOADABLE_HINT = "Open the file in usdview to see the composition or syntax error, and fix or re-export it."
+NOT_A_FILE_HINT = ("Point the run at the asset's regular .usd/.usda/.usdc file (or copy what the pipe or device holds into "
+                   "one): nothing reads a layer that is not a regular file.")
+
+
+def unloadable_hint(load_error: object) -> str:
+    """The hint under an unloadable asset: usdview shows a syntax or composition error, not a FIFO or device."""
+    return NOT_A_FILE_HINT if "not a regular file" in str(load_error) else UNLOADABLE_HINT
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -136,7 +143,7 @@ class AssetRun:
                     result.status = Status.PRECHECK_FAILURE
                     result.code = CommonCode.UNLOADABLE.value
                     result.reason = f"unloadable asset: {self.load_error}"
-                    result.fix_hints = [UNLOADABLE_HINT]
+                    result.fix_hints = [unloadable_hint(self.load_error)]
                     self._ended(result)
                     continue
                 try:

@@ -24,6 +24,7 @@ import itertools
 import os
 import queue
 import re
+import stat
 import threading
 from pathlib import Path
 from typing import Iterator
@@ -88,7 +89,10 @@ def asset_weight(path: str) -> int:
             continue
         seen.add(file)
         try:
-            weight += file.stat().st_size
+            status = file.stat()
+            if not stat.S_ISREG(status.st_mode):  # a FIFO or device would block the scheduler: the precheck says why
+                continue
+            weight += status.st_size
             with open(file, "rb") as stream:
                 head = stream.read(WEIGHT_READ_BYTES)
         except OSError:
