@@ -16,12 +16,21 @@ kernel cache. Importing this package imports neither Warp nor Newton: the engine
 
 from __future__ import annotations
 
-import importlib.util
+from typing import TYPE_CHECKING, Any
 
-for _name in ("warp", "newton"):
-    if importlib.util.find_spec(_name) is None:  # engines/__init__ turns this into EngineUnavailable
-        raise ImportError(f"newton is not installed (pip install -e '.[newton]'): no module named '{_name}'")
+if TYPE_CHECKING:
+    from .engine import NewtonEngine
 
-from .engine import NewtonEngine  # noqa: E402
+
+def __getattr__(name: str) -> Any:
+    """NewtonEngine on first use: its settings and targets (the config's [newton] section, the side install) are
+    importable without Warp or Newton installed; the engine module says what is missing (ImportError, which
+    engines/__init__ turns into EngineUnavailable)."""
+    if name == "NewtonEngine":
+        from .engine import NewtonEngine
+
+        return NewtonEngine
+    raise AttributeError(name)
+
 
 __all__ = ["NewtonEngine"]

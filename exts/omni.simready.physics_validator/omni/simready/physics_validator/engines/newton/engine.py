@@ -10,6 +10,7 @@ load, or `prepare_process`, imports the target's Newton into this process.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import math
 from typing import Any
 
@@ -23,6 +24,10 @@ from .runtime import (
 )
 from .settings import NewtonSettings
 from .targets import NewtonTarget, choose_for_process, named, process_target, version_line, versions
+
+for _name in ("warp", "newton"):
+    if importlib.util.find_spec(_name) is None:  # engines/__init__ turns this into EngineUnavailable
+        raise ImportError(f"newton is not installed (pip install -e '.[newton]'): no module named '{_name}'")
 
 
 class NewtonEngine(EngineBase):
