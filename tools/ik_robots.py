@@ -1,7 +1,7 @@
 """jacobian_ik on converted robots: the end effector it finds (and which rule chose it), the verdict, and the numbers
 that decided it (issue 40 item 7).
 
-    python tools/ik_robots.py ROBOTS_DIR... [--work DIR] [--only a,b] [--rerun] [--md docs/tests/jacobian_ik.md]
+    python tools/ik_robots.py ROBOTS_DIR... [--work DIR] [--only a,b] [--rerun] [--md docs/tests/jacobian_ik.md] [--merge]
 
 ROBOTS_DIR is a folder `bash tools/convert_robots.sh` or `tools/import_robots.py` built (its robots.json lists each
 robot). Beside those, the ViperX 300 s of the ALOHA (every link `right/...`): converted here from the MJCF in
@@ -17,8 +17,9 @@ Each step is the command a user runs, as a subprocess, its output kept under WOR
    layer proved by this test alone, validated the same way; when fix keeps none, its first round's layer (the first
    drives, maxForce at the asset's own ratings) is judged, and the table says so.
 
-Prints one line per robot and writes the table between the `ik_robots` markers of --md. Exits 1 when a fixed arm's
-verdict is neither PASS nor a FAIL whose rows name a joint (the acceptance of issue 40 item 7), else 0.
+Prints one line per robot and writes the table between the `ik_robots` markers of --md (with --merge, the rows of
+robots this run did not run are kept as the page had them). Exits 1 when a fixed arm's verdict is neither PASS nor a
+FAIL whose rows name a joint (the acceptance of issue 40 item 7), else 0.
 """
 
 from __future__ import annotations
@@ -174,13 +175,34 @@ def markdown(results: list[dict]) -> str:
         lines.append(f"| {robot['id']} | {robot['package']} | {short(m.get('end_effector'))} | "
                      f"{m.get('end_effector_source', '—')} | {cell(r['before'])} | {label} | {after} | "
                      f"{numbers(r['after'] or r['before'])} |")
-    lines += ["", "The ViperX was converted with `" + next((r["robot"].get("command", "") for r in results
-                                                              if r["robot"]["id"] == "vx300s"), "") + "`.", "", END]
+    command = next((r["robot"].get("command", "") for r in results if r["robot"]["id"] == "vx300s"), "")
+    lines += ["", f"The ViperX was converted with `{command}`." if command else "", "", END]
     return "\n".join(lines)
 
 
-def write_md(path: Path, text: str) -> None:
+def merged(text: str, old_page: str) -> str:
+    """`text` (this run's table) with the rows of `old_page`'s table for robots this run did not run, in the old
+    order, and the old ViperX sentence when this run did not convert it: a table regenerated for some robots keeps the
+    others' measured rows as they were."""
+    def parts(block: str) -> tuple[list[str], dict[str, str], list[str]]:
+        lines = block.splitlines()
+        start = next(i for i, ln in enumerate(lines) if ln.startswith("| robot |")) + 2
+        end = next((i for i in range(start, len(lines)) if not lines[i].startswith("| ")), len(lines))
+        return lines[:start], {ln.split("|")[1].strip(): ln for ln in lines[start:end]}, lines[end:]
+
+    if BEGIN not in old_page or END not in old_page:
+        return text
+    head, new_rows, new_tail = parts(text)
+    _, old_rows, old_tail = parts(old_page[old_page.index(BEGIN):old_page.index(END) + len(END)])
+    order = list(old_rows) + [r for r in new_rows if r not in old_rows]
+    tail = new_tail if any(ln.startswith("The ViperX was converted") for ln in new_tail) else old_tail
+    return "\n".join(head + [new_rows.get(r) or old_rows[r] for r in order] + tail)
+
+
+def write_md(path: Path, text: str, merge: bool = False) -> None:
     page = path.read_text(encoding="utf-8") if path.exists() else ""
+    if merge:
+        text = merged(text, page)
     if BEGIN in page and END in page:
         page = page[:page.index(BEGIN)] + text + page[page.index(END) + len(END):]
     else:
@@ -197,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated robot ids")
     parser.add_argument("--rerun", action="store_true", help="run steps whose record is already there again")
     parser.add_argument("--md", help="write the table between the ik_robots markers of this page")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the --md table's rows of robots this run does not run (with --only)")
     args = parser.parse_args(argv)
     dirs = [Path(d).resolve() for d in args.robots]
     only = {s for s in args.only.split(",") if s}
@@ -213,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{numbers(r['after'] or r['before'])}", flush=True)
         results.append(r)
     if args.md:
-        write_md(Path(args.md), markdown(results))
+        write_md(Path(args.md), markdown(results), args.merge)
     return 0 if all(acceptable(r) for r in results) else 1
 
 
