@@ -36,6 +36,7 @@ DRIVEN = ("velocity_limit", "full_range_sweep", "drive_gain_validation", "effort
 FAILING = ("FAIL", "WARN", "ERROR")
 KEPT = ("accepted", "partially_accepted")  # fix statuses that write a layer and its `.fixed` wrapper
 DEG = 180.0 / math.pi
+FILTER_ATTR = "physics:filteredPairs"  # a fix-block row for a body pair the layer filters (fix/overlaps.py)
 
 
 def run(args: list[str], log: Path) -> tuple[int, float]:
@@ -124,9 +125,13 @@ def headline(step_result: dict | None) -> str:
 
 
 def drives(block: dict) -> list[str]:
-    """Per joint: 'joint1: K 1180 N·m/rad, D 38 N·m·s/rad, maxForce 30 of 30 N·m rated' (SI, per radian)."""
+    """Per joint: 'joint1: K 1180 N·m/rad, D 38 N·m·s/rad, maxForce 30 of 30 N·m rated' (SI, per radian); per body pair
+    the layer filters (fix/overlaps.py), which two."""
     out = []
     for joint in block.get("joints", []):
+        pairs = [c["after"] for c in joint.get("changes", []) if c["attribute"] == FILTER_ATTR]
+        if pairs:
+            out.append(f"{joint['joint']}: its collisions with {', '.join(map(str, pairs))} filtered (they overlap at rest)")
         changes = {c["attribute"].rsplit(":", 1)[-1]: c for c in joint.get("changes", [])}
         parts = []
         angular = "°" in changes.get("stiffness", {}).get("unit", "°")
@@ -150,9 +155,13 @@ def fix_cell(r: dict) -> str:
     if not r["fix"]:
         return "not run yet"
     block = r["block"]
-    kept = sum(1 for j in block.get("joints", []) if j.get("changes")) if block.get("status") in KEPT else 0
+    rows = [j for j in block.get("joints", []) if j.get("changes")] if block.get("status") in KEPT else []
+    filters = [j for j in rows if all(c["attribute"] == FILTER_ATTR for c in j["changes"])]
+    # a joint the layer only respells (an attribute carried to its per-axis spelling, same value) is not one it keeps
+    kept = sum(1 for j in rows if j not in filters and any(c.get("before") != c.get("after") for c in j["changes"]))
+    pairs = f", {len(filters)} rest-overlap pair(s) filtered" if filters else ""
     named = len({n.get("joint") for n in block.get("not_fixable", []) if n.get("joint")})
-    return (f"{block.get('status', 'error')} in {r['fix']['seconds']:.0f} s: {kept} joint(s) kept, {named} named; "
+    return (f"{block.get('status', 'error')} in {r['fix']['seconds']:.0f} s: {kept} joint(s) kept{pairs}, {named} named; "
             f"exit {r['fix']['code']}")
 
 
@@ -214,7 +223,8 @@ def merged(text: str, old: str) -> str:
         lines = head.splitlines()
         start = next(i for i, ln in enumerate(lines) if ln.startswith("| robot |")) + 2
         rows = {ln.split("|")[1].split()[0]: ln for ln in lines[start:] if ln.startswith("| ")}
-        sections = {chunk.split(" ", 1)[0]: "## " + chunk.rstrip("\n") for chunk in body.split("\n## ") if chunk}
+        # each section as written, its blank lines included: the sections kept read byte for byte as they did
+        sections = {chunk.split(" ", 1)[0]: "## " + chunk for chunk in body.split("\n## ") if chunk}
         return lines[:start], rows, sections
 
     head, new_rows, new_sections = rows_and_sections(text)
@@ -222,7 +232,7 @@ def merged(text: str, old: str) -> str:
     order = list(old_rows) + [r for r in new_rows if r not in old_rows]
     rows = [new_rows.get(r) or old_rows[r] for r in order]
     sections = [new_sections.get(r) or old_sections.get(r, "") for r in order]
-    return "\n".join(head + rows) + "\n\n" + "\n\n".join(x for x in sections if x) + "\n"
+    return "\n".join(head + rows) + "\n\n" + "\n".join(x if x.endswith("\n") else x + "\n" for x in sections if x)
 
 
 def main(argv: list[str] | None = None) -> int:
