@@ -88,3 +88,35 @@ def test_one_process_runs_one_newton(tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     assert "newton.target=isaacsim-6.2" in run.stdout and "needs a process of its own" in run.stdout
     assert "without --in-process" in run.stdout
+
+
+REFUSED = """
+import sys
+from omni.simready.physics_validator.core.scene import SceneSpec
+from omni.simready.physics_validator.core.usd import read_asset
+from omni.simready.physics_validator.engines import EngineError
+from omni.simready.physics_validator.engines.newton import NewtonEngine
+for path in sys.argv[1:]:
+    try:
+        NewtonEngine(target="isaacsim-6.2").load(read_asset(path), SceneSpec())
+        print("built", path)
+    except EngineError as exc:
+        print(exc)
+"""
+
+
+def test_what_isaac_sim_62s_newton_cannot_simulate_is_said_in_words(shared_assets):
+    """Two shared assets SolverMuJoCo refuses (docs/engine-divergences.md, Newton latest vs isaacsim-6.2): a hinge
+    outside any articulation (Newton 1.6.1 refuses orphan joints; MuJoCo's conversion cannot place the articulation
+    the engine makes of it: a bare KeyError 0 before) and a gripper's MuJoCo tendons (MuJoCo's compile refuses their
+    limits). Each ERROR names the cause and what gives a verdict."""
+    hinged = shared_assets / "newton_test_boxes_hinged" / "boxes_hinged.usda"
+    tendons = shared_assets / "robosuite_robotiq_gripper_140" / "robotiq_gripper_140_model.usda"
+    run = subprocess.run([sys.executable, "-c", REFUSED, str(hinged), str(tendons)], capture_output=True, text=True,
+                         timeout=900, env={**os.environ, "SIMREADY_NEWTON_TARGET": "isaacsim-6.2"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = [line for line in run.stdout.splitlines() if "cannot simulate" in line or line.startswith("built")]
+    assert len(lines) == 2, run.stdout
+    assert "joints outside an articulation (/boxes_hinged/Joints/joint_1)" in lines[0] and "orphan" in lines[0], lines[0]
+    assert "MjcTendon" in lines[1] and "invalid limits in tendon" in lines[1], lines[1]
+    assert all("newton.target=latest or physx" in line and "SolverMuJoCo" in line for line in lines), lines

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...core.asset_model import AssetModel
+from ...core.engine import EngineError
 from ...core.scene import SceneSpec
 from .bounds import ShapeBounds, builder_aabb
 from .importer import articulate_loose_joints, import_usd, source_of
@@ -23,7 +24,7 @@ from .mapping import (
 )
 from .runtime import import_newton, imported_target
 from .stepper import Stepper, make_pipeline, make_solver
-from .targets import NewtonTarget, process_target
+from .targets import NewtonTarget, process_target, version_line
 
 wp, newton = import_newton()
 
@@ -72,6 +73,7 @@ def build_scene(asset: AssetModel, spec: SceneSpec, warn, t: NewtonTarget | None
     if any(abs(v) > 1e-9 for v in shift):
         builder, result = import_usd(source, spec, t, wp.transform(shift, wp.quat_identity()), asset, warn)
     silence_triggers(builder, asset, warn)
+    loose = [builder.joint_label[j] for j, a in enumerate(builder.joint_articulation) if a < 0]
     articulate_loose_joints(builder, asset, warn)
     restore_mimics(builder, result, asset, warn)
     ground_shape = -1
@@ -105,7 +107,12 @@ def build_scene(asset: AssetModel, spec: SceneSpec, warn, t: NewtonTarget | None
     newton.eval_fk(model, model.joint_q, model.joint_qd, state0)
     if t.joint_state_from_body_poses:
         _joint_state_from_body_poses(model, state0)
-    solver = make_solver(model, spec, t)  # after every correction: SolverMuJoCo copies the model when it is made
+    try:
+        solver = make_solver(model, spec, t)  # after every correction: SolverMuJoCo copies the model when it is made
+    except (KeyError, IndexError, ValueError) as exc:
+        if t.solver != "mujoco":
+            raise
+        raise EngineError(solver_refusal(asset, t, exc, loose)) from exc
     pipeline = make_pipeline(model, t)
     stepper = Stepper(solver, pipeline, pipeline.contacts(), state0, state1, control, 1.0 / float(spec.physics_fps))
     initial = {name: getattr(state0, name).numpy().copy() for name in ("joint_q", "joint_qd", "body_q", "body_qd")}
@@ -142,3 +149,18 @@ def _joint_state_from_body_poses(model, state) -> None:
     newton.eval_fk(model, state.joint_q, state.joint_qd, state)
     for name in ("body_q", "body_qd", "joint_q", "joint_qd"):
         getattr(model, name).assign(getattr(state, name))
+
+
+def solver_refusal(asset: AssetModel, t: NewtonTarget, exc: Exception, loose: list[str]) -> str:
+    """Why SolverMuJoCo refused the model, in words (its conversion to MuJoCo raises bare KeyErrors and MuJoCo compile
+    errors). Measured on the shared assets (docs/engine-divergences.md, Newton latest vs isaacsim-6.2): joints outside
+    an articulation, which Newton 1.6.1's finalize refuses as orphans and whose grouping MuJoCo's conversion cannot
+    place (KeyError); MuJoCo tendons (MjcTendon) whose limits MuJoCo's compile refuses."""
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    text = f"{version_line(t)} cannot simulate {asset.path} (newton.target={t.name}): {type(exc).__name__}: {first}"
+    if loose and isinstance(exc, KeyError):
+        text += (f"; joints outside an articulation ({', '.join(loose[:4])}): Newton {newton.__version__} refuses them "
+                 "as orphan joints, and its MuJoCo conversion fails on the articulation the engine makes of them")
+    if "tendon" in str(exc):
+        text += "; the asset's MuJoCo tendons (MjcTendon) are read as Isaac Sim 6.2 reads them, and MuJoCo refuses them"
+    return text + ". Run it on newton.target=latest or physx for a verdict"
