@@ -18,6 +18,7 @@ from .geometry import quat_conj, quat_mul, quat_normalize, quat_to_matrix, quats
 
 
 _WXYZ_FROM_XYZW = np.array([3, 0, 1, 2])  # PhysX's x, y, z, w quaternion order -> w, x, y, z
+_POSE_ROW_WXYZ = _WXYZ_FROM_XYZW + 3  # the same order within a pose row [x y z qx qy qz qw]
 
 
 def up_to_z_quat(up_axis: str) -> np.ndarray:
@@ -125,6 +126,14 @@ class StageFrame:
         if self.up_axis.upper() != "Y":
             return np.asarray(positions, float) * self.meters_per_unit, quats
         return self.points_to_si(positions), quats_mul(self.to_si_quat, quats)
+
+    def pose_row_to_si(self, raw) -> tuple[np.ndarray, np.ndarray] | None:
+        """One PhysX pose row [x y z qx qy qz qw] converted exactly as `poses_to_si` converts its row, on a Z-up stage
+        (a scale and a reorder, element by element); None on a Y-up stage (a matrix product: convert them all)."""
+        if self.up_axis.upper() == "Y":
+            return None
+        row = np.asarray(raw, float)  # float32 -> float64, exact: as poses_to_si casts before it scales
+        return row[:3] * self.meters_per_unit, row.take(_POSE_ROW_WXYZ)
 
     def vectors_to_si(self, vectors, scale: float = 1.0) -> np.ndarray:
         """`vector_to_si` for an (N, 3) array."""

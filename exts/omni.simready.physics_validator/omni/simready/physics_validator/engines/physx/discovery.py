@@ -54,6 +54,7 @@ class Built:
         n = len(self.dofs)
         self.art_prefix = (n > 0 and len(self.art_index) == n and not np.any(self.art_rows)
                            and np.array_equal(self.art_cols, np.arange(n)))
+        self.art_unit = bool(np.all(self.art_scale == 1.0))  # binding units are SI already (radians, metres)
 
 
 def discover(runtime, physx, stage, asset: "AssetModel", frame: "StageFrame", wrapper: "Wrapper",

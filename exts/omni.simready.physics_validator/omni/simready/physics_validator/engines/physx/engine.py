@@ -92,8 +92,7 @@ class OvPhysxEngine(ArticulationJacobian, EngineBase):
 
     @staticmethod
     def prepare_process(notice=None) -> None:
-        """Start the runtime in this process now (a spawned worker's warm-up), not at the first load. Never call
-        it in a process that will fork afterwards: ovphysx is not fork-safe."""
+        """Start the runtime in this process now (a worker's warm-up), not at the first load; never before a fork."""
         ensure_runtime()
 
     def describe(self) -> dict:
@@ -150,16 +149,16 @@ class OvPhysxEngine(ArticulationJacobian, EngineBase):
 
     def outer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """A box holding `bounds()`, cheaper (a sphere per body about its origin; raw poses, no rotations)."""
-        if self._state_io is None:
-            return np.zeros(3), np.zeros(3)
-        return self.built.bounds.raw_outer_bounds(self._state_io.body_poses())
+        io = self._state_io
+        return (np.zeros(3), np.zeros(3)) if io is None else self.built.bounds.raw_outer_bounds(io.body_poses())
 
     def body_pose(self, body_path: str) -> tuple[np.ndarray, np.ndarray] | None:
-        """One body's SI (position, wxyz quaternion), as in `body_poses()`, without building the whole dict."""
+        """One body's SI (position, wxyz quaternion), as in `body_poses()`; a Z-up stage converts only its row."""
         row = self._built.body_row.get(body_path) if self._built is not None else None
         if row is None:
             return None
-        return self._poses()[0][row].copy(), self._poses()[1][row].copy()
+        one = None if "poses" in self._cache else self._frame.pose_row_to_si(self.state_io.body_poses()[row])
+        return one or (self._poses()[0][row].copy(), self._poses()[1][row].copy())
 
     def joint_positions(self) -> np.ndarray:
         q = self._cache.get("q")
@@ -425,8 +424,9 @@ class OvPhysxEngine(ArticulationJacobian, EngineBase):
         return rot
 
     def _gather(self, raw: np.ndarray, velocity: bool) -> np.ndarray:
-        if self.built.art_prefix:
-            return raw[0, : len(self._dofs)] * self.built.art_scale
+        built = self.built
+        if built.art_prefix:  # one articulation, dof_joints order: a slice; a cast alone where the scale is 1
+            return raw[0, : len(self._dofs)].astype(float) if built.art_unit else raw[0, : len(self._dofs)] * built.art_scale
         out = np.empty(len(self._dofs))
         if len(self.built.art_index):
             out[self.built.art_index] = raw[self.built.art_rows, self.built.art_cols] * self.built.art_scale

@@ -4,7 +4,9 @@ from (`HeldPose`), what one joint's load did (`JointLoad`) and the first joint t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -50,11 +52,17 @@ class HeldPose:
 
     def deflection(self, q: np.ndarray) -> np.ndarray:
         """`joint_deflection` from this pose (the modulo only where a joint wraps)."""
-        return joint_deflection(q, self.pose, self.wrap) if self.wrap.any() else np.abs(q - self.pose)
+        return joint_deflection(q, self.pose, self.wrap) if self._wraps else np.abs(q - self.pose)
+
+    @cached_property
+    def _wraps(self) -> bool:
+        """Whether any joint wraps (asked every loaded step)."""
+        return bool(self.wrap.any())
 
     def intact(self, q: np.ndarray, deflection: np.ndarray) -> bool:
         """No joint gave way: `gave_way`'s two rules as plain comparisons (it names the joint when one did)."""
-        return bool((deflection <= self.tol).all()) and bool((np.maximum(self.lower - q, q - self.upper) <= self.slack).all())
+        every = np.logical_and.reduce  # `.all()` without its Python wrapper: this runs every loaded step
+        return bool(every(deflection <= self.tol)) and bool(every(np.maximum(self.lower - q, q - self.upper) <= self.slack))
 
 
 @dataclass(frozen=True)
@@ -104,7 +112,7 @@ def load_joint(ctx: "TestContext[EffortLimitConfig]", joint, point, held: HeldPo
             yield
             q = np.asarray(ctx.joint_positions(), dtype=float)
             check_box = frame % BBOX_CHECK_EVERY == 0 or frame == frames_per_direction - 1
-            if not np.isfinite(q).all() or (check_box and watch.exploded(ctx.bounds())):
+            if not all(map(math.isfinite, q.tolist())) or (check_box and watch.exploded(ctx.bounds())):
                 load.broke = Break(d, DrivenCode.EXPLODED.value, "exploded", None, exploded_story(watch))
                 break
             deflection = held.deflection(q)
