@@ -6,7 +6,8 @@ omni. Importing an engine's package never starts its runtime either: the physx e
 
 - `physx`: ovphysx, NVIDIA's Omni PhysX runtime (PhysX 5.12, CPU) on the asset's own USD (default);
 - `sapien`: PhysX 5.3 through SAPIEN and our own USD-to-SAPIEN translation (`[sapien]` extra);
-- `newton`: Newton's SolverSteel (`[newton]` extra);
+- `newton`: Newton on Warp (`[newton]` extra: SolverSteel; `newton.target=isaacsim-6.2`: Isaac Sim 6.2's Newton,
+  SolverMuJoCo, installed beside the environment);
 - `kit`: omni.physx on the stage open in Isaac Sim (only inside Kit).
 """
 
