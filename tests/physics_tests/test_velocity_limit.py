@@ -7,6 +7,8 @@ where the engine applies. Issue 13 items 4 (limit not exercised = SKIP; a comman
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from tests.fixtures import driven_arms as F
@@ -126,3 +128,21 @@ def test_unlimited_revolute_joint_spins_up_to_its_cap(folder):
     assert row.measured["ratio"] >= 0.95  # spun up to the cap: exercised
     assert row.measured["peak_displacement_rate"] <= cap * 1.05  # and the wraps read as no jump
     assert not any("setDriveTarget" in w for w in result.warnings)
+
+
+def test_a_peak_no_drive_reaches_is_an_explosion_not_an_overspeed():
+    """The Kinova Gen3's Robotiq 2F-85 knuckle read 6.9e22 deg/s on fix's layer with its bounding box in place (a small
+    part spinning where it is): velocity_limit called it OVERSPEED and fix named it 'velocity_cap_exceeded: the cap is
+    the author's choice'. A peak past blow_up_deg_per_step (revolute) or blow_up_metres_per_step (prismatic) in one
+    step is EXPLODED; a fast but physical overspeed stays an overspeed."""
+    from types import SimpleNamespace
+
+    from omni.simready.physics_validator.physics_tests.driven.velocity_limit.config import VelocityLimitConfig
+
+    cfg, dt = VelocityLimitConfig(), 1.0 / 240.0
+    revolute, prismatic = SimpleNamespace(is_angular=True), SimpleNamespace(is_angular=False)
+    assert cfg.blown_up(revolute, math.radians(6.9e22), dt)
+    assert cfg.blown_up(revolute, math.nan, dt)
+    assert not cfg.blown_up(revolute, math.radians(3000.0), dt)  # a gripper overspeeding 10x a 300 deg/s cap
+    assert cfg.blown_up(prismatic, 300.0, dt) and not cfg.blown_up(prismatic, 20.0, dt)
+    assert not cfg.blown_up(revolute, math.radians(86_000.0), dt) and cfg.blown_up(revolute, math.radians(87_000.0), dt)

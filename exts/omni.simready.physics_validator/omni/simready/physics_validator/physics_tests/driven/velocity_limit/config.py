@@ -46,6 +46,21 @@ class VelocityLimitConfig(DrivenJointConfig):
                                                    "(SKIP row).",
                                        json_schema_extra=unit("fraction"))
 
+    blow_up_deg_per_step: float = Field(360.0, gt=0, description="A revolute joint whose peak would turn it more than "
+                                        "this in one physics step blew up: its row is EXPLODED, not an overspeed "
+                                        "(deg; a turn a step is 86,400 deg/s at 240 Hz).",
+                                        json_schema_extra=unit("deg"))
+    blow_up_metres_per_step: float = Field(1.0, gt=0, description="A prismatic joint whose peak would move it more than "
+                                           "this in one physics step blew up (m; 240 m/s at 240 Hz).",
+                                           json_schema_extra=unit("m"))
+
+    def blown_up(self, joint: "JointInfo", peak: float, dt: float) -> bool:
+        """A peak no drive reaches: the joint would cover more than blow_up_deg_per_step (revolute) or
+        blow_up_metres_per_step (prismatic) in one step of dt seconds. The Kinova Gen3's 2F-85 knuckle read 6.9e22
+        deg/s: a cap the author chose is not the question there."""
+        per_step = math.radians(self.blow_up_deg_per_step) if joint.is_angular else self.blow_up_metres_per_step
+        return not math.isfinite(peak) or peak * dt > per_step
+
     def allowed_ratio(self) -> float:
         """The fastest peak allowed, as a multiple of the cap: 1 + tolerance_fraction."""
         return 1.0 + self.tolerance_fraction

@@ -215,6 +215,13 @@ class VelocityLimitTest(DrivenJointTest[VelocityLimitConfig]):
         )
         if exploded:
             row.set_verdict(Status.FAIL, [DrivenCode.EXPLODED], exploded)
+        elif cfg.blown_up(joint, judged, ctx.dt):
+            row.set_verdict(Status.FAIL, [DrivenCode.EXPLODED],
+                            f"simulation exploded at this joint: its {measure} peaked at {jv(joint, judged, rate=True)}, "
+                            f"more than {cfg.blow_up_deg_per_step if joint.is_angular else cfg.blow_up_metres_per_step:g}"
+                            f" {'deg' if joint.is_angular else 'm'} in one physics step ({ctx.dt * 1000:.2f} ms): no drive "
+                            "reaches that, so the cap was not what failed (look at masses, inertias, overlapping colliders "
+                            "and limits)")
         elif judged > allowed:
             code, why = self._overspeed_cause(ctx, joint)
             row.set_verdict(Status.FAIL, [code],
