@@ -42,13 +42,13 @@ class LoadPoint:
         """The point in the world for a body pose (position, quaternion wxyz; normalised here). In plain floats: a
         load follows its point every step."""
         pos, quat = pose
-        w, x, y, z = (float(c) for c in quat)
+        w, x, y, z = _floats(quat)
         n = math.sqrt(w * w + x * x + y * y + z * z)
         if not math.isfinite(n) or n < 1e-12:
             w, x, y, z, n = 1.0, 0.0, 0.0, 0.0, 1.0
         w, x, y, z = w / n, x / n, y / n, z / n
         a, b, c = self._local
-        px, py, pz = (float(v) for v in pos)
+        px, py, pz = _floats(pos)
         return np.array([
             px + (1 - 2 * (y * y + z * z)) * a + 2 * (x * y - z * w) * b + 2 * (x * z + y * w) * c,
             py + 2 * (x * y + z * w) * a + (1 - 2 * (x * x + z * z)) * b + 2 * (y * z - x * w) * c,
@@ -63,6 +63,11 @@ class LoadPoint:
     def torques(self) -> bool:
         """Whether a load here can turn (or push) the joint at all."""
         return self.lever_arm >= MIN_LEVER_ARM or math.isnan(self.lever_arm)
+
+
+def _floats(values) -> list[float]:
+    """Plain floats of an engine's array (one tolist, the values float() gives each) or of any sequence."""
+    return values.tolist() if isinstance(values, np.ndarray) and values.ndim == 1 else [float(v) for v in values]
 
 
 def load_point(asset: "AssetModel", joint: "JointInfo", poses: Poses) -> LoadPoint | None:

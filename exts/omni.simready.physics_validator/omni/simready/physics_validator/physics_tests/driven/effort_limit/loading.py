@@ -50,19 +50,39 @@ class HeldPose:
     def name(self, k: int) -> str:
         return self.dofs[k].rsplit("/", 1)[-1]
 
-    def deflection(self, q: np.ndarray) -> np.ndarray:
-        """`joint_deflection` from this pose (the modulo only where a joint wraps)."""
-        return joint_deflection(q, self.pose, self.wrap) if self._wraps else np.abs(q - self.pose)
+    def deflection(self, q: np.ndarray, values: list[float]) -> "np.ndarray | list[float]":
+        """`joint_deflection` of `q` (finite; `values` = q.tolist()) from this pose: in plain floats (|q - pose|, the
+        same IEEE operations as numpy's, element by element: a few DOFs cost less so, every loaded step) where no joint
+        wraps and no limit, tolerance or pose is NaN; else as an array (the modulo where a joint wraps)."""
+        plain = self._plain
+        if plain is None:
+            return joint_deflection(q, self.pose, self.wrap) if self.wrap.any() else np.abs(q - self.pose)
+        return [abs(x - p) for x, p in zip(values, plain[0])]
 
     @cached_property
-    def _wraps(self) -> bool:
-        """Whether any joint wraps (asked every loaded step)."""
-        return bool(self.wrap.any())
+    def _plain(self) -> tuple[list[float], ...] | None:
+        """(pose, tol, lower, upper, slack) as float lists, or None where the float path would not match numpy's: a
+        joint that wraps, or a NaN (Python's max() and numpy's maximum() differ on NaN)."""
+        arrays = (self.pose, self.tol, self.lower, self.upper, self.slack)
+        if self.wrap.any() or any(np.isnan(a).any() for a in arrays):
+            return None
+        return tuple(np.asarray(a, float).tolist() for a in arrays)
 
-    def intact(self, q: np.ndarray, deflection: np.ndarray) -> bool:
+    @staticmethod
+    def most_deflected(deflection) -> int:
+        """The first DOF of the largest deflection (numpy's argmax on an array; the float path has no NaN)."""
+        if isinstance(deflection, list):
+            return max(range(len(deflection)), key=deflection.__getitem__)
+        return int(deflection.argmax())
+
+    def intact(self, q: np.ndarray, values: list[float], deflection) -> bool:
         """No joint gave way: `gave_way`'s two rules as plain comparisons (it names the joint when one did)."""
-        every = np.logical_and.reduce  # `.all()` without its Python wrapper: this runs every loaded step
-        return bool(every(deflection <= self.tol)) and bool(every(np.maximum(self.lower - q, q - self.upper) <= self.slack))
+        plain = self._plain
+        if isinstance(deflection, list) and plain is not None:
+            _pose, tol, lower, upper, slack = plain
+            return (all(d <= t for d, t in zip(deflection, tol))
+                    and all(max(lo - x, x - hi) <= s for x, lo, hi, s in zip(values, lower, upper, slack)))
+        return bool((deflection <= self.tol).all()) and bool((np.maximum(self.lower - q, q - self.upper) <= self.slack).all())
 
 
 @dataclass(frozen=True)
@@ -111,19 +131,20 @@ def load_joint(ctx: "TestContext[EffortLimitConfig]", joint, point, held: HeldPo
             ctx.apply_force(point.body, force, world_point(ctx, point))
             yield
             q = np.asarray(ctx.joint_positions(), dtype=float)
+            values = q.tolist()
             check_box = frame % BBOX_CHECK_EVERY == 0 or frame == frames_per_direction - 1
-            if not all(map(math.isfinite, q.tolist())) or (check_box and watch.exploded(ctx.bounds())):
+            if not all(map(math.isfinite, values)) or (check_box and watch.exploded(ctx.bounds())):
                 load.broke = Break(d, DrivenCode.EXPLODED.value, "exploded", None, exploded_story(watch))
                 break
-            deflection = held.deflection(q)
+            deflection = held.deflection(q, values)
             own = float(deflection[idx])
             series.sample(prefix, deflection=own)
             load.own_max = max(load.own_max, own)
-            k = int(deflection.argmax())
+            k = held.most_deflected(deflection)
             if deflection[k] > load.any_max:
                 load.any_max, load.worst_dir, load.worst_joint = float(deflection[k]), d, held.name(k)
-            if not held.intact(q, deflection):
-                load.broke = gave_way(q, deflection, held, d, cfg.break_tolerance)
+            if not held.intact(q, values, deflection):
+                load.broke = gave_way(q, np.asarray(deflection, float), held, d, cfg.break_tolerance)
                 if load.broke:
                     break
         if load.broke:
