@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from operator import le, sub
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -57,7 +58,7 @@ class HeldPose:
         plain = self._plain
         if plain is None:
             return joint_deflection(q, self.pose, self.wrap) if self.wrap.any() else np.abs(q - self.pose)
-        return [abs(x - p) for x, p in zip(values, plain[0])]
+        return list(map(abs, map(sub, values, plain[0])))  # [abs(x - p) ...], iterated in C
 
     @cached_property
     def _plain(self) -> tuple[list[float], ...] | None:
@@ -80,8 +81,9 @@ class HeldPose:
         plain = self._plain
         if isinstance(deflection, list) and plain is not None:
             _pose, tol, lower, upper, slack = plain
-            return (all(d <= t for d, t in zip(deflection, tol))
-                    and all(max(lo - x, x - hi) <= s for x, lo, hi, s in zip(values, lower, upper, slack)))
+            # all(d <= t) and all(max(lo - x, x - hi) <= s), iterated in C
+            return all(map(le, deflection, tol)) and all(map(le, map(max, map(sub, lower, values), map(sub, values, upper)),
+                                                              slack))
         return bool((deflection <= self.tol).all()) and bool((np.maximum(self.lower - q, q - self.upper) <= self.slack).all())
 
 
