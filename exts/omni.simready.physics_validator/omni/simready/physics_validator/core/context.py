@@ -144,7 +144,9 @@ class TestContext(Generic[ConfigT]):
 
     def set_joint_target(self, joint_path: str, value: float) -> None:
         """Command one joint's position; the others keep their current targets."""
-        index = self._cached_dof_index(joint_path)
+        index = self._dof_indices.get(joint_path)  # `_cached_dof_index`, inlined: a driven test commands every step
+        if index is None:
+            index = self._cached_dof_index(joint_path)
         if self._capabilities.single_joint_position_targets:  # no full array per step (driven tests, every step)
             self.engine.set_joint_position_target(index, float(value))
             return

@@ -110,9 +110,11 @@ class StateIO:
             return buffer
         if not self.live:
             buffer[...] = self.snapshot[key]
-        elif not self._native(key, buffer):
-            self._bindings[key].read(buffer)
-            self._remember(key, key, buffer, write=False)
+        else:
+            known = self._direct.get(key)  # `_native`, inlined: a driven test reads every step
+            if known is None or known[0] is not buffer or known[1]().status:
+                self._bindings[key].read(buffer)
+                self._remember(key, key, buffer, write=False)
         self._fresh.add(key)
         return buffer
 
