@@ -150,3 +150,26 @@ def test_an_engine_dropped_without_close_releases_its_attachment(tmp_path):
     del engine
     gc.collect()
     assert live_units() == []
+
+
+def test_an_engine_collected_without_close_is_released_by_the_next_load_not_inside_the_collector(assets):
+    """A weakref callback runs wherever the garbage collector does, also inside ovphysx's native log callback, where
+    ovphysx refuses destroy() and tears the instance down on a thread of its own that races the next calls (a CI
+    worker died with signal 11 that way). So the collector only hands the attachment over; the next load releases
+    it, in the loading thread."""
+    from omni.simready.physics_validator.engines.physx import attachments
+
+    asset = read_asset(assets[1])
+    dropped = OvPhysxEngine()
+    dropped.load(asset, SceneSpec(pin_base=True))
+    held = dropped._attachment
+    assert held is not None and held.held
+    del dropped
+    gc.collect()
+    assert held in attachments._COLLECTED and held.held  # handed over, not released inside the collection
+    engine = OvPhysxEngine()
+    try:
+        engine.load(asset, SceneSpec(pin_base=True))
+        assert not held.held and held not in attachments._COLLECTED  # released by the next load, in this thread
+    finally:
+        engine.close()

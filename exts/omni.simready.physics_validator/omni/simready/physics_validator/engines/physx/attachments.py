@@ -12,8 +12,9 @@ its TestContext, which holds the engine (tests and scripts that drive a `TestSes
 engine left a centimetre box attached, and the next metre asset in that process failed to load).
 
 So every attachment is recorded here, and before an engine attaches a stage at other units than those held:
-1. garbage is collected: an engine dropped without `close()` releases its attachment through its finalizer
-   (`Attachment.release`, in order: bindings, detach, PhysX instance, ovstage);
+1. garbage is collected: an engine dropped without `close()` hands its attachment over through its finalizer, and
+   it is released here, outside the collector (`Attachment.release`, in order: bindings, detach, PhysX instance,
+   ovstage; `_COLLECTED` says why not inside it);
 2. an engine still referenced but idle (the validator runs one engine at a time in a process: the CLI's
    workers, the panel's runner, pytest) is released, and says so if it is used again (`EngineError`).
 
@@ -34,6 +35,12 @@ LOG = logging.getLogger(__name__)
 
 # id(engine) -> (weak reference to the engine, its Attachment)
 _LIVE: dict[int, tuple[weakref.ref, "Attachment"]] = {}
+# Attachments of engines collected without close(), released at the next safe point (`make_room`, in the thread that
+# loads an engine), never inside the collection: a weakref callback runs wherever the garbage collector does, also
+# inside ovphysx's native log callback, where ovphysx refuses an explicit destroy() and hands the dropped instance to
+# a finalizer thread of its own, whose teardown races this thread's next calls (a CI worker died with signal 11: the
+# ovphysx-finalizer thread in _finalize_unreleased while the main thread was in create_tensor_binding).
+_COLLECTED: list["Attachment"] = []
 
 
 class Attachment:
@@ -84,7 +91,13 @@ def _collected(key: int, attachment: Attachment) -> None:
     entry = _LIVE.get(key)
     if entry is not None and entry[1] is attachment:
         del _LIVE[key]
-    attachment.release()
+    _COLLECTED.append(attachment)  # released by release_collected(), outside the collector
+
+
+def release_collected() -> None:
+    """Release the attachments of engines collected without close() (in order: bindings, detach, instance, stage)."""
+    while _COLLECTED:
+        _COLLECTED.pop().release()
 
 
 def _conflicts(engine, meters_per_unit: float) -> list:
@@ -99,9 +112,11 @@ def _conflicts(engine, meters_per_unit: float) -> list:
 def make_room(engine, meters_per_unit: float) -> None:
     """Before `engine` attaches a stage at `meters_per_unit`: release the attachments of other engines at other
     units (collected ones first; then idle ones, which `release_for_units` marks as closed)."""
+    release_collected()
     if not _conflicts(engine, meters_per_unit):
         return
-    gc.collect()  # engines dropped without close() but held by a reference cycle release through their finalizer
+    gc.collect()  # engines dropped without close() but held by a reference cycle: collected, then released here
+    release_collected()
     for other in _conflicts(engine, meters_per_unit):
         LOG.info("releasing a physx engine still attached at %g m per unit: a stage at %g m per unit is loading "
                  "(one PhysX SDK tolerance scale per process)", _LIVE[id(other)][1].meters_per_unit, meters_per_unit)
